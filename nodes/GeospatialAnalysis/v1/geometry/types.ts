@@ -1,0 +1,50 @@
+import type { Feature, MultiPolygon, Point, Polygon } from 'geojson';
+
+/** The geometry types the service accepts on registration. */
+export type PlotGeometry = Point | Polygon | MultiPolygon;
+
+export type PlotFeature = Feature<PlotGeometry>;
+
+export interface ParsedFeatures {
+	features: PlotFeature[];
+	/** The top-level `crs` member of the input, when it had one (pass it to `validateFeatures` as `opts.crs`). */
+	crs?: unknown;
+}
+
+export interface Problem {
+	severity: 'error' | 'warning';
+	/** Index into the validated feature list; -1 when the problem concerns the whole input (top-level `crs`, no features). */
+	featureIndex: number;
+	code: string;
+	message: string;
+}
+
+export interface Repair {
+	featureIndex: number;
+	code: string;
+	message: string;
+}
+
+export interface ValidateOptions {
+	/** Country of the plot (name, ISO2 or ISO3 code); enables the swapped latitude/longitude check against its bounding box. */
+	country?: string;
+	/** Repair closable defects on copies of the features (off by default). */
+	repair?: boolean;
+	/**
+	 * `point_ha` mapped from the input (number or numeric string). When given
+	 * (not undefined, null or empty), it takes precedence over a feature's own
+	 * `properties.point_ha`. Applies to Point features only.
+	 */
+	pointHa?: unknown;
+	/** The top-level `crs` member of the input (`ParsedFeatures.crs`). */
+	crs?: unknown;
+}
+
+export interface ValidationResult {
+	/** Repaired copies when `repair` is on; the untouched inputs otherwise. */
+	features: Feature[];
+	problems: Problem[];
+	repairs: Repair[];
+	/** True when no problem has severity `error` (warnings do not count). */
+	valid: boolean;
+}
