@@ -1,0 +1,33 @@
+/**
+ * Pure geometry layer for Plot → Register: parse inputs (GeoJSON, latitude /
+ * longitude, WKT), validate them against the service's and EUDR's rules, and
+ * optionally repair what can be repaired. Imports nothing from n8n.
+ *
+ * Typical use per input item:
+ *   const parsed = parseGeoJsonValue(value);            // or parseWkt / featureFromLatLon
+ *   const result = validateFeatures(parsed.features, { crs: parsed.crs, country, repair, pointHa });
+ *   errors: result.problems.filter((p) => p.severity === 'error').map((p) => describeProblem(i, p))
+ *   send result.features (repaired copies when repair is on); list result.repairs on the output.
+ * Parse functions throw GeometryInputError (see describeInputError).
+ */
+export { GeometryInputError } from './errors';
+export { MAX_FEATURES_PER_VALUE, featureFromLatLon, parseGeoJsonValue, parseWkt } from './parse';
+export type { ParseOptions } from './parse';
+export { MIN_DECIMALS, POINT_HA_LIMIT, validateFeatures } from './validate';
+export { repairGeometry } from './repair';
+export type { RepairChange } from './repair';
+export { describeInputError, describeProblem, describeRepair } from './describe';
+export { COUNTRY_BOXES, findCountry } from './countries';
+export type { CountryBox } from './countries';
+export { isWgs84Crs } from './crs';
+export { readLooseNumber } from './numbers';
+export type { LooseNumber } from './numbers';
+export type {
+	ParsedFeatures,
+	PlotFeature,
+	PlotGeometry,
+	Problem,
+	Repair,
+	ValidateOptions,
+	ValidationResult,
+} from './types';

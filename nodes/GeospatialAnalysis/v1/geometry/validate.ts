@@ -1,0 +1,393 @@
+import type { Feature, Position } from 'geojson';
+import { centroid } from '@turf/centroid';
+import sweeplineIntersections from 'sweepline-intersections';
+
+import { findCountry, isInBox, type CountryBox } from './countries';
+import { crsMessage, isWgs84Crs } from './crs';
+import { decimalPlaces, readLooseNumber } from './numbers';
+import { repairGeometry, ringSignedArea2, samePosition2d } from './repair';
+import {
+	checkGeometryShape,
+	forEachPosition,
+	isAcceptedGeometryType,
+	isRecord,
+	kindOf,
+	polygonsOf,
+	ringName,
+	showPosition,
+	showValue,
+} from './shape';
+import type { PlotFeature, Problem, Repair, ValidateOptions, ValidationResult } from './types';
+
+/*
+ * Decisions
+ * - Winding order is NOT a problem when Repair is off: RFC 7946 says parsers
+ *   should not reject polygons that do not follow the right-hand rule, and the
+ *   service accepts either winding. Repair rewinds to RFC 7946 order (and
+ *   lists it), nothing else does.
+ * - Z values are accepted by the service and passed through untouched; only
+ *   Repair drops them.
+ * - Unclosed rings and duplicate consecutive vertices are errors when Repair
+ *   is off (the service rejects unclosed rings; repeated vertices give
+ *   zero-length edges). Repair fixes both.
+ * - Self-intersections, rings with too few positions, zero-area rings, and
+ *   swapped, projected or out-of-range coordinates cannot be repaired without
+ *   guessing: they stay errors after Repair.
+ * - Fewer than six decimal places, a plot centre outside the given country
+ *   and duplicate features are warnings: the service would take them.
+ * - Self-intersections are found with a sweep line (sweepline-intersections,
+ *   O((n + k) log n)), not with @turf/kinks, which compares every pair of
+ *   edges and takes seconds on a 20,000-vertex ring.
+ */
+
+/** The service takes `point_ha` only below this (EUDR: a plot above 4 ha must be a polygon). */
+export const POINT_HA_LIMIT = 4;
+
+/** EUDR asks for at least six decimal digits. */
+export const MIN_DECIMALS = 6;
+
+const REPAIR = 'turn on "Repair Geometry"';
+
+type Add = (severity: Problem['severity'], code: string, message: string) => void;
+
+function round6(n: number): number {
+	return Math.round(n * 1e6) / 1e6;
+}
+
+function samePosition(a: Position, b: Position): boolean {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+}
+
+/** Structure: a Feature whose geometry is a well-formed Point, Polygon or MultiPolygon. */
+function structureIssue(value: unknown): { code: string; message: string } | null {
+	if (!isRecord(value)) {
+		return {
+			code: 'not_a_feature',
+			message: `the feature is ${kindOf(value)} (${showValue(value)}), not a GeoJSON Feature. Give {"type": "Feature", "geometry": ..., "properties": {...}}.`,
+		};
+	}
+	if (value.type === 'FeatureCollection') {
+		return {
+			code: 'nested_feature_collection',
+			message: 'the feature is itself a FeatureCollection; FeatureCollections cannot be nested. Move its features into the outer list.',
+		};
+	}
+	if (value.type !== 'Feature') {
+		const found = isAcceptedGeometryType(value.type)
+			? `a bare ${value.type} geometry`
+			: typeof value.type === 'string'
+				? `of type ${showValue(value.type)}`
+				: 'an object without "type": "Feature"';
+		return {
+			code: 'not_a_feature',
+			message: `the feature is ${found}, not a Feature. Wrap it as {"type": "Feature", "geometry": ..., "properties": {}}.`,
+		};
+	}
+	return checkGeometryShape(value.geometry);
+}
+
+function checkCrs(feature: PlotFeature, add: Add): void {
+	const own = (feature as unknown as Record<string, unknown>).crs;
+	if (!isWgs84Crs(own)) add('error', 'crs_not_wgs84', crsMessage(own, 'the feature'));
+	const geometryCrs = (feature.geometry as unknown as Record<string, unknown>).crs;
+	if (!isWgs84Crs(geometryCrs)) add('error', 'crs_not_wgs84', crsMessage(geometryCrs, 'the geometry'));
+}
+
+/** Coordinate ranges, projected metres and (when latitude is beyond ±90) swapped axes. Returns true when all positions are in range. */
+function checkRanges(feature: PlotFeature, add: Add): boolean {
+	let outside = 0;
+	let first: Position | undefined;
+	let metres = false;
+	let swappable = true;
+	forEachPosition(feature.geometry, (position) => {
+		const x = Math.abs(position[0]);
+		const y = Math.abs(position[1]);
+		if (x <= 180 && y <= 90) return;
+		outside++;
+		first ??= position;
+		if (x >= 1000 || y >= 1000) metres = true;
+		if (!(y > 90 && x <= 90)) swappable = false;
+	});
+	if (outside === 0 || !first) return true;
+	const count = `${outside} position${outside === 1 ? ' is' : 's are'} out of range`;
+	if (metres) {
+		add(
+			'error',
+			'projected_coordinates',
+			`the coordinates look like projected metres, not WGS84 degrees (e.g. ${showPosition(first)}; ${count}). Reproject to WGS84 (EPSG:4326) longitude/latitude degrees before registering.`,
+		);
+	} else if (swappable) {
+		add(
+			'error',
+			'swapped_lat_lon',
+			`latitude and longitude look swapped: position ${showPosition(first)} has latitude ${first[1]} outside -90..90 but longitude ${first[0]} within -90..90 (${count}). GeoJSON positions are [longitude, latitude]: swap the two values.`,
+		);
+	} else {
+		add(
+			'error',
+			'coordinate_out_of_range',
+			`position ${showPosition(first)} is outside the WGS84 range (longitude -180..180, latitude -90..90; ${count}). Give coordinates in decimal degrees, [longitude, latitude].`,
+		);
+	}
+	return false;
+}
+
+function checkCountry(feature: PlotFeature, box: CountryBox, add: Add): void {
+	const [lon, lat] = centroid(feature).geometry.coordinates;
+	if (isInBox(box, lon, lat)) return;
+	const centre = `[${round6(lon)}, ${round6(lat)}]`;
+	if (isInBox(box, lat, lon)) {
+		add(
+			'error',
+			'swapped_lat_lon',
+			`latitude and longitude look swapped: the plot's centre ${centre} (longitude, latitude) lies outside ${box.name}, but with the two values swapped it lies inside. GeoJSON positions are [longitude, latitude]: swap the two values (or map the latitude and longitude fields the other way round).`,
+		);
+		return;
+	}
+	add(
+		'warning',
+		'outside_country',
+		`the plot's centre ${centre} (longitude, latitude) lies outside ${box.name}, the country given for the plot. Check the coordinates and the country.`,
+	);
+}
+
+/** Closed, duplicate-free copies of the rings with at least four positions, for the intersection sweep. */
+function cleanRings(rings: Position[][]): Position[][] {
+	const out: Position[][] = [];
+	for (const ring of rings) {
+		const clean: Position[] = [];
+		for (const position of ring) {
+			if (clean.length === 0 || !samePosition2d(clean[clean.length - 1], position)) clean.push([position[0], position[1]]);
+		}
+		if (clean.length > 1 && !samePosition2d(clean[0], clean[clean.length - 1])) clean.push(clean[0]);
+		if (clean.length >= 4) out.push(clean);
+	}
+	return out;
+}
+
+function checkRing(ring: Position[], ringIndex: number, polygonIndex: number | undefined, add: Add): void {
+	const name = ringName(ringIndex, polygonIndex);
+	const first = ring[0];
+	const last = ring[ring.length - 1];
+	const closed = ring.length > 1 && samePosition(first, last);
+	if (!closed && ring.length > 1) {
+		add(
+			'error',
+			'ring_not_closed',
+			`the polygon ring is not closed (first and last positions differ) in ${name}: ${showPosition(first)} vs ${showPosition(last)}. Close the ring (repeat the first position at the end) or ${REPAIR}.`,
+		);
+	}
+	if (ring.length < 4) {
+		const fix =
+			!closed && ring.length === 3
+				? `Close the ring (repeat the first position at the end) or ${REPAIR}.`
+				: `Add the missing corners of the plot; "Repair Geometry" cannot invent them.`;
+		add(
+			'error',
+			'ring_too_few_positions',
+			`${name} has only ${ring.length} position${ring.length === 1 ? '' : 's'}; a polygon ring needs at least four (three corners plus a closing position equal to the first). ${fix}`,
+		);
+		return;
+	}
+	let duplicates = 0;
+	let firstDuplicate = -1;
+	for (let i = 1; i < ring.length; i++) {
+		if (samePosition2d(ring[i], ring[i - 1])) {
+			duplicates++;
+			if (firstDuplicate < 0) firstDuplicate = i;
+		}
+	}
+	if (duplicates > 0) {
+		add(
+			'error',
+			'duplicate_vertices',
+			`${name} has ${duplicates} duplicate consecutive ${duplicates === 1 ? 'vertex' : 'vertices'} (the same position repeated, first at position ${firstDuplicate}: ${showPosition(ring[firstDuplicate])}). Remove the repeated positions or ${REPAIR}.`,
+		);
+	}
+	if (ringSignedArea2(ring) === 0) {
+		add(
+			'error',
+			'ring_zero_area',
+			`${name} has zero area (all its positions lie on one line). Give the real corners of the plot.`,
+		);
+	}
+}
+
+function checkPolygons(feature: PlotFeature, add: Add): void {
+	const { geometry } = feature;
+	if (geometry.type === 'Point') return;
+	const multi = geometry.type === 'MultiPolygon';
+	const parts: Position[][][] = [];
+	polygonsOf(geometry).forEach((rings, p) => {
+		const polygonIndex = multi ? p : undefined;
+		rings.forEach((ring, r) => checkRing(ring, r, polygonIndex, add));
+		const clean = cleanRings(rings);
+		if (clean.length === 0) return;
+		parts.push(clean);
+		const crossings = sweeplineIntersections(
+			{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: clean } },
+			false,
+		);
+		if (crossings.length > 0) {
+			add(
+				'error',
+				'self_intersection',
+				`the polygon boundary crosses itself (self-intersection${multi ? ` in polygon ${p}` : ''}) at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. A "bow tie" or a hole crossing the outer ring is invalid: redraw the boundary so that no edges cross, or split it into separate polygons. "Repair Geometry" cannot fix this.`,
+			);
+		}
+	});
+	if (parts.length > 1) {
+		const crossings = sweeplineIntersections(
+			{
+				type: 'FeatureCollection',
+				features: parts.map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates } })),
+			},
+			true,
+		);
+		if (crossings.length > 0) {
+			add(
+				'error',
+				'polygons_overlap',
+				`the polygons of the MultiPolygon cross each other at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. Merge the overlapping polygons into one, or give them as separate features.`,
+			);
+		}
+	}
+}
+
+function checkPointHa(feature: PlotFeature, pointHa: unknown, add: Add): void {
+	if (feature.geometry.type !== 'Point') return;
+	let value: number;
+	if (readLooseNumber(pointHa).kind !== 'missing') {
+		const read = readLooseNumber(pointHa);
+		if (read.kind !== 'number') {
+			add(
+				'error',
+				'point_ha_invalid',
+				`point_ha ${showValue(pointHa)} is not a number (${read.kind === 'invalid' ? read.reason : 'empty'}). Give the plot area in hectares as a number below ${POINT_HA_LIMIT} (e.g. 2.5), or leave it empty for the default circle of about 4 ha.`,
+			);
+			return;
+		}
+		value = read.value;
+	} else {
+		const properties = feature.properties;
+		if (!isRecord(properties) || properties.point_ha === undefined || properties.point_ha === null) return;
+		const own = properties.point_ha;
+		if (typeof own !== 'number' || !Number.isFinite(own)) {
+			const text = typeof own === 'string' ? ' It must be a JSON number, not text: remove the quotes.' : '';
+			add(
+				'error',
+				'point_ha_invalid',
+				`properties.point_ha ${showValue(own)} is not a number.${text} Give the plot area in hectares as a number below ${POINT_HA_LIMIT} (e.g. 2.5), or leave it out for the default circle of about 4 ha.`,
+			);
+			return;
+		}
+		value = own;
+	}
+	if (value <= 0) {
+		add(
+			'error',
+			'point_ha_invalid',
+			`point_ha is ${value}; it must be a positive number of hectares below ${POINT_HA_LIMIT} (e.g. 2.5). Fix it, or leave it empty for the default circle of about 4 ha.`,
+		);
+	} else if (value >= POINT_HA_LIMIT) {
+		add(
+			'error',
+			'point_requires_polygon',
+			`point_ha is ${value} ha: a plot of ${POINT_HA_LIMIT} ha or more must be given as a polygon (EUDR), and the service takes point_ha only below ${POINT_HA_LIMIT}. Give the plot boundary as a Polygon instead of a point.`,
+		);
+	}
+}
+
+function checkPrecision(feature: PlotFeature, add: Add): void {
+	let total = 0;
+	let low = 0;
+	let fewest = Infinity;
+	let example: number | undefined;
+	forEachPosition(feature.geometry, (position) => {
+		for (let i = 0; i < 2; i++) {
+			total++;
+			const places = decimalPlaces(position[i]);
+			if (places < MIN_DECIMALS) {
+				low++;
+				if (places < fewest) {
+					fewest = places;
+					example = position[i];
+				}
+			}
+		}
+	});
+	// A single short coordinate may just have lost trailing zeros (12.34560 → 12.3456),
+	// so warn only when most coordinates are short.
+	if (example === undefined || low * 2 <= total) return;
+	add(
+		'warning',
+		'low_precision',
+		`${low} of ${total} coordinates have fewer than ${MIN_DECIMALS} decimal places (as few as ${fewest}, e.g. ${example}); EUDR asks for at least six decimal digits (about 10 cm). Export the coordinates at full precision if the source has them.`,
+	);
+}
+
+/**
+ * Validates features before registration, and repairs them on copies when
+ * `opts.repair` is on (then re-validates the copies: whatever repair cannot
+ * fix stays an error). The input is never modified. See the decisions above.
+ */
+export function validateFeatures(features: readonly unknown[], opts: ValidateOptions = {}): ValidationResult {
+	const problems: Problem[] = [];
+	const repairs: Repair[] = [];
+	const out: Feature[] = [];
+	if (!isWgs84Crs(opts.crs)) {
+		problems.push({ severity: 'error', featureIndex: -1, code: 'crs_not_wgs84', message: crsMessage(opts.crs, 'the GeoJSON') });
+	}
+	if (features.length === 0) {
+		problems.push({
+			severity: 'error',
+			featureIndex: -1,
+			code: 'no_features',
+			message: 'there are no features to register. Give at least one Feature with a Point, Polygon or MultiPolygon geometry.',
+		});
+	}
+	const countryName = typeof opts.country === 'string' ? opts.country.trim() : '';
+	const country = countryName === '' ? undefined : findCountry(countryName);
+	const seen = new Map<string, number>();
+
+	features.forEach((input, featureIndex) => {
+		const add: Add = (severity, code, message) => problems.push({ severity, featureIndex, code, message });
+		const issue = structureIssue(input);
+		if (issue) {
+			add('error', issue.code, issue.message);
+			out.push((opts.repair ? structuredClone(input) : input) as Feature);
+			return;
+		}
+		let feature = input as PlotFeature;
+		if (opts.repair) {
+			const { geometry, ...rest } = feature;
+			const { coordinates, changes } = repairGeometry(geometry);
+			const { coordinates: _old, ...geometryRest } = geometry;
+			feature = {
+				...structuredClone(rest),
+				geometry: { ...structuredClone(geometryRest), coordinates } as PlotFeature['geometry'],
+			};
+			for (const change of changes) repairs.push({ featureIndex, ...change });
+		}
+		out.push(feature);
+
+		checkCrs(feature, add);
+		const inRange = checkRanges(feature, add);
+		if (inRange && country) checkCountry(feature, country, add);
+		checkPolygons(feature, add);
+		checkPointHa(feature, opts.pointHa, add);
+		if (inRange) checkPrecision(feature, add);
+
+		const key = `${feature.geometry.type}:${JSON.stringify(feature.geometry.coordinates)}`;
+		const twin = seen.get(key);
+		if (twin === undefined) {
+			seen.set(key, featureIndex);
+		} else {
+			add('warning', 'duplicate_feature', `the geometry is identical to feature ${twin}'s. Remove the duplicate so that the plot is not registered twice.`);
+		}
+	});
+
+	return { features: out, problems, repairs, valid: !problems.some((p) => p.severity === 'error') };
+}
