@@ -301,6 +301,8 @@ async function createInstance(install, opts = {}) {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_RUNNERS_ENABLED: 'true',
+		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
 		N8N_LOG_LEVEL: process.env.N8N_E2E_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
 		DB_SQLITE_POOL_SIZE: '2',
@@ -327,10 +329,12 @@ async function createInstance(install, opts = {}) {
 }
 
 /** Run an n8n CLI command against the instance (its own process). */
-function cli(inst, args, opts = {}) {
+async function cli(inst, args, opts = {}) {
+	// commands such as `execute` start their own task broker: give each its own port
+	const brokerPort = await freePort();
 	return run(inst.install.nodeBin, [inst.install.n8nBin, ...args], {
 		cwd: inst.userFolder,
-		env: { ...inst.env, ...(opts.env || {}) },
+		env: { ...inst.env, N8N_RUNNERS_BROKER_PORT: String(brokerPort), ...(opts.env || {}) },
 		timeoutMs: opts.timeoutMs ?? 300000,
 		allowFail: opts.allowFail,
 		echo: opts.echo ?? !!process.env.N8N_E2E_VERBOSE,
@@ -429,8 +433,8 @@ async function start(inst, opts = {}) {
 	await waitFor(
 		async () => {
 			if (proc.exited) throw Object.assign(new Error(`n8n exited ${proc.exitCode}:\n${tail(proc.output)}`), { fatal: true });
-			const r = await httpRequest('GET', `${inst.url}/rest/settings`, { timeoutMs: 2000 });
-			return r.status === 200;
+			const r = await httpRequest('GET', `${inst.url}/healthz/readiness`, { timeoutMs: 2000 });
+			return r.status === 200 && /Editor is now accessible/.test(proc.output);
 		},
 		{ timeoutMs: opts.timeoutMs || 180000, what: `n8n ${inst.version} on ${inst.url}` },
 	).catch((e) => {
