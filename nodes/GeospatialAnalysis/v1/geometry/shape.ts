@@ -102,10 +102,11 @@ function checkPosition(position: unknown, where: string): Issue | null {
 		const hint =
 			typeof n === 'string'
 				? ' Coordinates must be JSON numbers, not text: remove the quotes.'
-				: ' Coordinates must be numbers.';
+				: ' Coordinates must be numbers: replace it with the real value.';
+		const found = n === null || n === undefined ? String(n) : `${kindOf(n)} (${showValue(n)})`;
 		return {
 			code: 'non_numeric_coordinate',
-			message: `${where} contains ${kindOf(n)} (${showValue(n)}) instead of a number.${hint}`,
+			message: `${where} contains ${found} instead of a number.${hint}`,
 		};
 	}
 	return null;
@@ -131,6 +132,12 @@ function checkPolygonCoordinates(rings: unknown, polygonIndex: number | undefine
 			return {
 				code: 'invalid_coordinates',
 				message: `ring ${r}${of} should be a list of [longitude, latitude] positions but is ${kindOf(ring)} (${showValue(ring)}). Polygon coordinates are nested three deep: [[[lon, lat], ...]].`,
+			};
+		}
+		if (typeof ring[0] === 'number') {
+			return {
+				code: 'invalid_coordinates',
+				message: `ring ${r}${of} is a single position (${showValue(ring)}), not a list of positions. Polygon coordinates are nested three deep: [[[lon, lat], [lon, lat], ...]]; add the missing brackets.`,
 			};
 		}
 		if (ring.length === 0) {

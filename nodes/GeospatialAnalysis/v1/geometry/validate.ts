@@ -5,7 +5,7 @@ import sweeplineIntersections from 'sweepline-intersections';
 import { findCountry, isInBox, type CountryBox } from './countries';
 import { crsMessage, isWgs84Crs } from './crs';
 import { decimalPlaces, readLooseNumber } from './numbers';
-import { repairGeometry, ringSignedArea2, samePosition2d } from './repair';
+import { repairGeometry, samePosition2d } from './repair';
 import {
 	checkGeometryShape,
 	forEachPosition,
@@ -167,6 +167,22 @@ function cleanRings(rings: Position[][]): Position[][] {
 	return out;
 }
 
+/** True when every position of the ring lies on one line (a zero-area ring; a bow tie's signed area is 0 too, but it is not collinear). */
+function isCollinear(ring: Position[]): boolean {
+	const [ax, ay] = ring[0];
+	let bx = ax;
+	let by = ay;
+	for (const [x, y] of ring) {
+		if (bx === ax && by === ay) {
+			bx = x;
+			by = y;
+			continue;
+		}
+		if ((bx - ax) * (y - ay) - (by - ay) * (x - ax) !== 0) return false;
+	}
+	return true;
+}
+
 function checkRing(ring: Position[], ringIndex: number, polygonIndex: number | undefined, add: Add): void {
 	const name = ringName(ringIndex, polygonIndex);
 	const first = ring[0];
@@ -206,7 +222,7 @@ function checkRing(ring: Position[], ringIndex: number, polygonIndex: number | u
 			`${name} has ${duplicates} duplicate consecutive ${duplicates === 1 ? 'vertex' : 'vertices'} (the same position repeated, first at position ${firstDuplicate}: ${showPosition(ring[firstDuplicate])}). Remove the repeated positions or ${REPAIR}.`,
 		);
 	}
-	if (ringSignedArea2(ring) === 0) {
+	if (isCollinear(ring)) {
 		add(
 			'error',
 			'ring_zero_area',
