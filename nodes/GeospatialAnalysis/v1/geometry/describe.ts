@@ -2,7 +2,9 @@ import type { GeometryInputError } from './errors';
 import type { Problem, Repair } from './types';
 
 function where(itemIndex: number, featureIndex: number | undefined): string {
-	return featureIndex === undefined || featureIndex < 0 ? `Item ${itemIndex}` : `Item ${itemIndex}, feature ${featureIndex}`;
+	return featureIndex === undefined || featureIndex < 0
+		? `Item ${itemIndex}`
+		: `Item ${itemIndex}, feature ${featureIndex}`;
 }
 
 /**

@@ -23,7 +23,12 @@ export { isWgs84Crs } from './crs';
 export { readLooseNumber } from './numbers';
 export type { LooseNumber } from './numbers';
 export type {
+	Feature,
+	MultiPolygon,
 	ParsedFeatures,
+	Point,
+	Polygon,
+	Position,
 	PlotFeature,
 	PlotGeometry,
 	Problem,

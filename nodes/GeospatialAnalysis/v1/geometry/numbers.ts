@@ -20,7 +20,10 @@ export function readLooseNumber(value: unknown): LooseNumber {
 	}
 	if (typeof value === 'bigint') return { kind: 'number', value: Number(value) };
 	if (typeof value !== 'string') {
-		return { kind: 'invalid', reason: `it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not a number` };
+		return {
+			kind: 'invalid',
+			reason: `it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not a number`,
+		};
 	}
 	let text = value.trim().replace(/\u2212/g, '-');
 	if (text === '') return { kind: 'missing' };

@@ -1,4 +1,3 @@
-import type { Feature, Point } from 'geojson';
 import { wktToGeoJSON } from '@terraformer/wkt';
 
 import { GeometryInputError } from './errors';
@@ -12,7 +11,7 @@ import {
 	showValue,
 	unsupportedGeometryIssue,
 } from './shape';
-import type { ParsedFeatures, PlotFeature, PlotGeometry } from './types';
+import type { Feature, ParsedFeatures, PlotFeature, PlotGeometry, Point } from './types';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */
 export const MAX_FEATURES_PER_VALUE = 20;
@@ -23,7 +22,8 @@ export interface ParseOptions {
 }
 
 const EXAMPLE = '{"type": "Point", "coordinates": [-47.882778, -15.793889]}';
-const WKT_START = /^\s*(SRID\s*=\s*\d+\s*;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\b/i;
+const WKT_START =
+	/^\s*(SRID\s*=\s*\d+\s*;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\b/i;
 
 function clone<T>(value: T): T {
 	return structuredClone(value);
@@ -36,19 +36,31 @@ function fail(code: string, message: string, featureIndex?: number): never {
 function parseJsonText(text: string): unknown {
 	const trimmed = text.trim();
 	if (trimmed === '') {
-		fail('empty_input', `no GeoJSON was given (the value is an empty string). Map a field holding a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`);
+		fail(
+			'empty_input',
+			`no GeoJSON was given (the value is an empty string). Map a field holding a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`,
+		);
 	}
 	if (WKT_START.test(trimmed)) {
-		fail('looks_like_wkt', `the value looks like WKT (${showValue(trimmed)}), not GeoJSON. Set the geometry source to WKT, or give GeoJSON such as ${EXAMPLE}.`);
+		fail(
+			'looks_like_wkt',
+			`the value looks like WKT (${showValue(trimmed)}), not GeoJSON. Set the geometry source to WKT, or give GeoJSON such as ${EXAMPLE}.`,
+		);
 	}
 	try {
 		return JSON.parse(trimmed) as unknown;
 	} catch (error) {
 		if (/\b(NaN|-?Infinity)\b/.test(trimmed)) {
-			fail('non_finite_coordinate', 'the GeoJSON text contains NaN or Infinity, which are not numbers in JSON. Replace them with the real coordinates.');
+			fail(
+				'non_finite_coordinate',
+				'the GeoJSON text contains NaN or Infinity, which are not numbers in JSON. Replace them with the real coordinates.',
+			);
 		}
 		const detail = error instanceof Error ? ` (${error.message})` : '';
-		fail('not_json', `the value is not valid JSON: it starts with ${showValue(trimmed)}${detail}. Give GeoJSON as an object or a JSON string, e.g. ${EXAMPLE}.`);
+		fail(
+			'not_json',
+			`the value is not valid JSON: it starts with ${showValue(trimmed)}${detail}. Give GeoJSON as an object or a JSON string, e.g. ${EXAMPLE}.`,
+		);
 	}
 }
 
@@ -56,7 +68,10 @@ function checkFeature(value: unknown, index: number | undefined): PlotFeature {
 	const which = index === undefined ? 'the Feature' : `feature ${index}`;
 	const issue = checkGeometryShape(isRecord(value) ? value.geometry : undefined);
 	if (issue) {
-		const message = issue.code === 'missing_geometry' ? `${which} has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.` : issue.message;
+		const message =
+			issue.code === 'missing_geometry'
+				? `${which} has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.`
+				: issue.message;
 		fail(issue.code, message, index);
 	}
 	return clone(value) as PlotFeature;
@@ -66,30 +81,61 @@ function wrapGeometry(geometry: Record<string, unknown>): PlotFeature {
 	const issue = checkGeometryShape(geometry);
 	if (issue) fail(issue.code, issue.message);
 	const { type, coordinates } = geometry;
-	return { type: 'Feature', properties: {}, geometry: clone({ type, coordinates }) as PlotGeometry };
+	return {
+		type: 'Feature',
+		properties: {},
+		geometry: clone({ type, coordinates }) as PlotGeometry,
+	};
 }
 
-function parseFeatureCollection(collection: Record<string, unknown>, maxFeatures: number): PlotFeature[] {
+function parseFeatureCollection(
+	collection: Record<string, unknown>,
+	maxFeatures: number,
+): PlotFeature[] {
 	const { features } = collection;
 	if (!Array.isArray(features)) {
-		fail('not_geojson', `the FeatureCollection has no "features" list (found ${kindOf(features)}). Put the features in a "features": [...] array.`);
+		fail(
+			'not_geojson',
+			`the FeatureCollection has no "features" list (found ${kindOf(features)}). Put the features in a "features": [...] array.`,
+		);
 	}
 	if (features.length === 0) {
-		fail('empty_feature_collection', 'the FeatureCollection has no features. Add at least one Feature with a Point, Polygon or MultiPolygon geometry.');
+		fail(
+			'empty_feature_collection',
+			'the FeatureCollection has no features. Add at least one Feature with a Point, Polygon or MultiPolygon geometry.',
+		);
 	}
 	if (features.length > maxFeatures) {
-		fail('too_many_features', `the FeatureCollection holds ${features.length} features; one item may hold at most ${maxFeatures} (the service registers at most 20 per request). Split the features across several items.`);
+		fail(
+			'too_many_features',
+			`the FeatureCollection holds ${features.length} features; one item may hold at most ${maxFeatures} (the service registers at most 20 per request). Split the features across several items.`,
+		);
 	}
 	return features.map((feature: unknown, i) => {
 		if (!isRecord(feature)) {
-			fail('not_a_feature', `feature ${i} is ${kindOf(feature)} (${showValue(feature)}), not a GeoJSON Feature. Each entry of "features" must be {"type": "Feature", "geometry": ..., "properties": {...}}.`, i);
+			fail(
+				'not_a_feature',
+				`feature ${i} is ${kindOf(feature)} (${showValue(feature)}), not a GeoJSON Feature. Each entry of "features" must be {"type": "Feature", "geometry": ..., "properties": {...}}.`,
+				i,
+			);
 		}
 		if (feature.type === 'FeatureCollection') {
-			fail('nested_feature_collection', `feature ${i} is itself a FeatureCollection; FeatureCollections cannot be nested. Move its features into the outer "features" list, or give each collection as its own item.`, i);
+			fail(
+				'nested_feature_collection',
+				`feature ${i} is itself a FeatureCollection; FeatureCollections cannot be nested. Move its features into the outer "features" list, or give each collection as its own item.`,
+				i,
+			);
 		}
 		if (feature.type !== 'Feature') {
-			const found = typeof feature.type === 'string' ? `a bare ${showValue(feature.type, 30).slice(1, -1)}` : 'an object without "type": "Feature"';
-			fail('not_a_feature', `feature ${i} is ${found}, not a Feature. Wrap it as {"type": "Feature", "geometry": ..., "properties": {}}.`, i);
+			const found =
+				typeof feature.type === 'string'
+					? `a bare ${showValue(feature.type, 30).slice(1, -1)}`
+					: 'an object without "type": "Feature"';
+			fail(
+				'not_a_feature',
+				`feature ${i} is ${found}, not a Feature. Wrap it as {"type": "Feature", "geometry": ..., "properties": {}}.`,
+				i,
+			);
 		}
 		return checkFeature(feature, i);
 	});
@@ -105,24 +151,41 @@ function parseFeatureCollection(collection: Record<string, unknown>, maxFeatures
 export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): ParsedFeatures {
 	const maxFeatures = options.maxFeatures ?? MAX_FEATURES_PER_VALUE;
 	let parsed = value;
-	for (let depth = 0; typeof parsed === 'string' && depth < 2; depth++) parsed = parseJsonText(parsed);
+	for (let depth = 0; typeof parsed === 'string' && depth < 2; depth++)
+		parsed = parseJsonText(parsed);
 	if (parsed === undefined || parsed === null) {
-		fail('empty_input', `no GeoJSON was given (the value is ${parsed === null ? 'null' : 'undefined'}). Map a field holding a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`);
+		fail(
+			'empty_input',
+			`no GeoJSON was given (the value is ${parsed === null ? 'null' : 'undefined'}). Map a field holding a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`,
+		);
 	}
 	if (Array.isArray(parsed)) {
 		if (parsed.length >= 2 && parsed.length <= 3 && parsed.every((n) => typeof n === 'number')) {
-			fail('not_geojson', `the value is a bare coordinate pair (${showValue(parsed)}), not GeoJSON. Use the Latitude/Longitude geometry source, or give ${EXAMPLE}.`);
+			fail(
+				'not_geojson',
+				`the value is a bare coordinate pair (${showValue(parsed)}), not GeoJSON. Use the Latitude/Longitude geometry source, or give ${EXAMPLE}.`,
+			);
 		}
-		fail('not_geojson', `the value is a list (${showValue(parsed)}), not GeoJSON. Wrap features in a FeatureCollection: {"type": "FeatureCollection", "features": [...]}.`);
+		fail(
+			'not_geojson',
+			`the value is a list (${showValue(parsed)}), not GeoJSON. Wrap features in a FeatureCollection: {"type": "FeatureCollection", "features": [...]}.`,
+		);
 	}
 	if (!isRecord(parsed)) {
-		fail('not_geojson', `the value is ${kindOf(parsed)} (${showValue(parsed)}), not GeoJSON. Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`);
+		fail(
+			'not_geojson',
+			`the value is ${kindOf(parsed)} (${showValue(parsed)}), not GeoJSON. Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`,
+		);
 	}
 	if (Object.keys(parsed).length === 0) {
-		fail('empty_object', `the value is an empty object ({}). Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`);
+		fail(
+			'empty_object',
+			`the value is an empty object ({}). Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`,
+		);
 	}
 	const crs = parsed.crs;
-	const result = (features: PlotFeature[]): ParsedFeatures => (crs === undefined ? { features } : { features, crs: clone(crs) });
+	const result = (features: PlotFeature[]): ParsedFeatures =>
+		crs === undefined ? { features } : { features, crs: clone(crs) };
 	const type = parsed.type;
 	if (type === 'FeatureCollection') return result(parseFeatureCollection(parsed, maxFeatures));
 	if (type === 'Feature') return result([checkFeature(parsed, undefined)]);
@@ -139,18 +202,30 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 				: 'coordinates' in parsed
 					? ' It has "coordinates": add "type": "Point", "Polygon" or "MultiPolygon".'
 					: '';
-		fail('not_geojson', `the object has no "type" member, so it is not GeoJSON.${guess || ` Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`}`);
+		fail(
+			'not_geojson',
+			`the object has no "type" member, so it is not GeoJSON.${guess || ` Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`}`,
+		);
 	}
-	fail('not_geojson', `the object's "type" is ${showValue(type)}, which is not a GeoJSON type. Use "Feature", "FeatureCollection", "Point", "Polygon" or "MultiPolygon".`);
+	fail(
+		'not_geojson',
+		`the object's "type" is ${showValue(type)}, which is not a GeoJSON type. Use "Feature", "FeatureCollection", "Point", "Polygon" or "MultiPolygon".`,
+	);
 }
 
 function coordinate(value: unknown, name: 'latitude' | 'longitude'): number {
 	const read = readLooseNumber(value);
 	if (read.kind === 'number') return read.value;
 	if (read.kind === 'missing') {
-		fail(`${name}_missing`, `the ${name} is empty. Map a field holding the plot's ${name} in decimal degrees (e.g. ${name === 'latitude' ? '-15.793889' : '-47.882778'}).`);
+		fail(
+			`${name}_missing`,
+			`the ${name} is empty. Map a field holding the plot's ${name} in decimal degrees (e.g. ${name === 'latitude' ? '-15.793889' : '-47.882778'}).`,
+		);
 	}
-	fail(`${name}_not_a_number`, `the ${name} is not a number: ${read.reason}. Give the ${name} in decimal degrees (e.g. ${name === 'latitude' ? '-15.793889' : '-47.882778'}); a comma decimal separator is fine.`);
+	fail(
+		`${name}_not_a_number`,
+		`the ${name} is not a number: ${read.reason}. Give the ${name} in decimal degrees (e.g. ${name === 'latitude' ? '-15.793889' : '-47.882778'}); a comma decimal separator is fine.`,
+	);
 }
 
 /**
@@ -159,26 +234,53 @@ function coordinate(value: unknown, name: 'latitude' | 'longitude'): number {
  */
 export function featureFromLatLon(lat: unknown, lon: unknown): Feature<Point> {
 	if (readLooseNumber(lat).kind === 'missing' && readLooseNumber(lon).kind === 'missing') {
-		fail('latitude_missing', 'the latitude and the longitude are both empty. Map the fields holding the plot\'s latitude and longitude in decimal degrees.');
+		fail(
+			'latitude_missing',
+			"the latitude and the longitude are both empty. Map the fields holding the plot's latitude and longitude in decimal degrees.",
+		);
 	}
 	const latitude = coordinate(lat, 'latitude');
 	const longitude = coordinate(lon, 'longitude');
-	if (Math.abs(latitude) > 180 && Math.abs(longitude) > 180 && Math.max(Math.abs(latitude), Math.abs(longitude)) >= 1000) {
-		fail('projected_coordinates', `latitude ${latitude} and longitude ${longitude} look like projected metres, not degrees. Reproject to WGS84 (EPSG:4326) decimal degrees.`);
+	if (
+		Math.abs(latitude) > 180 &&
+		Math.abs(longitude) > 180 &&
+		Math.max(Math.abs(latitude), Math.abs(longitude)) >= 1000
+	) {
+		fail(
+			'projected_coordinates',
+			`latitude ${latitude} and longitude ${longitude} look like projected metres, not degrees. Reproject to WGS84 (EPSG:4326) decimal degrees.`,
+		);
 	}
 	if (Math.abs(latitude) > 90) {
 		if (Math.abs(longitude) <= 90) {
-			fail('swapped_lat_lon', `latitude and longitude look swapped: the latitude is ${latitude}, outside -90..90, while the longitude is ${longitude}. Map the latitude field to Latitude and the longitude field to Longitude.`);
+			fail(
+				'swapped_lat_lon',
+				`latitude and longitude look swapped: the latitude is ${latitude}, outside -90..90, while the longitude is ${longitude}. Map the latitude field to Latitude and the longitude field to Longitude.`,
+			);
 		}
-		fail('latitude_out_of_range', `the latitude ${latitude} is outside -90..90. Give the latitude in decimal degrees.`);
+		fail(
+			'latitude_out_of_range',
+			`the latitude ${latitude} is outside -90..90. Give the latitude in decimal degrees.`,
+		);
 	}
 	if (Math.abs(longitude) > 180) {
-		fail('longitude_out_of_range', `the longitude ${longitude} is outside -180..180. Give the longitude in decimal degrees.`);
+		fail(
+			'longitude_out_of_range',
+			`the longitude ${longitude} is outside -180..180. Give the longitude in decimal degrees.`,
+		);
 	}
-	return { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [longitude, latitude] } };
+	return {
+		type: 'Feature',
+		properties: {},
+		geometry: { type: 'Point', coordinates: [longitude, latitude] },
+	};
 }
 
-const WKT_TYPES: Record<string, PlotGeometry['type']> = { Point: 'Point', Polygon: 'Polygon', MultiPolygon: 'MultiPolygon' };
+const WKT_TYPES: Record<string, PlotGeometry['type']> = {
+	Point: 'Point',
+	Polygon: 'Polygon',
+	MultiPolygon: 'MultiPolygon',
+};
 
 /** Drops the measure (M) values Terraformer keeps in the position, so that a third number is always z. */
 function dropMeasures(geometry: { coordinates: unknown }, z: boolean): void {
@@ -197,39 +299,62 @@ function dropMeasures(geometry: { coordinates: unknown }, z: boolean): void {
  */
 export function parseWkt(value: unknown): PlotFeature[] {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
-		fail('empty_input', 'no WKT was given (the value is empty). Map a field holding WKT such as POLYGON ((lon lat, lon lat, ...)).');
+		fail(
+			'empty_input',
+			'no WKT was given (the value is empty). Map a field holding WKT such as POLYGON ((lon lat, lon lat, ...)).',
+		);
 	}
 	if (typeof value !== 'string') {
-		fail('invalid_wkt', `the WKT value is ${kindOf(value)} (${showValue(value)}), not text. Map a field holding WKT such as POINT (-47.882778 -15.793889).`);
+		fail(
+			'invalid_wkt',
+			`the WKT value is ${kindOf(value)} (${showValue(value)}), not text. Map a field holding WKT such as POINT (-47.882778 -15.793889).`,
+		);
 	}
 	let text = value.trim();
 	const srid = /^SRID\s*=\s*(\d+)\s*;\s*/i.exec(text);
 	if (srid) {
 		if (srid[1] !== '4326') {
-			fail('crs_not_wgs84', `the WKT declares SRID=${srid[1]}; the service only takes WGS84 longitude/latitude degrees (SRID 4326). Reproject the geometry to WGS84.`);
+			fail(
+				'crs_not_wgs84',
+				`the WKT declares SRID=${srid[1]}; the service only takes WGS84 longitude/latitude degrees (SRID 4326). Reproject the geometry to WGS84.`,
+			);
 		}
 		text = text.slice(srid[0].length);
 	}
-	text = text.toUpperCase().replace(/^([A-Z]+?)(ZM|Z|M)\s*\(/, (_m, word: string, dims: string) => `${word} ${dims} (`);
+	text = text
+		.toUpperCase()
+		.replace(/^([A-Z]+?)(ZM|Z|M)\s*\(/, (_m, word: string, dims: string) => `${word} ${dims} (`);
 	let geometry: unknown;
 	try {
 		geometry = wktToGeoJSON(text);
 	} catch {
-		fail('invalid_wkt', `the value could not be read as WKT: it starts with ${showValue(value.trim())}. Give POINT, POLYGON or MULTIPOLYGON WKT with "longitude latitude" pairs, e.g. POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1)).`);
+		fail(
+			'invalid_wkt',
+			`the value could not be read as WKT: it starts with ${showValue(value.trim())}. Give POINT, POLYGON or MULTIPOLYGON WKT with "longitude latitude" pairs, e.g. POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1)).`,
+		);
 	}
 	if (!isRecord(geometry) || typeof geometry.type !== 'string') {
-		fail('invalid_wkt', `the value could not be read as WKT: it starts with ${showValue(value.trim())}.`);
+		fail(
+			'invalid_wkt',
+			`the value could not be read as WKT: it starts with ${showValue(value.trim())}.`,
+		);
 	}
 	const type = WKT_TYPES[geometry.type];
 	if (!type) {
-		fail('unsupported_geometry', `the WKT is a ${geometry.type.toUpperCase()}; only POINT, POLYGON and MULTIPOLYGON are accepted. Give the plot boundary as a POLYGON (or a POINT for a plot below 4 ha).`);
+		fail(
+			'unsupported_geometry',
+			`the WKT is a ${geometry.type.toUpperCase()}; only POINT, POLYGON and MULTIPOLYGON are accepted. Give the plot boundary as a POLYGON (or a POINT for a plot below 4 ha).`,
+		);
 	}
 	const flags = isRecord(geometry.properties) ? geometry.properties : {};
 	const result = { type, coordinates: geometry.coordinates };
 	if (flags.m === true) dropMeasures(result, flags.z === true);
 	const issue = checkGeometryShape(result);
 	if (issue) {
-		const message = issue.code === 'empty_geometry' ? `the WKT ${type.toUpperCase()} is EMPTY. Give the plot's coordinates.` : issue.message;
+		const message =
+			issue.code === 'empty_geometry'
+				? `the WKT ${type.toUpperCase()} is EMPTY. Give the plot's coordinates.`
+				: issue.message;
 		fail(issue.code, message);
 	}
 	return [{ type: 'Feature', properties: {}, geometry: result as PlotGeometry }];

@@ -1,7 +1,6 @@
-import type { Position } from 'geojson';
 import { booleanClockwise } from '@turf/boolean-clockwise';
 
-import type { PlotGeometry } from './types';
+import type { PlotGeometry, Position } from './types';
 
 /** One change made by `repairGeometry`. */
 export interface RepairChange {
@@ -48,7 +47,10 @@ function plural(n: number, one: string, many: string): string {
  * rings with too few positions and swapped or projected coordinates are left
  * as they are: validation reports them afterwards.
  */
-export function repairGeometry(geometry: PlotGeometry): { coordinates: PlotGeometry['coordinates']; changes: RepairChange[] } {
+export function repairGeometry(geometry: PlotGeometry): {
+	coordinates: PlotGeometry['coordinates'];
+	changes: RepairChange[];
+} {
 	const counts = { z: 0, duplicates: 0 };
 	const ringChanges: RepairChange[] = [];
 	let coordinates: PlotGeometry['coordinates'];
@@ -59,7 +61,10 @@ export function repairGeometry(geometry: PlotGeometry): { coordinates: PlotGeome
 			const ofPolygon = polygonIndex === undefined ? 'polygon' : `polygon ${polygonIndex}`;
 			if (ring.length > 1 && !samePosition2d(ring[0], ring[ring.length - 1])) {
 				ring.push([ring[0][0], ring[0][1]]);
-				ringChanges.push({ code: 'closed_ring', message: `closed ring ${ringIndex} of ${ofPolygon}` });
+				ringChanges.push({
+					code: 'closed_ring',
+					message: `closed ring ${ringIndex} of ${ofPolygon}`,
+				});
 			}
 			if (ring.length >= 4 && ringSignedArea2(ring) !== 0) {
 				const hole = ringIndex > 0;
@@ -88,7 +93,10 @@ export function repairGeometry(geometry: PlotGeometry): { coordinates: PlotGeome
 
 	const changes: RepairChange[] = [];
 	if (counts.z > 0) {
-		changes.push({ code: 'dropped_z', message: `dropped z values (third coordinate) from ${plural(counts.z, 'position', 'positions')}` });
+		changes.push({
+			code: 'dropped_z',
+			message: `dropped z values (third coordinate) from ${plural(counts.z, 'position', 'positions')}`,
+		});
 	}
 	if (counts.duplicates > 0) {
 		changes.push({

@@ -1,6 +1,4 @@
-import type { Position } from 'geojson';
-
-import type { PlotGeometry } from './types';
+import type { PlotGeometry, Position } from './types';
 
 /** A defect found while checking the structure of a value. */
 export interface Issue {
@@ -30,7 +28,9 @@ export function isAcceptedGeometryType(type: unknown): type is PlotGeometry['typ
 }
 
 export function isOtherGeometryType(type: unknown): type is string {
-	return typeof type === 'string' && Object.prototype.hasOwnProperty.call(OTHER_GEOMETRY_HINTS, type);
+	return (
+		typeof type === 'string' && Object.prototype.hasOwnProperty.call(OTHER_GEOMETRY_HINTS, type)
+	);
 }
 
 /** The error for a geometry type the service does not accept (LineString, GeometryCollection, ...). */
@@ -72,7 +72,9 @@ export function showPosition(position: Position): string {
 
 /** "ring 0" for a Polygon, "ring 0 of polygon 2" for a MultiPolygon. */
 export function ringName(ringIndex: number, polygonIndex: number | undefined): string {
-	return polygonIndex === undefined ? `ring ${ringIndex}` : `ring ${ringIndex} of polygon ${polygonIndex}`;
+	return polygonIndex === undefined
+		? `ring ${ringIndex}`
+		: `ring ${ringIndex} of polygon ${polygonIndex}`;
 }
 
 function checkPosition(position: unknown, where: string): Issue | null {
@@ -163,7 +165,8 @@ export function checkGeometryShape(geometry: unknown): Issue | null {
 	if (geometry === null || geometry === undefined) {
 		return {
 			code: 'missing_geometry',
-			message: 'the feature has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.',
+			message:
+				'the feature has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.',
 		};
 	}
 	if (!isRecord(geometry)) {
@@ -182,7 +185,8 @@ export function checkGeometryShape(geometry: unknown): Issue | null {
 	if (typeof type !== 'string' || type === '') {
 		return {
 			code: 'invalid_geometry',
-			message: 'the geometry has no "type" member. Set "type" to "Point", "Polygon" or "MultiPolygon".',
+			message:
+				'the geometry has no "type" member. Set "type" to "Point", "Polygon" or "MultiPolygon".',
 		};
 	}
 	if (isOtherGeometryType(type)) return unsupportedGeometryIssue(type);
@@ -193,7 +197,11 @@ export function checkGeometryShape(geometry: unknown): Issue | null {
 		};
 	}
 	const coordinates = geometry.coordinates;
-	if (coordinates === undefined || coordinates === null || (Array.isArray(coordinates) && coordinates.length === 0)) {
+	if (
+		coordinates === undefined ||
+		coordinates === null ||
+		(Array.isArray(coordinates) && coordinates.length === 0)
+	) {
 		return {
 			code: 'empty_geometry',
 			message: `the ${type} has no coordinates (empty geometry). Give the plot's [longitude, latitude] coordinates.`,

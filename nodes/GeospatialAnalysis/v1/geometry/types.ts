@@ -1,4 +1,34 @@
-import type { Feature, MultiPolygon, Point, Polygon } from 'geojson';
+/*
+ * Minimal GeoJSON (RFC 7946) types for the shapes this layer handles. Declared
+ * here rather than imported from 'geojson' so that the node code imports no
+ * package outside the bundle; they are structurally compatible with
+ * @types/geojson.
+ */
+
+/** [longitude, latitude] or [longitude, latitude, z]. */
+export type Position = number[];
+
+export interface Point {
+	type: 'Point';
+	coordinates: Position;
+}
+
+export interface Polygon {
+	type: 'Polygon';
+	coordinates: Position[][];
+}
+
+export interface MultiPolygon {
+	type: 'MultiPolygon';
+	coordinates: Position[][][];
+}
+
+export interface Feature<G = PlotGeometry> {
+	type: 'Feature';
+	geometry: G;
+	properties: Record<string, unknown> | null;
+	id?: string | number;
+}
 
 /** The geometry types the service accepts on registration. */
 export type PlotGeometry = Point | Polygon | MultiPolygon;

@@ -1,4 +1,3 @@
-import type { Feature, Position } from 'geojson';
 import { centroid } from '@turf/centroid';
 import sweeplineIntersections from 'sweepline-intersections';
 
@@ -17,7 +16,15 @@ import {
 	showPosition,
 	showValue,
 } from './shape';
-import type { PlotFeature, Problem, Repair, ValidateOptions, ValidationResult } from './types';
+import type {
+	Feature,
+	PlotFeature,
+	Position,
+	Problem,
+	Repair,
+	ValidateOptions,
+	ValidationResult,
+} from './types';
 
 /*
  * Decisions
@@ -71,7 +78,8 @@ function structureIssue(value: unknown): { code: string; message: string } | nul
 	if (value.type === 'FeatureCollection') {
 		return {
 			code: 'nested_feature_collection',
-			message: 'the feature is itself a FeatureCollection; FeatureCollections cannot be nested. Move its features into the outer list.',
+			message:
+				'the feature is itself a FeatureCollection; FeatureCollections cannot be nested. Move its features into the outer list.',
 		};
 	}
 	if (value.type !== 'Feature') {
@@ -92,7 +100,8 @@ function checkCrs(feature: PlotFeature, add: Add): void {
 	const own = (feature as unknown as Record<string, unknown>).crs;
 	if (!isWgs84Crs(own)) add('error', 'crs_not_wgs84', crsMessage(own, 'the feature'));
 	const geometryCrs = (feature.geometry as unknown as Record<string, unknown>).crs;
-	if (!isWgs84Crs(geometryCrs)) add('error', 'crs_not_wgs84', crsMessage(geometryCrs, 'the geometry'));
+	if (!isWgs84Crs(geometryCrs))
+		add('error', 'crs_not_wgs84', crsMessage(geometryCrs, 'the geometry'));
 }
 
 /** Coordinate ranges, projected metres and (when latitude is beyond ±90) swapped axes. Returns true when all positions are in range. */
@@ -159,9 +168,11 @@ function cleanRings(rings: Position[][]): Position[][] {
 	for (const ring of rings) {
 		const clean: Position[] = [];
 		for (const position of ring) {
-			if (clean.length === 0 || !samePosition2d(clean[clean.length - 1], position)) clean.push([position[0], position[1]]);
+			if (clean.length === 0 || !samePosition2d(clean[clean.length - 1], position))
+				clean.push([position[0], position[1]]);
 		}
-		if (clean.length > 1 && !samePosition2d(clean[0], clean[clean.length - 1])) clean.push(clean[0]);
+		if (clean.length > 1 && !samePosition2d(clean[0], clean[clean.length - 1]))
+			clean.push(clean[0]);
 		if (clean.length >= 4) out.push(clean);
 	}
 	return out;
@@ -183,7 +194,12 @@ function isCollinear(ring: Position[]): boolean {
 	return true;
 }
 
-function checkRing(ring: Position[], ringIndex: number, polygonIndex: number | undefined, add: Add): void {
+function checkRing(
+	ring: Position[],
+	ringIndex: number,
+	polygonIndex: number | undefined,
+	add: Add,
+): void {
 	const name = ringName(ringIndex, polygonIndex);
 	const first = ring[0];
 	const last = ring[ring.length - 1];
@@ -258,7 +274,11 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 		const crossings = sweeplineIntersections(
 			{
 				type: 'FeatureCollection',
-				features: parts.map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates } })),
+				features: parts.map((coordinates) => ({
+					type: 'Feature',
+					properties: {},
+					geometry: { type: 'Polygon', coordinates },
+				})),
 			},
 			true,
 		);
@@ -288,10 +308,12 @@ function checkPointHa(feature: PlotFeature, pointHa: unknown, add: Add): void {
 		value = read.value;
 	} else {
 		const properties = feature.properties;
-		if (!isRecord(properties) || properties.point_ha === undefined || properties.point_ha === null) return;
+		if (!isRecord(properties) || properties.point_ha === undefined || properties.point_ha === null)
+			return;
 		const own = properties.point_ha;
 		if (typeof own !== 'number' || !Number.isFinite(own)) {
-			const text = typeof own === 'string' ? ' It must be a JSON number, not text: remove the quotes.' : '';
+			const text =
+				typeof own === 'string' ? ' It must be a JSON number, not text: remove the quotes.' : '';
 			add(
 				'error',
 				'point_ha_invalid',
@@ -349,19 +371,28 @@ function checkPrecision(feature: PlotFeature, add: Add): void {
  * `opts.repair` is on (then re-validates the copies: whatever repair cannot
  * fix stays an error). The input is never modified. See the decisions above.
  */
-export function validateFeatures(features: readonly unknown[], opts: ValidateOptions = {}): ValidationResult {
+export function validateFeatures(
+	features: readonly unknown[],
+	opts: ValidateOptions = {},
+): ValidationResult {
 	const problems: Problem[] = [];
 	const repairs: Repair[] = [];
 	const out: Feature[] = [];
 	if (!isWgs84Crs(opts.crs)) {
-		problems.push({ severity: 'error', featureIndex: -1, code: 'crs_not_wgs84', message: crsMessage(opts.crs, 'the GeoJSON') });
+		problems.push({
+			severity: 'error',
+			featureIndex: -1,
+			code: 'crs_not_wgs84',
+			message: crsMessage(opts.crs, 'the GeoJSON'),
+		});
 	}
 	if (features.length === 0) {
 		problems.push({
 			severity: 'error',
 			featureIndex: -1,
 			code: 'no_features',
-			message: 'there are no features to register. Give at least one Feature with a Point, Polygon or MultiPolygon geometry.',
+			message:
+				'there are no features to register. Give at least one Feature with a Point, Polygon or MultiPolygon geometry.',
 		});
 	}
 	const countryName = typeof opts.country === 'string' ? opts.country.trim() : '';
@@ -369,7 +400,8 @@ export function validateFeatures(features: readonly unknown[], opts: ValidateOpt
 	const seen = new Map<string, number>();
 
 	features.forEach((input, featureIndex) => {
-		const add: Add = (severity, code, message) => problems.push({ severity, featureIndex, code, message });
+		const add: Add = (severity, code, message) =>
+			problems.push({ severity, featureIndex, code, message });
 		const issue = structureIssue(input);
 		if (issue) {
 			add('error', issue.code, issue.message);
@@ -380,10 +412,11 @@ export function validateFeatures(features: readonly unknown[], opts: ValidateOpt
 		if (opts.repair) {
 			const { geometry, ...rest } = feature;
 			const { coordinates, changes } = repairGeometry(geometry);
-			const { coordinates: _old, ...geometryRest } = geometry;
+			const otherMembers: Record<string, unknown> = { ...geometry };
+			delete otherMembers.coordinates;
 			feature = {
 				...structuredClone(rest),
-				geometry: { ...structuredClone(geometryRest), coordinates } as PlotFeature['geometry'],
+				geometry: { ...structuredClone(otherMembers), coordinates } as PlotFeature['geometry'],
 			};
 			for (const change of changes) repairs.push({ featureIndex, ...change });
 		}
@@ -401,7 +434,11 @@ export function validateFeatures(features: readonly unknown[], opts: ValidateOpt
 		if (twin === undefined) {
 			seen.set(key, featureIndex);
 		} else {
-			add('warning', 'duplicate_feature', `the geometry is identical to feature ${twin}'s. Remove the duplicate so that the plot is not registered twice.`);
+			add(
+				'warning',
+				'duplicate_feature',
+				`the geometry is identical to feature ${twin}'s. Remove the duplicate so that the plot is not registered twice.`,
+			);
 		}
 	});
 
