@@ -795,7 +795,8 @@ describe('faults, log and the /__fake control surface', () => {
 		const post = (path: string, body?: unknown) =>
 			fetch(f.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<any>);
 		const users: any = await (await fetch(`${f.url}/__fake/users`)).json();
-		expect(users.users.alice.apiKey).toBe(f.users.alice.apiKey);
+		expect(users.users[0]).toEqual({ key: 'alice', ...f.users.alice, roles: ['analyst'] });
+		expect(users.users.map((u: any) => u.key)).toEqual(['alice', 'bob', 'viewer']);
 		await post('/__fake/clock/set', { iso: '2026-05-05T00:00:00Z' });
 		expect(f.clock.now().toISOString()).toBe('2026-05-05T00:00:00.000Z');
 		await post('/__fake/clock/scale', { factor: 0 });

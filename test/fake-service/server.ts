@@ -493,7 +493,10 @@ export class FakeHttp {
 			store.addCapability(json(req) as Capability);
 			return { ok: true, count: store.capabilities.length };
 		}));
-		app.get('/__fake/users', wrap(() => ({ baseUrl: this.d.baseUrl(), users: store.users })));
+		app.get('/__fake/users', wrap(() => ({
+			baseUrl: this.d.baseUrl(),
+			users: Object.entries(store.users).map(([key, u]) => ({ key, username: u.username, password: u.password, apiKey: u.apiKey, roles: u.roles })),
+		})));
 		app.post('/__fake/failing-plots', wrap((req) => {
 			const b = json(req);
 			if (Array.isArray(b.names)) store.failingPlotNames = new Set(b.names.map(String));
