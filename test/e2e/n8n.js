@@ -623,21 +623,16 @@ async function rest(inst, method, p, body) {
 
 /** Create a public-API key (needs login). Returns the raw key. */
 async function createApiKey(inst) {
-	const tries = [
-		{ label: 'e2e', expiresAt: null, scopes: undefined },
-		{ label: 'e2e', expiresAt: null },
-		{},
-	];
-	let last;
-	for (const body of tries) {
-		last = await rest(inst, 'POST', '/rest/api-keys', body);
-		if (last.status === 200) {
-			const d = last.json?.data || last.json;
-			inst.apiKey = d.rawApiKey || d.apiKey;
-			return inst.apiKey;
-		}
-	}
-	throw new Error(`creating an API key failed: ${last.status} ${last.text.slice(0, 500)}`);
+	// scopes are required (1.1xx+); the instance tells which ones this user may grant
+	const sc = await rest(inst, 'GET', '/rest/api-keys/scopes');
+	const scopes = sc.status === 200 ? sc.json?.data || sc.json : undefined;
+	const body = { label: `e2e-${Date.now()}`, expiresAt: null };
+	if (Array.isArray(scopes)) body.scopes = scopes;
+	const r = await rest(inst, 'POST', '/rest/api-keys', body);
+	if (r.status !== 200) throw new Error(`creating an API key failed: ${r.status} ${r.text.slice(0, 500)}`);
+	const d = r.json?.data || r.json;
+	inst.apiKey = d.rawApiKey || d.apiKey;
+	return inst.apiKey;
 }
 
 /** Public API call (/api/v1/...) with the API key. */

@@ -1,0 +1,115 @@
+'use strict';
+/**
+ * Start the fake service (test/fake-service/cli.ts) in a child process on a
+ * free loopback port and learn its URL and seeded users.
+ *
+ * `N8N_E2E_FAKE_CMD` overrides the command (a shell string; `{port}` is replaced).
+ */
+const fs = require('fs');
+const path = require('path');
+const { spawn } = require('child_process');
+const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n');
+
+const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
+
+/** Pick the API key, username and password out of a user record, whatever the field names. */
+function normaliseUser(u) {
+	if (!u || typeof u !== 'object') return u;
+	const find = (re) => {
+		for (const [k, v] of Object.entries(u)) if (re.test(k) && (typeof v === 'string' || Array.isArray(v))) return v;
+		return undefined;
+	};
+	let apiKey = find(/^api_?keys?$/i);
+	if (Array.isArray(apiKey)) apiKey = apiKey.map((k) => (typeof k === 'string' ? k : k.key || k.value))[0];
+	if (!apiKey) {
+		// any string value that looks like a key
+		apiKey = Object.values(u).find((v) => typeof v === 'string' && v.startsWith('service_live_'));
+	}
+	return {
+		...u,
+		username: u.username ?? u.email ?? u.login ?? u.name,
+		password: u.password,
+		apiKey,
+	};
+}
+
+function parseUsersFromText(text) {
+	// fallback: "username / password / service_live_..." lines printed by the CLI
+	const users = [];
+	for (const line of String(text).split('\n')) {
+		const key = (line.match(/service_live_[A-Za-z0-9_-]+/) || [])[0];
+		if (key) users.push({ apiKey: key, raw: line.trim() });
+	}
+	return users;
+}
+
+async function startFake(opts = {}) {
+	const port = opts.port || (await freePort());
+	let child;
+	if (process.env.N8N_E2E_FAKE_CMD) {
+		child = spawn('sh', ['-c', process.env.N8N_E2E_FAKE_CMD.replace(/\{port\}/g, String(port))], {
+			cwd: REPO_ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		});
+	} else {
+		if (!fs.existsSync(CLI)) throw new Error(`fake service CLI missing: ${CLI}`);
+		const tsNode = path.join(REPO_ROOT, 'node_modules', '.bin', 'ts-node');
+		const [cmd, args] = fs.existsSync(tsNode)
+			? [tsNode, ['--transpile-only', CLI, '--port', String(port)]]
+			: ['npx', ['ts-node', '--transpile-only', CLI, '--port', String(port)]];
+		child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	}
+	const fake = { port, child, output: '', exited: false };
+	const onData = (d) => {
+		fake.output += d;
+		if (process.env.N8N_E2E_VERBOSE) process.stderr.write(`[fake] ${d}`);
+	};
+	child.stdout.on('data', onData);
+	child.stderr.on('data', onData);
+	fake.exitPromise = new Promise((r) =>
+		child.on('exit', (c, s) => {
+			fake.exited = true;
+			r(c ?? s);
+		}),
+	);
+	try {
+		fake.url = await waitFor(
+			() => {
+				if (fake.exited) throw new Error(`fake service exited:\n${tail(fake.output)}`);
+				const m = fake.output.match(/https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)[^\s'"]*/);
+				return m ? m[0].replace(/[/.,;]+$/, '') : undefined;
+			},
+			{ timeoutMs: 60000, intervalMs: 200, what: 'the fake service URL' },
+		);
+	} catch (e) {
+		await stopFake(fake);
+		throw new Error(`${e.message}\n--- fake output ---\n${tail(fake.output)}`);
+	}
+	// the URL printed may carry a path (the API base); the controls live at the origin
+	fake.origin = new URL(fake.url).origin;
+	const r = await httpRequest('GET', `${fake.origin}/__fake/users`).catch(() => undefined);
+	let users = r && r.status === 200 ? r.json : undefined;
+	if (users && !Array.isArray(users)) users = users.users || users.data || Object.values(users);
+	fake.users = (users && users.length ? users : parseUsersFromText(fake.output)).map(normaliseUser);
+	fake.user = fake.users.find((u) => u.apiKey) || fake.users[0];
+	log(`fake service on ${fake.url} (${fake.users.length} users)`);
+	fake.request = (method, p, body) => httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
+	return fake;
+}
+
+async function stopFake(fake) {
+	if (!fake || fake.exited) return;
+	try {
+		process.kill(-fake.child.pid, 'SIGTERM');
+	} catch {}
+	const t = setTimeout(() => {
+		try {
+			process.kill(-fake.child.pid, 'SIGKILL');
+		} catch {}
+	}, 5000);
+	await fake.exitPromise;
+	clearTimeout(t);
+}
+
+module.exports = { startFake, stopFake, normaliseUser };

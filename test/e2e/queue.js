@@ -1,0 +1,188 @@
+'use strict';
+/**
+ * Queue mode: a local Redis (Debian's redis-server, installed by apt-get when
+ * missing), one n8n main and one n8n worker sharing a user folder.
+ *
+ * `n8n execute` always runs in its own process ("does not support queue
+ * mode"), so each workflow is imported with its Manual Trigger swapped for a
+ * Webhook trigger (same node name, so connections stay) answering with the
+ * last node's items, published/activated, and called over HTTP on the main.
+ * The main enqueues the execution in Redis and a worker runs it; the run data
+ * comes back through n8n's public API (owner + API key), and the logs prove
+ * who ran it (main: "Enqueued execution N", worker: "Worker started execution N").
+ */
+const fs = require('fs');
+const crypto = require('crypto');
+const { spawn } = require('child_process');
+const n8n = require('./n8n');
+const { prepareWorkflow, credentialsFor, makeCtx } = require('./suite');
+
+async function which(cmd) {
+	const r = await n8n.run('sh', ['-c', `command -v ${cmd}`], { allowFail: true });
+	return r.code === 0 ? r.stdout.trim() : null;
+}
+
+async function ensureRedis() {
+	let bin = await which('redis-server');
+	if (bin) return bin;
+	if (process.getuid && process.getuid() !== 0) throw new Error('redis-server missing and not root: apt-get install -y redis-server');
+	n8n.log('installing redis-server (apt-get)');
+	await n8n.run('apt-get', ['update', '-qq'], { allowFail: true, timeoutMs: 300000 });
+	await n8n.run('apt-get', ['install', '-y', '-qq', 'redis-server'], {
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+		timeoutMs: 300000,
+	});
+	bin = await which('redis-server');
+	if (!bin) throw new Error('redis-server still missing after apt-get install');
+	return bin;
+}
+
+async function startRedis(dir) {
+	const bin = await ensureRedis();
+	const port = await n8n.freePort();
+	const child = spawn(
+		bin,
+		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		{ stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	const redis = { port, child, output: '', exited: false };
+	child.stdout.on('data', (d) => (redis.output += d));
+	child.stderr.on('data', (d) => (redis.output += d));
+	redis.exitPromise = new Promise((r) => child.on('exit', (c) => ((redis.exited = true), r(c))));
+	await n8n.waitFor(
+		() => {
+			if (redis.exited) throw new Error(`redis exited: ${redis.output}`);
+			return /Ready to accept connections/i.test(redis.output);
+		},
+		{ timeoutMs: 20000, intervalMs: 100, what: 'redis' },
+	);
+	redis.stop = async () => {
+		if (!redis.exited) child.kill('SIGTERM');
+		await redis.exitPromise;
+	};
+	return redis;
+}
+
+/** Replace the Manual Trigger with a Webhook node of the same name. */
+function toWebhookWorkflow(wf) {
+	const pathId = `e2e-${wf.id}`;
+	wf.nodes = wf.nodes.map((node) => {
+		if (node.type !== 'n8n-nodes-base.manualTrigger') return node;
+		return {
+			id: node.id,
+			name: node.name,
+			position: node.position,
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: crypto.randomUUID(),
+			parameters: { httpMethod: 'POST', path: pathId, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		};
+	});
+	return { wf, path: pathId };
+}
+
+async function runQueueMode(install, { fake, workflows, packageDir, test, cleanups }) {
+	const tag = `[n8n ${install.version} queue mode]`;
+	if (!workflows.length) {
+		await test(`${tag} has workflows to run`, async () => {
+			throw new Error('no workflow has `queue = true` in its assert file');
+		});
+		return;
+	}
+	let inst;
+	let main;
+	let worker;
+	let redis;
+	const prepared = [];
+	const up = await test(`${tag} redis + main + worker start`, async () => {
+		inst = await n8n.createInstance(install, {
+			packageDir,
+			env: {
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+				N8N_MULTI_MAIN_SETUP_ENABLED: 'false',
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+				QUEUE_HEALTH_CHECK_ACTIVE: 'false',
+			},
+		});
+		cleanups.push(() => n8n.stop(inst));
+		redis = await startRedis(inst.userFolder);
+		cleanups.push(() => redis.stop());
+		inst.env.QUEUE_BULL_REDIS_PORT = String(redis.port);
+
+		const creds = credentialsFor(fake);
+		await n8n.importCredentials(inst, creds);
+		for (const w of workflows) {
+			const { wf, path } = toWebhookWorkflow(prepareWorkflow(w, creds, { id: n8n.makeId('q' + w.rel) }));
+			prepared.push({ w, wf, path, creds });
+		}
+		await n8n.importWorkflow(
+			inst,
+			prepared.map((p) => p.wf),
+		);
+		for (const p of prepared) {
+			if (install.major >= 2) await n8n.cli(inst, ['publish:workflow', `--id=${p.wf.id}`]);
+			else await n8n.cli(inst, ['update:workflow', `--id=${p.wf.id}`, '--active=true']);
+		}
+		main = await n8n.start(inst, { name: 'main' });
+		worker = n8n.spawnN8n(inst, 'worker', {
+			name: 'worker',
+			args: ['--concurrency=2'],
+			env: { N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await n8n.freePort()) },
+		});
+		await n8n.waitFor(
+			() => {
+				if (worker.exited) throw new Error(`worker exited ${worker.exitCode}:\n${n8n.tail(worker.output)}`);
+				return /worker is now ready|Worker ready|n8n worker is ready/i.test(worker.output);
+			},
+			{ timeoutMs: 120000, what: 'the n8n worker' },
+		);
+		await n8n.setupOwner(inst);
+		await n8n.login(inst);
+		await n8n.createApiKey(inst);
+	});
+	if (!up) {
+		for (const p of inst ? inst.procs : []) console.log(`# ${p.name} output:\n${n8n.tail(p.output, 3000)}`);
+		return;
+	}
+
+	for (const p of prepared) {
+		await test(`${tag} ${p.w.rel} runs on the worker`, async () => {
+			const ctx = makeCtx({ inst, fake, creds: p.creds, workflow: { ...p.w, imported: p.wf }, mode: 'queue' });
+			if (p.w.assert && p.w.assert.before) await p.w.assert.before(ctx);
+			const res = await n8n.httpRequest('POST', `${inst.url}/webhook/${p.path}`, { body: {}, timeoutMs: 300000 });
+			if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
+			// which execution? the newest one of this workflow
+			const list = await n8n.waitFor(
+				async () => {
+					const r = await n8n.publicApi(inst, 'GET', `/executions?workflowId=${p.wf.id}&includeData=true&limit=5`);
+					if (r.status !== 200) throw new Error(`public API ${r.status}: ${r.text.slice(0, 300)}`);
+					const done = (r.json.data || []).filter((e) => e.finished || e.stoppedAt);
+					return done.length ? done : undefined;
+				},
+				{ timeoutMs: 60000, what: 'the execution record' },
+			);
+			const exec = list[0];
+			const id = String(exec.id);
+			if (!new RegExp(`Enqueued execution ${id}\\b`).test(main.output)) {
+				throw new Error(`main did not enqueue execution ${id}:\n${n8n.tail(main.output, 2000)}`);
+			}
+			if (!new RegExp(`Worker started execution ${id}\\b`).test(worker.output)) {
+				throw new Error(`worker did not run execution ${id}:\n${n8n.tail(worker.output, 2000)}`);
+			}
+			if (/Worker started execution/.test(main.output)) throw new Error('the main process ran an execution itself');
+			ctx.run = { data: exec.data, status: exec.status, finished: exec.finished, mode: exec.mode };
+			ctx.result = { ok: exec.status === 'success', response: res.json ?? res.text, executionId: id };
+			const err = exec.data?.resultData?.error;
+			if (err || exec.status !== 'success') {
+				throw new Error(`execution ${id} ${exec.status}: ${err ? err.message : ''}`);
+			}
+			if (p.w.assert) await p.w.assert(exec.data.resultData.runData, ctx);
+		});
+	}
+	await n8n.stop(inst);
+	await redis.stop();
+}
+
+module.exports = { runQueueMode, startRedis, ensureRedis, toWebhookWorkflow };
