@@ -90,7 +90,10 @@ async function startFake(opts = {}) {
 	fake.origin = new URL(fake.url).origin;
 	const r = await httpRequest('GET', `${fake.origin}/__fake/users`).catch(() => undefined);
 	let users = r && r.status === 200 ? r.json : undefined;
-	if (users && !Array.isArray(users)) users = users.users || users.data || Object.values(users);
+	if (users && !Array.isArray(users)) {
+		if (typeof users.baseUrl === 'string') fake.url = users.baseUrl.replace(/\/+$/, '');
+		users = users.users || users.data || Object.values(users);
+	}
 	fake.users = (users && users.length ? users : parseUsersFromText(fake.output)).map(normaliseUser);
 	fake.user = fake.users.find((u) => u.apiKey) || fake.users[0];
 	log(`fake service on ${fake.url} (${fake.users.length} users)`);

@@ -121,9 +121,11 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 			inst,
 			prepared.map((p) => p.wf),
 		);
-		for (const p of prepared) {
-			if (install.major >= 2) await n8n.cli(inst, ['publish:workflow', `--id=${p.wf.id}`]);
-			else await n8n.cli(inst, ['update:workflow', `--id=${p.wf.id}`, '--active=true']);
+		// 2.x: publish with the CLI before start. (1.x's `update:workflow --active=true`
+		// fails on an imported workflow: activeVersionId has no history row; activated
+		// through the public API below instead.)
+		if (install.major >= 2) {
+			for (const p of prepared) await n8n.cli(inst, ['publish:workflow', `--id=${p.wf.id}`]);
 		}
 		main = await n8n.start(inst, { name: 'main' });
 		worker = n8n.spawnN8n(inst, 'worker', {
@@ -141,6 +143,16 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 		await n8n.setupOwner(inst);
 		await n8n.login(inst);
 		await n8n.createApiKey(inst);
+		if (install.major < 2) {
+			for (const p of prepared) {
+				// save once through the public API so a workflow_history row exists
+				const { name, nodes, connections, settings } = p.wf;
+				const u = await n8n.publicApi(inst, 'PUT', `/workflows/${p.wf.id}`, { name, nodes, connections, settings });
+				if (u.status !== 200) throw new Error(`updating ${p.wf.id}: ${u.status} ${u.text.slice(0, 500)}`);
+				const r = await n8n.publicApi(inst, 'POST', `/workflows/${p.wf.id}/activate`);
+				if (r.status !== 200) throw new Error(`activating ${p.wf.id}: ${r.status} ${r.text.slice(0, 500)}`);
+			}
+		}
 	});
 	if (!up) {
 		for (const p of inst ? inst.procs : []) console.log(`# ${p.name} output:\n${n8n.tail(p.output, 3000)}`);
