@@ -1,0 +1,78 @@
+/**
+ * Build: type-check → bundle every node and credential entry with esbuild (Turf and the
+ * other dev-time libraries end up inside, tree-shaken; n8n-workflow stays external as a
+ * peer dependency) → copy icons and codex files. The published package has no runtime
+ * dependencies.
+ */
+const { series, src, dest } = require('gulp');
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = __dirname;
+const out = path.join(root, 'dist');
+
+function clean(done) {
+	fs.rmSync(out, { recursive: true, force: true });
+	done();
+}
+
+function typecheck(done) {
+	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], {
+		cwd: root,
+		stdio: 'inherit',
+	});
+	done();
+}
+
+/** The files named in package.json's n8n field, as their TypeScript sources. */
+function entries() {
+	const pkg = require('./package.json');
+	return [...pkg.n8n.credentials, ...pkg.n8n.nodes].map((file) => {
+		const source = file.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+		if (!fs.existsSync(path.join(root, source))) {
+			throw new Error(`package.json's n8n field lists ${file}, but ${source} does not exist`);
+		}
+		return source;
+	});
+}
+
+async function bundle() {
+	const esbuild = require('esbuild');
+	await esbuild.build({
+		entryPoints: entries().map((file) => ({ in: file, out: file.replace(/\.ts$/, '') })),
+		outdir: out,
+		outbase: '.',
+		bundle: true,
+		platform: 'node',
+		target: 'node20',
+		format: 'cjs',
+		treeShaking: true,
+		minify: false,
+		sourcemap: false,
+		legalComments: 'none',
+		logLevel: 'warning',
+		// Provided by n8n at run time (peer dependency).
+		external: ['n8n-workflow'],
+	});
+}
+
+function icons() {
+	return src('icons/*.svg').pipe(dest(path.join(out, 'icons')));
+}
+
+function codex() {
+	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest(out));
+}
+
+function verify(done) {
+	const pkg = require('./package.json');
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((file) => !fs.existsSync(path.join(root, file)));
+	if (missing.length) throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
+	done();
+}
+
+exports.typecheck = typecheck;
+exports.bundle = series(clean, bundle, icons, codex, verify);
+exports.build = series(clean, typecheck, bundle, icons, codex, verify);
+exports.default = exports.build;

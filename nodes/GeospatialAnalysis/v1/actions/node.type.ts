@@ -1,0 +1,12 @@
+import type { AllEntities } from 'n8n-workflow';
+
+type NodeMap = {
+	plot: 'register' | 'get' | 'getMany';
+	job: 'create' | 'getQuote' | 'get' | 'getMany' | 'waitForCompletion' | 'getResults';
+	analysisRun: 'get' | 'getMany';
+	protectedArea: 'check' | 'get';
+	capability: 'getMany';
+	account: 'getTokenBalance';
+};
+
+export type GeospatialAnalysisType = AllEntities<NodeMap>;

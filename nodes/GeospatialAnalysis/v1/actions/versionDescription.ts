@@ -1,0 +1,65 @@
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as account from './account';
+import * as analysisRun from './analysisRun';
+import * as capability from './capability';
+import * as job from './job';
+import * as plot from './plot';
+import * as protectedArea from './protectedArea';
+
+export const versionDescription: Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'group'> & {
+	displayName?: string;
+} = {
+	version: 1,
+	defaults: { name: 'Geospatial Analysis' },
+	usableAsTool: true,
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [
+		{
+			name: 'geospatialAnalysisApi',
+			required: true,
+			displayOptions: { show: { authentication: ['apiKey'] } },
+		},
+		{
+			name: 'geospatialAnalysisLoginApi',
+			required: true,
+			displayOptions: { show: { authentication: ['login'] } },
+		},
+	],
+	properties: [
+		{
+			displayName: 'Authentication',
+			name: 'authentication',
+			type: 'options',
+			options: [
+				{ name: 'API Key', value: 'apiKey' },
+				{ name: 'Username and Password', value: 'login' },
+			],
+			default: 'apiKey',
+			description: 'How to sign in to the service. An API key is recommended for automations.',
+		},
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Account', value: 'account', description: 'Token balance of the account' },
+				{ name: 'Analysis Run', value: 'analysisRun', description: 'One check of one plot in one job, with its output' },
+				{ name: 'Capability', value: 'capability', description: 'The live catalog of analyses the service offers' },
+				{ name: 'Job', value: 'job', description: 'A paid analysis of a list of plots' },
+				{ name: 'Plot', value: 'plot', description: 'A plot of land registered as GeoJSON' },
+				{ name: 'Protected Area', value: 'protectedArea', description: 'Protected-area overlap checks and boundaries' },
+			],
+			default: 'plot',
+		},
+		...plot.description,
+		...job.description,
+		...analysisRun.description,
+		...protectedArea.description,
+		...capability.description,
+		...account.description,
+	],
+};

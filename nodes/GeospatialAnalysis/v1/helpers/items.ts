@@ -1,0 +1,56 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+/**
+ * Runs `work` for each input item, pairing each output with its item. With Continue On
+ * Fail, a failing item becomes an error item and the others go on; without it, the
+ * first failure stops the node (nothing after it is sent).
+ */
+export async function forEachItem(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	work: (itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+): Promise<INodeExecutionData[]> {
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const result = await work(i);
+			for (const json of Array.isArray(result) ? result : [result]) {
+				out.push({ json, pairedItem: { item: i } });
+			}
+		} catch (error) {
+			if (ctx.continueOnFail()) {
+				out.push(errorItem(error, i));
+				continue;
+			}
+			throw asNodeError(ctx, error, i);
+		}
+	}
+	return out;
+}
+
+/** The error item n8n users expect under Continue On Fail. */
+export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+	const e = error as { message?: string; description?: string | null };
+	const json: IDataObject = { error: e.message ?? String(error) };
+	if (e.description) json.description = e.description;
+	return { json, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * The error to throw for an item: n8n's own error classes are kept as they are (their
+ * constructors return the same instance) with the item index added; anything else is
+ * wrapped in a NodeOperationError.
+ */
+export function asNodeError(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.context ??= {};
+		error.context.itemIndex ??= itemIndex;
+	}
+	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
