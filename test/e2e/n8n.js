@@ -296,7 +296,8 @@ async function createInstance(install, opts = {}) {
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
 		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}/`,
-		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		// 2.x renamed it (the old name still works, with a deprecation warning)
+		[install.major >= 2 ? 'N8N_WEBHOOK_URL' : 'WEBHOOK_URL']: `http://127.0.0.1:${port}/`,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -305,7 +306,6 @@ async function createInstance(install, opts = {}) {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_SECURE_COOKIE: 'false',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-		N8N_RUNNERS_ENABLED: 'true',
 		N8N_GIT_NODE_DISABLE_BARE_REPOS: 'true',
 		N8N_LOG_LEVEL: process.env.N8N_E2E_LOG_LEVEL || 'info',
 		N8N_LOG_OUTPUT: 'console',
@@ -317,6 +317,8 @@ async function createInstance(install, opts = {}) {
 		NO_COLOR: '1',
 		...(opts.env || {}),
 	});
+	// 1.x: task runners are opt-in (and deprecated off); 2.x: always on, the variable is deprecated
+	if (install.major < 2 && env.N8N_RUNNERS_ENABLED === undefined) env.N8N_RUNNERS_ENABLED = 'true';
 	delete env.N8N_CUSTOM_EXTENSIONS;
 	if (opts.customExtensions) env.N8N_CUSTOM_EXTENSIONS = opts.customExtensions;
 	return {
