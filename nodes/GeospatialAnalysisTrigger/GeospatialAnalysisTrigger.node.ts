@@ -1,0 +1,361 @@
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { isFinalStatus, perPlotResults } from '../GeospatialAnalysis/v1/results/flatten';
+import { paginate } from '../GeospatialAnalysis/v1/transport/paginate';
+import { apiRequest } from '../GeospatialAnalysis/v1/transport/request';
+import type { JobObservation, TrackerSettings } from './completionTracker';
+import { advance, DEFAULT_SETTINGS, listFrom, parseServiceTime, readState, toRecheck } from './completionTracker';
+
+type Output = 'job' | 'jobWithPlots' | 'perPlot';
+
+/** Jobs scanned in manual mode (one page) to find the most recently completed one. */
+const MANUAL_SCAN = 1000;
+
+interface TriggerParams {
+	statuses: string[];
+	output: Output;
+	simplify: boolean;
+	jobName: string;
+	settings: TrackerSettings;
+}
+
+function readParams(ctx: IPollFunctions): TriggerParams {
+	const statuses = (ctx.getNodeParameter('statuses', []) as string[]).filter((s) => isFinalStatus(s));
+	if (statuses.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'No job status selected in "Trigger On"', {
+			description: 'Select Done, Done With Errors or both in "Trigger On" so that the trigger has something to react to.',
+		});
+	}
+	const output = ctx.getNodeParameter('output', 'job') as Output;
+	const simplify = output === 'perPlot' ? (ctx.getNodeParameter('simplify', true) as boolean) : false;
+	const options = ctx.getNodeParameter('options', {}) as IDataObject;
+	const jobName = typeof options.jobName === 'string' ? options.jobName.trim() : '';
+	const lookBackHours = Number(options.lookBackHours ?? 0);
+	const maxTrackingDays = Number(options.maxTrackingDays ?? DEFAULT_SETTINGS.maxAgeMs / 86_400_000);
+	if (!Number.isFinite(lookBackHours) || lookBackHours < 0) {
+		throw new NodeOperationError(ctx.getNode(), `"Look Back (Hours)" must be 0 or more, got ${String(options.lookBackHours)}`, {
+			description: 'Enter 0 to skip jobs that finished before activation, or the number of hours to look back.',
+		});
+	}
+	if (!Number.isFinite(maxTrackingDays) || maxTrackingDays <= 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Watch Unfinished Jobs For (Days)" must be more than 0, got ${String(options.maxTrackingDays)}`,
+			{ description: 'Enter how many days after its creation a job may take to finish, for example 7.' },
+		);
+	}
+	return {
+		statuses,
+		output,
+		simplify,
+		jobName,
+		settings: {
+			...DEFAULT_SETTINGS,
+			lookBackMs: lookBackHours * 3_600_000,
+			maxAgeMs: maxTrackingDays * 86_400_000,
+			isFinal: isFinalStatus,
+		},
+	};
+}
+
+function observe(job: IDataObject): JobObservation | undefined {
+	const id = job.job_id;
+	const createdMs = parseServiceTime(job.created_at);
+	if ((typeof id !== 'string' && typeof id !== 'number') || createdMs === null) return undefined;
+	return {
+		id: String(id),
+		createdMs,
+		updatedMs: parseServiceTime(job.updated_at),
+		status: typeof job.status === 'string' ? job.status.trim().toLowerCase() : '',
+	};
+}
+
+function matches(job: IDataObject, params: TriggerParams): boolean {
+	const status = typeof job.status === 'string' ? job.status.trim().toLowerCase() : '';
+	if (!params.statuses.includes(status)) return false;
+	if (params.jobName) {
+		const name = typeof job.job_name === 'string' ? job.job_name : '';
+		if (!name.toLowerCase().includes(params.jobName.toLowerCase())) return false;
+	}
+	return true;
+}
+
+async function getJob(this: IPollFunctions, id: string): Promise<IDataObject> {
+	return (await apiRequest.call(this, 'GET', `/jobs/job/${encodeURIComponent(id)}`)) as IDataObject;
+}
+
+function isGone(error: unknown): boolean {
+	return error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403');
+}
+
+/** Errors from the transport are already node errors; anything else is wrapped. */
+function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
+}
+
+/** The items for one completed job, in the chosen output shape. */
+async function itemsFor(
+	this: IPollFunctions,
+	job: IDataObject,
+	full: IDataObject | undefined,
+	params: TriggerParams,
+): Promise<INodeExecutionData[]> {
+	if (params.output === 'job') {
+		const json = { ...(full ?? job) };
+		delete json.plots;
+		return [{ json }];
+	}
+	const detail = full ?? (await getJob.call(this, String(job.job_id)));
+	if (params.output === 'jobWithPlots') return [{ json: detail }];
+	return perPlotResults(detail, { simplify: params.simplify }).map((json) => ({ json }));
+}
+
+async function manualPoll(this: IPollFunctions, params: TriggerParams): Promise<INodeExecutionData[][]> {
+	const jobs = (await paginate.call(this, '/jobs', 'jobs', { limit: MANUAL_SCAN })) as IDataObject[];
+	let latest: { job: IDataObject; at: number } | undefined;
+	for (const job of jobs) {
+		if (!isFinalStatus(job.status) || !matches(job, params)) continue;
+		const seen = observe(job);
+		if (!seen) continue;
+		const at = seen.updatedMs ?? seen.createdMs;
+		if (!latest || at > latest.at) latest = { job, at };
+	}
+	if (!latest) {
+		const which = params.statuses.map((s) => `"${s}"`).join(' or ');
+		throw new NodeOperationError(
+			this.getNode(),
+			`No finished job found: none of the latest ${MANUAL_SCAN} jobs of this account has status ${which}${
+				params.jobName ? ` and a name containing "${params.jobName}"` : ''
+			}`,
+			{
+				description:
+					'Create a job with the Geospatial Analysis node (Job → Create), wait until it is done, then test this trigger again. Check "Trigger On" and "Job Name Contains" too.',
+			},
+		);
+	}
+	return [await itemsFor.call(this, latest.job, undefined, params)];
+}
+
+export class GeospatialAnalysisTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Geospatial Analysis Trigger',
+		name: 'geospatialAnalysisTrigger',
+		icon: {
+			light: 'file:../../icons/geospatialAnalysis.svg',
+			dark: 'file:../../icons/geospatialAnalysis.dark.svg',
+		},
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{"Job finished: " + $parameter["statuses"].join(", ")}}',
+		description:
+			'Starts the workflow once for every analysis job of the account that finishes (done or done with errors)',
+		defaults: { name: 'Geospatial Analysis Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{
+				name: 'geospatialAnalysisApi',
+				required: true,
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+			{
+				name: 'geospatialAnalysisLoginApi',
+				required: true,
+				displayOptions: { show: { authentication: ['login'] } },
+			},
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'Username and Password', value: 'login' },
+				],
+				default: 'apiKey',
+				description: 'How to sign in to the service. An API key is recommended for automations.',
+			},
+			{
+				displayName:
+					'Each job fires once, when it reaches a final status. Jobs that had already finished when the workflow was activated are skipped unless "Look Back (Hours)" is set. Polling costs no tokens.',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			{
+				displayName: 'Trigger On',
+				name: 'statuses',
+				type: 'multiOptions',
+				options: [
+					{
+						name: 'Done',
+						value: 'done',
+						description: 'Every plot of the job was analysed',
+					},
+					{
+						name: 'Done With Errors',
+						value: 'done-with-errors',
+						description: 'The job finished but some plots could not be analysed (their tokens are refunded)',
+					},
+				],
+				default: ['done', 'done-with-errors'],
+				required: true,
+				description:
+					'Final job statuses that start the workflow. A job that finishes with a status not selected here is skipped.',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{
+						name: 'Job',
+						value: 'job',
+						description: 'One item per job: ID, name, status, plot IDs, token cost and visualisation URLs, without plot results',
+					},
+					{
+						name: 'Job With Plots',
+						value: 'jobWithPlots',
+						description: 'One item per job, with every plot and its analysis results under "plots" (one more request per job)',
+					},
+					{
+						name: 'One Item per Plot',
+						value: 'perPlot',
+						description:
+							'One item per plot of the job, the same rows as Job → Wait for Completion; failed plots are marked, not dropped (one more request per job)',
+					},
+				],
+				default: 'job',
+				description: 'What each finished job produces',
+			},
+			{
+				displayName: 'Simplify',
+				name: 'simplify',
+				type: 'boolean',
+				default: true,
+				displayOptions: { show: { output: ['perPlot'] } },
+				description:
+					'Whether to return one flat row per plot (risk level, deforestation, protected-area and Indigenous-land overlap, image URL, one column per other check) instead of the full plot with its raw analysis',
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add option',
+				default: {},
+				options: [
+					{
+						displayName: 'Job Name Contains',
+						name: 'jobName',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. EUDR weekly',
+						description:
+							'Only jobs whose name contains this text (not case-sensitive) start the workflow. Empty: every job.',
+					},
+					{
+						displayName: 'Look Back (Hours)',
+						name: 'lookBackHours',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							'On activation, also emit jobs that finished this many hours before it (created within the watch period). 0: only jobs that finish after activation.',
+					},
+					{
+						displayName: 'Watch Unfinished Jobs For (Days)',
+						name: 'maxTrackingDays',
+						type: 'number',
+						typeOptions: { minValue: 0.01 },
+						default: 7,
+						description:
+							'How long after its creation an unfinished job is still watched. A job that takes longer is dropped with a warning in the n8n log and never fires. Each watched job older than the last few minutes costs one request per poll.',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const params = readParams(this);
+		if (this.getMode() === 'manual') return await manualPoll.call(this, params);
+
+		const staticData = this.getWorkflowStaticData('node');
+		const stored = readState(staticData.tracker);
+		if (staticData.tracker !== undefined && stored === undefined) {
+			this.logger.warn('Geospatial Analysis Trigger: stored state unreadable, starting afresh', {
+				node: this.getNode().name,
+			});
+		}
+		const now = Date.now();
+		const from = listFrom(stored, now, params.settings);
+
+		// Every request happens before the state changes: a failure throws and loses nothing.
+		const listedJobs = (await paginate.call(this, '/jobs', 'jobs', {
+			qs: { created_at_from: new Date(from).toISOString() },
+		})) as IDataObject[];
+		const listed: JobObservation[] = [];
+		const listedById = new Map<string, IDataObject>();
+		for (const job of listedJobs) {
+			const seen = observe(job);
+			if (!seen) continue;
+			listed.push(seen);
+			listedById.set(seen.id, job);
+		}
+		const rechecked = new Map<string, JobObservation | null>();
+		const details = new Map<string, IDataObject>();
+		for (const id of toRecheck(stored, listed)) {
+			try {
+				const job = await getJob.call(this, id);
+				const seen = observe(job);
+				rechecked.set(id, seen ? { ...seen, id } : null);
+				if (seen) details.set(id, job);
+			} catch (error) {
+				if (!isGone(error)) throw asNodeError(this, error);
+				rechecked.set(id, null);
+			}
+		}
+
+		const result = advance({ state: stored, now, listed, rechecked, settings: params.settings });
+
+		const items: INodeExecutionData[] = [];
+		for (const done of result.completed) {
+			const job = details.get(done.id) ?? listedById.get(done.id);
+			if (!job || !matches(job, params)) continue;
+			items.push(...(await itemsFor.call(this, job, details.get(done.id), params)));
+		}
+
+		// All requests succeeded: only now does the new state replace the stored one.
+		const node = this.getNode().name;
+		for (const { id, reason } of result.dropped) {
+			const why =
+				reason === 'gone'
+					? 'it no longer exists or belongs to another account'
+					: reason === 'age'
+						? `it is still unfinished after ${params.settings.maxAgeMs / 86_400_000} days (raise "Watch Unfinished Jobs For (Days)")`
+						: `more than ${params.settings.maxPending} unfinished jobs are watched; the oldest are dropped`;
+			this.logger.warn(`Geospatial Analysis Trigger: stopped watching job ${id}: ${why}; it will not fire`, {
+				node,
+				jobId: id,
+			});
+		}
+		if (result.overlapShrunkTo !== undefined) {
+			this.logger.warn(
+				`Geospatial Analysis Trigger: more than ${params.settings.maxSeen} jobs created within the overlap window; window shortened to ${result.overlapShrunkTo} ms`,
+				{ node },
+			);
+		}
+		staticData.tracker = result.state as unknown as IDataObject;
+		return items.length > 0 ? [items] : null;
+	}
+}
