@@ -148,6 +148,7 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		if (job === null) {
 			delete pending[id];
 			dropped.push({ id, reason: 'gone' });
+			seen[id] = prev.pending[id];
 			continue;
 		}
 		if (settings.isFinal(job.status)) {
@@ -171,11 +172,27 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		}
 	}
 
-	// 3. The listing window trails the newest creation time by the overlap.
+	// 3. Unfinished jobs are watched for a bounded time and in a bounded number. A dropped job
+	// counts as handled: while the listing still returns it, it must not be taken up again.
+	for (const [id, created] of Object.entries(pending)) {
+		if (created < refNow - settings.maxAgeMs) {
+			delete pending[id];
+			seen[id] = created;
+			dropped.push({ id, reason: 'age' });
+		}
+	}
+	const pendingEntries = Object.entries(pending).sort((a, b) => a[1] - b[1] || compareIds(a[0], b[0]));
+	for (let i = 0; i < pendingEntries.length - settings.maxPending; i++) {
+		delete pending[pendingEntries[i][0]];
+		seen[pendingEntries[i][0]] = pendingEntries[i][1];
+		dropped.push({ id: pendingEntries[i][0], reason: 'cap' });
+	}
+
+	// 4. The listing window trails the newest creation time by the overlap.
 	let from = prev.from;
 	if (newest !== null) from = Math.max(from, newest - settings.overlapMs);
 
-	// 4. Remembered ids the listing will not return again are forgotten; too many shrink the window.
+	// 5. Remembered ids the listing will not return again are forgotten; too many shrink the window.
 	let overlapShrunkTo: number | undefined;
 	const seenEntries = Object.entries(seen).sort((a, b) => b[1] - a[1]);
 	if (seenEntries.length > settings.maxSeen) {
@@ -186,19 +203,6 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		}
 	}
 	for (const [id, created] of seenEntries) if (created < from) delete seen[id];
-
-	// 5. Unfinished jobs are watched for a bounded time and in a bounded number.
-	for (const [id, created] of Object.entries(pending)) {
-		if (created < refNow - settings.maxAgeMs) {
-			delete pending[id];
-			dropped.push({ id, reason: 'age' });
-		}
-	}
-	const pendingEntries = Object.entries(pending).sort((a, b) => a[1] - b[1] || compareIds(a[0], b[0]));
-	for (let i = 0; i < pendingEntries.length - settings.maxPending; i++) {
-		delete pending[pendingEntries[i][0]];
-		dropped.push({ id: pendingEntries[i][0], reason: 'cap' });
-	}
 
 	completed.sort(byCompletion);
 	return {
