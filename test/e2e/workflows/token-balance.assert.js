@@ -1,7 +1,12 @@
 'use strict';
 const assert = require('assert');
 
-module.exports = (runData, ctx) => {
+async function checkTokenCalls(ctx) {
+	const r = await ctx.fake.request('GET', '/__fake/log');
+	return (r.json.entries || []).filter((e) => String(e.path || e.url || '').includes('/users/check_tokens'));
+}
+
+module.exports = async (runData, ctx) => {
 	const out = ctx.output('Get Token Balance');
 	assert.strictEqual(out.length, 1, 'one balance item');
 	const b = out[0];
@@ -11,6 +16,15 @@ module.exports = (runData, ctx) => {
 	}
 	// never leak the key into the output
 	assert.ok(!JSON.stringify(out).includes(ctx.apiKey), 'API key not in output');
+	// it really asked the fake service, with the API key
+	const calls = await checkTokenCalls(ctx);
+	assert.ok(calls.length > ctx.callsBefore, 'GET /users/check_tokens reached the fake service');
+	const last = calls[calls.length - 1];
+	if (last.auth !== undefined) assert.strictEqual(last.auth, 'api_key');
+};
+
+module.exports.before = async (ctx) => {
+	ctx.callsBefore = (await checkTokenCalls(ctx)).length;
 };
 
 // also run it in the queue-mode pass (main + worker)
