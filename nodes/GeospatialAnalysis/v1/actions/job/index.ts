@@ -1,8 +1,77 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../operation';
+import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getMany from './getMany.operation';
+import * as getQuote from './getQuote.operation';
+import * as getResults from './getResults.operation';
+import * as waitForCompletion from './waitForCompletion.operation';
 
-// Operations of this resource are added by their own issue; see CONTRIBUTING.md.
-export const operations: ResourceModule['operations'] = {};
+export const operations: ResourceModule['operations'] = {
+	create,
+	getQuote,
+	get,
+	getMany,
+	waitForCompletion,
+	getResults,
+};
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['job'] } },
+		options: [
+			{
+				name: 'Create',
+				value: 'create',
+				description:
+					'Run checks (analyses) on registered plots. Costs tokens: reserved at creation, refunded for plots that fail. Returns the job (status creating); with Max Tokens it checks a free quote first.',
+				action: 'Create a job',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one job with its status and visualisation URLs. Free of charge.',
+				action: 'Get a job',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the account\'s jobs, newest first, optionally by creation time. Free of charge.',
+				action: 'Get many jobs',
+			},
+			{
+				name: 'Get Quote',
+				value: 'getQuote',
+				description:
+					'Ask what a job would cost (dry run): the exact token cost plus the current free balance. Creates nothing, costs nothing.',
+				action: 'Get a job quote',
+			},
+			{
+				name: 'Get Results',
+				value: 'getResults',
+				description:
+					'Get the per-plot results of a finished job without waiting, optionally flattened for a spreadsheet. Free of charge.',
+				action: 'Get job results',
+			},
+			{
+				name: 'Wait for Completion',
+				value: 'waitForCompletion',
+				description:
+					'Wait until jobs are done (polling with backoff, bounded by Max Wait), then output the jobs or their per-plot results. Free of charge.',
+				action: 'Wait for a job to complete',
+			},
+		],
+		default: 'create',
+	},
+	...create.description,
+	...getQuote.description,
+	...get.description,
+	...getMany.description,
+	...waitForCompletion.description,
+	...getResults.description,
+];

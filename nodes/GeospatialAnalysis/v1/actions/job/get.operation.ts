@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { checkJobIds, fetchJob, parseIdList } from './common';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Job ID',
+		name: 'jobId',
+		type: 'string',
+		required: true,
+		default: '={{ $json.job_id }}',
+		displayOptions: { show: { resource: ['job'], operation: ['get'] } },
+		description:
+			'ID of the job to get (e.g. 7001). Returns the job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, items, async (i) => {
+		const ids = parseIdList(this.getNodeParameter('jobId', i));
+		checkJobIds(this, ids, i, 'Job ID');
+		const out = [];
+		for (const id of ids) out.push(await fetchJob(this, id, i));
+		return out;
+	});
+}
