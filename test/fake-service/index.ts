@@ -79,6 +79,12 @@ export interface FakeService {
 	setPerPlotDuration(ms: number): void;
 	/** fast seeding without HTTP; returns the new plot ids (oldest first). Default created_at: now - (count - i) s */
 	seedPlots(username: string, count: number, opts?: { createdAt?: (i: number) => Date; namePrefix?: string; commodity?: string | null }): string[];
+	/** fast seeding of jobs without HTTP (no tokens, no analysis written); finished at once when their plots' schedule ended before now. Returns the ids, oldest first. Default created_at: now - (count - i) min */
+	seedJobs(
+		username: string,
+		count: number,
+		opts?: { createdAt?: (i: number) => Date; namePrefix?: string; plotIds?: string[]; perPlotMs?: number },
+	): string[];
 	/** read-only peeks at internal state, for assertions */
 	getPlot(plotId: string): Record<string, unknown> | undefined;
 	getJob(jobId: string): (Record<string, unknown> & { tokensCharged: number; tokensRefunded: number }) | undefined;
@@ -182,6 +188,7 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 			store.perPlotDurationMs = ms;
 		},
 		seedPlots: (u, n, o) => store.seedPlots(u, n, o),
+		seedJobs: (u, n, o) => store.seedJobs(u, n, o),
 		getPlot: (id) => {
 			store.tick();
 			const p = store.plots.get(id);

@@ -446,6 +446,62 @@ export class Store {
 		return ids;
 	}
 
+	/**
+	 * Fast seeding for tests: n jobs without HTTP, no tokens, no analysis written. Each runs
+	 * over `plotIds` (default none) one plot after another taking `perPlotMs` (default 0);
+	 * jobs whose schedule ended before now are finished (`done`) at once. createdMs defaults to
+	 * now - (n - i) minutes. Returns the new job ids, oldest first.
+	 */
+	seedJobs(
+		username: string,
+		count: number,
+		opts: { createdAt?: (i: number) => Date; namePrefix?: string; plotIds?: string[]; perPlotMs?: number } = {},
+	): string[] {
+		const ids: string[] = [];
+		const now = this.clock.nowMs();
+		const plotIds = opts.plotIds ?? [];
+		const dur = opts.perPlotMs ?? 0;
+		for (let i = 0; i < count; i++) {
+			const created = opts.createdAt ? opts.createdAt(i).getTime() : now - (count - i) * 60_000;
+			const num = this.nextJob++;
+			const job_id = String(num);
+			const schedule: ScheduleEntry[] = plotIds.map((plot_id, k) => {
+				const endMs = created + CREATING_MS + (k + 1) * dur;
+				return {
+					plot_id,
+					startMs: created + CREATING_MS + k * dur,
+					endMs,
+					fails: false,
+					applied: endMs <= now,
+					tokens: 0,
+					commodity: null,
+					harvestDate: null,
+				};
+			});
+			const settled = schedule.every((e) => e.applied);
+			this.jobs.set(job_id, {
+				num,
+				job_id,
+				job_name: `${opts.namePrefix ?? 'Seeded job'} ${i + 1}`,
+				plot_ids: [...plotIds],
+				username,
+				createdMs: created,
+				updatedMs: settled ? Math.max(created + CREATING_MS, ...schedule.map((e) => e.endMs)) : created,
+				notes: '',
+				additional_info: {},
+				token_cost: 0,
+				harvest_date: '',
+				checks: [{ type: 'eudr', config: {} }],
+				schedule,
+				settled,
+				tokensCharged: 0,
+				tokensRefunded: 0,
+			});
+			ids.push(job_id);
+		}
+		return ids;
+	}
+
 	ownedPlot(username: string, id: string): PlotRec {
 		this.tick();
 		const p = this.plots.get(id);
