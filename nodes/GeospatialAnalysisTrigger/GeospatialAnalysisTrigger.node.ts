@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isFinalStatus, perPlotResults } from '../GeospatialAnalysis/v1/results/flatten';
+import { getCatalog, resultKeysOf } from '../GeospatialAnalysis/v1/transport/catalog';
 import { paginate } from '../GeospatialAnalysis/v1/transport/paginate';
 import { apiRequest } from '../GeospatialAnalysis/v1/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
@@ -24,6 +25,17 @@ interface TriggerParams {
 	simplify: boolean;
 	jobName: string;
 	settings: TrackerSettings;
+	/** capability → result key from the live catalog (per-plot rows only), as Wait for Completion uses */
+	resultKeys?: Record<string, string>;
+}
+
+/** The catalog's result keys, like Job → Wait for Completion; an unreachable catalog means the defaults. */
+async function catalogResultKeys(ctx: IPollFunctions): Promise<Record<string, string>> {
+	try {
+		return resultKeysOf(await getCatalog.call(ctx));
+	} catch {
+		return {};
+	}
 }
 
 function readParams(ctx: IPollFunctions): TriggerParams {
@@ -115,7 +127,8 @@ async function itemsFor(
 	}
 	const detail = full ?? (await getJob.call(this, String(job.job_id)));
 	if (params.output === 'jobWithPlots') return [{ json: detail }];
-	return perPlotResults(detail, { simplify: params.simplify }).map((json) => ({ json }));
+	params.resultKeys ??= await catalogResultKeys(this);
+	return perPlotResults(detail, { simplify: params.simplify, resultKeys: params.resultKeys }).map((json) => ({ json }));
 }
 
 async function manualPoll(this: IPollFunctions, params: TriggerParams): Promise<INodeExecutionData[][]> {
@@ -232,7 +245,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 						name: 'One Item per Plot',
 						value: 'perPlot',
 						description:
-							'One item per plot of the job, the same rows as Job → Wait for Completion; failed plots are marked, not dropped (one more request per job)',
+							'One item per plot of the job, the same rows as Job → Wait for Completion; failed plots are marked, not dropped (one more request per job, plus one catalog read per poll that emits)',
 					},
 				],
 				default: 'job',
