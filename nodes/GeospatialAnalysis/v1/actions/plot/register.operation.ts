@@ -1,0 +1,304 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { Feature } from '../../geometry';
+import { readLooseNumber } from '../../geometry';
+import type { PlannedRequest, RegistrationUnit, RequestFields } from '../../plots/batching';
+import { MAX_FEATURES_PER_REQUEST, planRegistrationRequests, plotsOfResponse, runPool } from '../../plots/batching';
+import type { DateOrder } from '../../plots/dates';
+import { readHarvestDate } from '../../plots/dates';
+import { COMMODITIES, readAdditionalInfo, readCommodity, readText } from '../../plots/fields';
+import { apiRequest } from '../../transport/request';
+import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
+import type { ItemProblems } from '../shared/preflight';
+import { preflightError, problemItem } from '../shared/preflight';
+
+const show = { resource: ['plot'], operation: ['register'] };
+
+export const MAX_PARALLEL_REQUESTS = 10;
+
+export const description: INodeProperties[] = [
+	...geometrySourceFields(show),
+	{
+		displayName: 'Plot Fields',
+		name: 'plotFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		description: 'Optional fields of each plot, usually mapped from the input columns with expressions',
+		options: [
+			{
+				displayName: 'Additional Info',
+				name: 'additionalInfo',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Pair',
+				description: 'Free key/value pairs stored with the plot (values are sent as text)',
+				options: [
+					{
+						displayName: 'Pair',
+						name: 'pairs',
+						values: [
+							{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Commodity',
+				name: 'commodity',
+				type: 'string',
+				default: '',
+				placeholder: 'cocoa',
+				description: `Commodity grown on the plot, one of ${COMMODITIES.join(', ')} (any letter case; "Palm Oil" works). Optional here: it can also be given when creating the job.`,
+			},
+			{
+				displayName: 'Country (For Validation)',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'BR',
+				description: 'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
+			},
+			{
+				displayName: 'Harvest Date',
+				name: 'harvestDate',
+				type: 'string',
+				default: '',
+				placeholder: '2024-03-15',
+				description: 'Harvest date, sent as YYYY-MM-DD. Accepts ISO dates and date-times, 15.03.2024, 15 March 2024, spreadsheet serial numbers (45366) and 15/03/2024 (see the option Date Order for ambiguous dates such as 03/04/2024). Without it the analysis runs from 31 Dec 2020 to today.',
+			},
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				default: '',
+				description: 'Free text stored with the plot',
+			},
+			{
+				displayName: 'Plot Name',
+				name: 'plotName',
+				type: 'string',
+				default: '',
+				description: 'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
+			},
+			{
+				displayName: 'Point Area (Ha)',
+				name: 'pointHa',
+				type: 'string',
+				default: '',
+				placeholder: '2.5',
+				description: 'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Date Order',
+				name: 'dateOrder',
+				type: 'options',
+				default: 'reject',
+				description: 'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
+				options: [
+					{ name: 'Reject Ambiguous Dates', value: 'reject', description: 'Fail the item and ask for YYYY-MM-DD' },
+					{ name: 'Day First (DD/MM/YYYY)', value: 'dayFirst' },
+					{ name: 'Month First (MM/DD/YYYY)', value: 'monthFirst' },
+				],
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'parallelRequests',
+				type: 'number',
+				default: 2,
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
+			},
+			{
+				displayName: 'Repair Geometry',
+				name: 'repairGeometry',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings to RFC 7946 order and drop z values before sending. Every change is listed under "repairs" on the output item. When off, nothing is altered and such defects fail validation.',
+			},
+		],
+	},
+];
+
+interface PreparedItem extends RegistrationUnit {
+	features: Feature[];
+	repairs: string[];
+	warnings: string[];
+}
+
+function fieldProblem(itemIndex: number, field: string, reason: string): string {
+	return `Item ${itemIndex}, field "${field}": ${reason}`;
+}
+
+/** Sets `properties.point_ha` on point features when a Point Area was mapped. */
+function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
+	const read = readLooseNumber(pointHa);
+	if (read.kind !== 'number') return features;
+	return features.map((f) =>
+		f.geometry?.type === 'Point' ? { ...f, properties: { ...(f.properties ?? {}), point_ha: read.value } } : f,
+	);
+}
+
+function prepareItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	repair: boolean,
+	dateOrder: DateOrder,
+): { prepared?: PreparedItem; problems: string[] } {
+	const fields = ctx.getNodeParameter('plotFields', itemIndex, {}) as IDataObject;
+	const problems: string[] = [];
+	const request: RequestFields = {};
+
+	const name = readText(fields.plotName);
+	if (name.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Plot Name', name.reason));
+	else if (name.kind === 'value') request.plot_name = name.value;
+
+	const commodity = readCommodity(fields.commodity);
+	if (commodity.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Commodity', commodity.reason));
+	else if (commodity.kind === 'value') request.commodity = commodity.value;
+
+	const harvest = readHarvestDate(fields.harvestDate, dateOrder);
+	if (harvest.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Harvest Date', harvest.reason));
+	else if (harvest.kind === 'date') request.harvest_date = harvest.value;
+
+	const notes = readText(fields.notes);
+	if (notes.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Notes', notes.reason));
+	else if (notes.kind === 'value') request.notes = notes.value;
+
+	const pairs = ((fields.additionalInfo as IDataObject | undefined)?.pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
+	const info = readAdditionalInfo(Array.isArray(pairs) ? pairs : []);
+	if (info.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Additional Info', info.reason));
+	else if (info.kind === 'value') request.additional_info = info.value;
+
+	const country = readText(fields.country);
+	const geometry = readGeometryOfItem.call(ctx, itemIndex, {
+		repair,
+		country: country.kind === 'value' ? country.value : undefined,
+		pointHa: fields.pointHa,
+		maxFeatures: MAX_FEATURES_PER_REQUEST,
+	});
+	problems.push(...geometry.errors);
+	if (problems.length > 0) return { problems };
+	return {
+		problems,
+		prepared: {
+			itemIndex,
+			featureCount: geometry.features.length,
+			features: withPointHa(geometry.features, fields.pointHa),
+			fields: request,
+			repairs: geometry.repairs,
+			warnings: geometry.warnings,
+		},
+	};
+}
+
+/** Adds to a failed request's error which items were already registered, so they are not sent twice. */
+function withRegisteredNote(error: unknown, registered: number[], ctx: IExecuteFunctions, itemIndex: number): Error {
+	const note =
+		registered.length > 0
+			? ` Items ${registered.join(', ')} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
+			: ' No plot was registered.';
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+		error.description = `${error.description ?? ''}${note}`.trim();
+		error.context.itemIndex ??= itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex, description: note.trim() });
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const repair = options.repairGeometry === true;
+	const dateOrder = (options.dateOrder as DateOrder | undefined) ?? 'reject';
+	const parallel = Math.min(MAX_PARALLEL_REQUESTS, Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1));
+	const continueOnFail = this.continueOnFail();
+
+	// 1. Pre-flight: every item is read and validated before anything is sent.
+	const problems: ItemProblems = new Map();
+	const prepared: PreparedItem[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const result = prepareItem(this, i, repair, dateOrder);
+		if (result.prepared) prepared.push(result.prepared);
+		else problems.set(i, result.problems);
+	}
+	if (problems.size > 0 && !continueOnFail) throw preflightError(this, problems);
+
+	// 2. Batches of at most 20 features; see plots/batching.ts for the rule.
+	const requests = planRegistrationRequests(prepared);
+	const outcome = await runPool(
+		requests,
+		parallel,
+		async (request: PlannedRequest) => {
+			const units = request.units.map((u) => prepared[u]);
+			const features = units.flatMap((u) => u.features);
+			const body = { geojson: { type: 'FeatureCollection', features }, ...request.fields };
+			// POST /plots/make_plot creates plots: never retried (apiRequest does not retry non-idempotent calls).
+			const response = await apiRequest.call(this, 'POST', '/plots/make_plot', { body, itemIndex: units[0].itemIndex });
+			const plots = plotsOfResponse(response);
+			if (plots.length !== features.length) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to items ${units.map((u) => u.itemIndex).join(', ')}`,
+					{
+						itemIndex: units[0].itemIndex,
+						description: 'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
+					},
+				);
+			}
+			return plots;
+		},
+		!continueOnFail,
+	);
+
+	// 3. One output item per plot, paired with its input item, in input order.
+	const perItem = new Map<number, INodeExecutionData[]>();
+	const registered: number[] = [];
+	let firstFailure: { error: unknown; itemIndex: number } | undefined;
+	outcome.results.forEach((result, r) => {
+		const units = requests[r].units.map((u) => prepared[u]);
+		if (result.status === 'fulfilled') {
+			let offset = 0;
+			for (const unit of units) {
+				registered.push(unit.itemIndex);
+				const out = unit.features.map((_f, featureIndex) => {
+					const json: IDataObject = { ...(result.value[offset + featureIndex] as IDataObject), input_feature_index: featureIndex };
+					if (repair) json.repairs = unit.repairs;
+					if (unit.warnings.length > 0) json.warnings = unit.warnings;
+					return { json, pairedItem: { item: unit.itemIndex } };
+				});
+				offset += unit.features.length;
+				perItem.set(unit.itemIndex, out);
+			}
+		} else if (result.status === 'rejected') {
+			firstFailure ??= { error: result.reason, itemIndex: units[0].itemIndex };
+			const e = result.reason as { message?: string; description?: string | null };
+			for (const unit of units) {
+				const json: IDataObject = { error: e.message ?? String(result.reason) };
+				if (e.description) json.description = e.description;
+				perItem.set(unit.itemIndex, [{ json, pairedItem: { item: unit.itemIndex } }]);
+			}
+		}
+	});
+	if (firstFailure && !continueOnFail) {
+		throw withRegisteredNote(firstFailure.error, registered.sort((a, b) => a - b), this, firstFailure.itemIndex);
+	}
+	for (const [itemIndex, lines] of problems) perItem.set(itemIndex, [problemItem(itemIndex, lines)]);
+
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) out.push(...(perItem.get(i) ?? []));
+	return out;
+}

@@ -1,0 +1,103 @@
+/**
+ * The "Geometry Source" fields shared by Plot → Register and Protected Area → Check,
+ * and the glue that reads them for one item. The work itself (parse, validate, repair)
+ * is pure and lives in `plots/geometrySource.ts` on top of the geometry layer.
+ */
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { GeometrySource, GeometryValues, ItemGeometry, ItemGeometryOptions } from '../../plots/geometrySource';
+import { readItemGeometry } from '../../plots/geometrySource';
+
+/** The fields, shown where `show` says (e.g. `{ resource: ['plot'], operation: ['register'] }`). */
+export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
+	const when = (source: GeometrySource): IDisplayOptions => ({ show: { ...show, geometrySource: [source] } });
+	return [
+		{
+			displayName: 'Geometry Source',
+			name: 'geometrySource',
+			type: 'options',
+			noDataExpression: true,
+			displayOptions: { show },
+			options: [
+				{
+					name: 'GeoJSON',
+					value: 'geoJson',
+					description: 'A field holding a GeoJSON Feature, FeatureCollection, bare Point/Polygon/MultiPolygon geometry, or a JSON string of any of these',
+				},
+				{
+					name: 'Latitude/Longitude',
+					value: 'latLon',
+					description: 'Two fields with the plot centre in decimal degrees (numbers or numeric text; a comma decimal separator is fine). The service turns the point into a circle of about 4 ha, or of Point Area (Ha).',
+				},
+				{
+					name: 'WKT',
+					value: 'wkt',
+					description: 'A field holding POINT, POLYGON or MULTIPOLYGON Well-Known Text in longitude latitude order',
+				},
+			],
+			default: 'latLon',
+			description: 'Where each input item\'s geometry comes from. Every item is checked before anything is sent.',
+		},
+		{
+			displayName: 'GeoJSON',
+			name: 'geoJson',
+			type: 'json',
+			displayOptions: when('geoJson'),
+			default: '={{ $json.geojson }}',
+			required: true,
+			description: 'The GeoJSON of the item: a Feature, a FeatureCollection (at most 20 features per item for registration), a Point/Polygon/MultiPolygon geometry, or a JSON string of one of these. Coordinates are WGS84 [longitude, latitude].',
+		},
+		{
+			displayName: 'Latitude',
+			name: 'latitude',
+			type: 'string',
+			displayOptions: when('latLon'),
+			default: '={{ $json.latitude }}',
+			required: true,
+			placeholder: '-15.793889',
+			description: 'Latitude of the plot in WGS84 decimal degrees (-90 to 90); "-15,793889" is read as -15.793889',
+		},
+		{
+			displayName: 'Longitude',
+			name: 'longitude',
+			type: 'string',
+			displayOptions: when('latLon'),
+			default: '={{ $json.longitude }}',
+			required: true,
+			placeholder: '-47.882778',
+			description: 'Longitude of the plot in WGS84 decimal degrees (-180 to 180)',
+		},
+		{
+			displayName: 'WKT',
+			name: 'wkt',
+			type: 'string',
+			displayOptions: when('wkt'),
+			default: '={{ $json.wkt }}',
+			required: true,
+			placeholder: 'POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1))',
+			description: 'POINT, POLYGON or MULTIPOLYGON Well-Known Text with "longitude latitude" pairs (an SRID=4326; prefix is accepted)',
+		},
+	];
+}
+
+/** The value as the expression produced it (objects, numbers and strings alike). */
+function parameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
+	return ctx.getNodeParameter(name, itemIndex, undefined);
+}
+
+/** Reads the Geometry Source fields of one item and validates its geometry (no request is made). */
+export function readGeometryOfItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: ItemGeometryOptions,
+): ItemGeometry {
+	const source = this.getNodeParameter('geometrySource', itemIndex, 'latLon') as GeometrySource;
+	const values: GeometryValues = {};
+	if (source === 'geoJson') values.geoJson = parameter(this, 'geoJson', itemIndex);
+	if (source === 'wkt') values.wkt = parameter(this, 'wkt', itemIndex);
+	if (source === 'latLon') {
+		values.latitude = parameter(this, 'latitude', itemIndex);
+		values.longitude = parameter(this, 'longitude', itemIndex);
+	}
+	return readItemGeometry(itemIndex, source, values, options);
+}

@@ -1,0 +1,138 @@
+/**
+ * How Plot → Register packs input items into `make_plot` requests, and a small
+ * promise pool to send them. Pure: no n8n imports.
+ *
+ * The batching rule (why):
+ * - `make_plot` takes at most 20 features per request (contract, Limits).
+ * - `plot_name`, `commodity`, `harvest_date`, `notes` and `additional_info` are
+ *   request-level fields beside `geojson` (field notes). The contract documents no
+ *   per-feature form of them (only `properties.point_ha`), so the node never relies on
+ *   one: items share a request only when all these fields are equal. Items without
+ *   per-plot fields (the common "latitude/longitude columns" sheet) all share, so 45 such
+ *   rows go in ceil(45 / 20) = 3 requests.
+ * - A request-level `plot_name` with several features names the plots "<name> 1",
+ *   "<name> 2", …; so an item with its own plot name never shares a request with another
+ *   item (its plots keep exactly the name the user gave, suffixed only when the item
+ *   itself holds several features).
+ * - An item's features are never split across requests, so an item is registered
+ *   completely or not at all (each item holds at most 20 features: parsing enforces it).
+ * - Within a group, items are placed first-fit in input order, which for single-feature
+ *   items gives the fewest possible requests.
+ */
+
+export const MAX_FEATURES_PER_REQUEST = 20;
+
+/** Request-level fields of one `make_plot` request (beside `geojson`). */
+export interface RequestFields {
+	plot_name?: string;
+	commodity?: string;
+	harvest_date?: string;
+	notes?: string;
+	additional_info?: Record<string, string>;
+}
+
+export interface RegistrationUnit {
+	itemIndex: number;
+	featureCount: number;
+	fields: RequestFields;
+}
+
+export interface PlannedRequest {
+	/** Indexes into the units given to `planRegistrationRequests`, in order. */
+	units: number[];
+	featureCount: number;
+	fields: RequestFields;
+}
+
+function sortedJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
+	if (value && typeof value === 'object') {
+		const entries = Object.entries(value as Record<string, unknown>)
+			.filter(([, v]) => v !== undefined)
+			.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+		return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${sortedJson(v)}`).join(',')}}`;
+	}
+	return JSON.stringify(value);
+}
+
+/** The grouping key: units with equal keys may share a request. */
+export function sharingKey(unit: RegistrationUnit, position: number): string {
+	if (unit.fields.plot_name !== undefined) return `own:${position}`;
+	return sortedJson(unit.fields);
+}
+
+/** Packs units into requests of at most `maxFeatures` features; see the rule above. */
+export function planRegistrationRequests(
+	units: readonly RegistrationUnit[],
+	maxFeatures = MAX_FEATURES_PER_REQUEST,
+): PlannedRequest[] {
+	const requests: PlannedRequest[] = [];
+	const openByKey = new Map<string, PlannedRequest[]>();
+	units.forEach((unit, position) => {
+		if (unit.featureCount < 1 || unit.featureCount > maxFeatures) {
+			throw new RangeError(
+				`Item ${unit.itemIndex} holds ${unit.featureCount} features; a request takes 1 to ${maxFeatures}.`,
+			);
+		}
+		const key = sharingKey(unit, position);
+		const open = openByKey.get(key) ?? [];
+		let target = open.find((r) => r.featureCount + unit.featureCount <= maxFeatures);
+		if (!target) {
+			target = { units: [], featureCount: 0, fields: unit.fields };
+			open.push(target);
+			openByKey.set(key, open);
+			requests.push(target);
+		}
+		target.units.push(position);
+		target.featureCount += unit.featureCount;
+	});
+	return requests;
+}
+
+export interface PoolOutcome<R> {
+	/** Per task: its result, its error, or `skipped` when the pool stopped before starting it. */
+	results: Array<{ status: 'fulfilled'; value: R } | { status: 'rejected'; reason: unknown } | { status: 'skipped' }>;
+}
+
+/**
+ * Runs `tasks` with at most `concurrency` at a time, in order of start. With
+ * `stopOnError`, no new task starts after one fails (those already running finish).
+ */
+export async function runPool<T, R>(
+	tasks: readonly T[],
+	concurrency: number,
+	work: (task: T, index: number) => Promise<R>,
+	stopOnError = false,
+): Promise<PoolOutcome<R>> {
+	const results: PoolOutcome<R>['results'] = tasks.map(() => ({ status: 'skipped' as const }));
+	let next = 0;
+	let stopped = false;
+	const lanes = Math.max(1, Math.min(Math.floor(concurrency) || 1, tasks.length));
+	const lane = async () => {
+		while (!stopped && next < tasks.length) {
+			const index = next++;
+			try {
+				results[index] = { status: 'fulfilled', value: await work(tasks[index], index) };
+			} catch (reason) {
+				results[index] = { status: 'rejected', reason };
+				if (stopOnError) stopped = true;
+			}
+		}
+	};
+	await Promise.all(Array.from({ length: lanes }, lane));
+	return { results };
+}
+
+/**
+ * The plots of a `make_plot` answer: a single plot object for one feature, `{plots: [...]}`
+ * for several; both shapes are accepted whatever the feature count (tolerant where the
+ * contract is silent), also a bare array.
+ */
+export function plotsOfResponse(body: unknown): Array<Record<string, unknown>> {
+	const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+	if (Array.isArray(body)) return body.filter(isObject);
+	if (!isObject(body)) return [];
+	if (Array.isArray(body.plots)) return body.plots.filter(isObject);
+	if (isObject(body.plot)) return [body.plot];
+	return [body];
+}
