@@ -52,6 +52,8 @@ function prepareWorkflow(w, creds, extra = {}) {
 	const wf = JSON.parse(JSON.stringify(w.json));
 	if (!wf.id) wf.id = n8n.makeId(path.basename(w.file, '.json'));
 	wf.name = wf.name || path.basename(w.file, '.json');
+	// instance-specific parts of an export that the CLI importer may trip on
+	for (const k of ['tags', 'shared', 'homeProject', 'parentFolder', 'parentFolderId']) delete wf[k];
 	for (const node of wf.nodes) {
 		if (!node.credentials) continue;
 		for (const type of Object.keys(node.credentials)) {
