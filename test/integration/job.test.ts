@@ -44,13 +44,14 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 	const makeJobs = () => fake.log.entries().filter((e) => e.method === 'POST' && e.path === '/jobs/make_job');
 	const statusGets = () => fake.log.entries().filter((e) => e.method === 'GET' && e.path.startsWith('/jobs/job/'));
 
-	async function create(plotIds: string[], extra: IDataObject = {}) {
+	type Job = IDataObject & { job_id: string; token_cost: number };
+	async function create(plotIds: string[], extra: IDataObject = {}): Promise<Job> {
 		const { items, error } = await runNode({
 			parameters: { resource: 'job', operation: 'create', plotIds: plotIds.join(','), ...extra },
 			store,
 		});
 		expect(error).toBeUndefined();
-		return items[0].json;
+		return items[0].json as Job;
 	}
 
 	async function listJobs(): Promise<IDataObject[]> {
@@ -430,7 +431,7 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 				authentication: 'login',
 				resource: 'job',
 				operation: 'waitForCompletion',
-				jobIds: created.items[0].json.job_id,
+				jobIds: String(created.items[0].json.job_id),
 				output: 'perPlot',
 			},
 			store,
