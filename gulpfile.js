@@ -18,7 +18,7 @@ function clean(done) {
 }
 
 function typecheck(done) {
-	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], {
+	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.build.json'], {
 		cwd: root,
 		stdio: 'inherit',
 	});

@@ -140,11 +140,12 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 	});
 
 	if (status === undefined) {
+		// No Node error code in the message: n8n replaces messages that contain one.
 		const code = input.networkCode ?? 'UNKNOWN';
 		return result(
 			'network',
-			`Could not reach the Geospatial Analysis Service (${code})`,
-			NETWORK_HINTS[code] ?? 'Check the credential\'s Base URL and your network, then try again.',
+			'Could not reach the Geospatial Analysis Service',
+			`${NETWORK_HINTS[code] ?? "Check the credential's Base URL and your network, then try again."} (network error ${code})`,
 		);
 	}
 

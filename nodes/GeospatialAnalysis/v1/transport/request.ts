@@ -125,6 +125,12 @@ export function networkCodeOf(error: unknown): string | undefined {
 	return undefined;
 }
 
+function originalMessage(error: unknown): string {
+	const e = error as { message?: unknown; messages?: unknown };
+	const wrapped = Array.isArray(e?.messages) ? e.messages.find((m) => typeof m === 'string' && m) : undefined;
+	return String(wrapped ?? e?.message ?? error);
+}
+
 function normaliseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	if (!headers || typeof headers !== 'object') return out;
@@ -261,14 +267,15 @@ export async function apiRequest<T = unknown>(
 				};
 			} else {
 				const networkCode = networkCodeOf(error);
-				if (networkCode === undefined && !(error instanceof NodeApiError)) {
-					// Not a transport failure (e.g. the credential's own check or a failed login): keep its message.
-					throw new NodeOperationError(this.getNode(), redact((error as Error).message ?? String(error), secrets), {
+				if (networkCode === undefined) {
+					// Not a transport failure (the credential's own check, or a failed login): keep the
+					// original message, which n8n's wrapper keeps in `messages`.
+					throw new NodeOperationError(this.getNode(), redact(originalMessage(error), secrets), {
 						itemIndex: options.itemIndex,
 						description: 'Open the credential of this node and check it.',
 					});
 				}
-				parts = { networkCode: networkCode ?? 'UNKNOWN' };
+				parts = { networkCode };
 			}
 		}
 		const signal = cancelSignal(this);
