@@ -45,7 +45,7 @@ export interface RequestLogEntry {
 
 export type FaultMatch = { method?: string; path?: string | RegExp };
 export type Fault = { match?: FaultMatch; times?: number } & (
-	| { kind: 'status'; status: 429 | 500 | 502 | 503 | 504; retryAfterSeconds?: number }
+	| { kind: 'status'; status: 404 | 429 | 500 | 502 | 503 | 504; retryAfterSeconds?: number }
 	| { kind: 'drop-before' }
 	| { kind: 'drop-after' }
 	| { kind: 'delay'; ms: number }
@@ -535,7 +535,7 @@ export class FakeHttp {
 	addFault(f: Fault): void {
 		if (!f || !['status', 'drop-before', 'drop-after', 'delay'].includes((f as { kind: string }).kind))
 			throw new Error(`unknown fault kind '${(f as { kind?: string })?.kind}'`);
-		if (f.kind === 'status' && ![429, 500, 502, 503, 504].includes(f.status)) throw new Error('status must be 429, 500, 502, 503 or 504');
+		if (f.kind === 'status' && ![404, 429, 500, 502, 503, 504].includes(f.status)) throw new Error('status must be 404, 429, 500, 502, 503 or 504');
 		if (f.kind === 'delay' && !(Number(f.ms) >= 0)) throw new Error('delay needs ms >= 0');
 		const times = f.times === undefined ? 1 : Number(f.times);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');

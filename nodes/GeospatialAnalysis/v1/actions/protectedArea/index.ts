@@ -1,8 +1,34 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { ResourceModule } from '../operation';
+import * as check from './check.operation';
+import * as get from './get.operation';
 
-// Operations of this resource are added by their own issue; see CONTRIBUTING.md.
-export const operations: ResourceModule['operations'] = {};
+export const operations: ResourceModule['operations'] = { check, get };
 
-export const description: INodeProperties[] = [];
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['protectedArea'] } },
+		options: [
+			{
+				name: 'Check',
+				value: 'check',
+				description: 'Check registered plots (by ID) and/or raw geometries against protected-area boundaries without running a job. Costs analysis tokens per checked plot or geometry (1 each on the reference service). Returns the overlap and the overlapping areas with their legality.',
+				action: 'Check plots against protected areas',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get one protected area\'s boundary and properties (GeoJSON FeatureCollection) by its area ID. Free of charge.',
+				action: 'Get a protected area',
+			},
+		],
+		default: 'check',
+	},
+	...check.description,
+	...get.description,
+];

@@ -1,0 +1,214 @@
+/**
+ * Protected Area → Check: packing plot ids and geometries into as few
+ * `POST /protected-areas/checks` requests as the service allows, matching each result
+ * feature back to what was asked, and the per-check summary row. Pure: no n8n imports.
+ *
+ * The service takes `plot_ids` and/or `geojson` in one request ("batch processing is
+ * supported"); the reference service takes at most 100 items (plot ids and features
+ * together) per request, so entries are packed in input order into chunks of at most
+ * `batchSize` (default 100). Its answer lists plot ids first, then geometries, each
+ * feature carrying `input_type` ("plot" | "geojson"), `plot_id` or `geojson_index`, and
+ * `input_index`; matching uses those and falls back to position.
+ */
+
+export const CHECK_BATCH_LIMIT = 100;
+
+export type CheckEntry =
+	| { itemIndex: number; kind: 'plot'; plotId: string; indexInItem: number }
+	| { itemIndex: number; kind: 'geojson'; feature: Record<string, unknown>; indexInItem: number };
+
+export type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+	return !!v && typeof v === 'object' && !Array.isArray(v);
+}
+
+/**
+ * Plot ids of an item: a list, a number, or text separated by commas, semicolons,
+ * whitespace or new lines. Returns the ids and what was wrong, if anything.
+ */
+export function readPlotIds(value: unknown): { ids: string[]; problem?: string } {
+	if (value === undefined || value === null) return { ids: [] };
+	const parts: unknown[] = Array.isArray(value) ? value.flat(2) : [value];
+	const ids: string[] = [];
+	for (const part of parts) {
+		if (part === undefined || part === null || part === '') continue;
+		if (typeof part === 'number' && Number.isFinite(part)) {
+			ids.push(String(part));
+			continue;
+		}
+		if (isObject(part) && (typeof part.plot_id === 'string' || typeof part.plot_id === 'number')) {
+			ids.push(String(part.plot_id));
+			continue;
+		}
+		if (typeof part !== 'string') {
+			return { ids: [], problem: `a plot id is ${Array.isArray(part) ? 'a list' : `a ${typeof part}`}, not text` };
+		}
+		const text = part.trim().replace(/^\[|\]$/g, '');
+		for (const piece of text.split(/[\s,;]+/)) {
+			const id = piece.replace(/^["']|["']$/g, '');
+			if (id !== '') ids.push(id);
+		}
+	}
+	const bad = ids.find((id) => /[/?#]/.test(id));
+	if (bad) return { ids: [], problem: `"${bad}" is not a plot id (it contains a slash, ? or #)` };
+	return { ids };
+}
+
+/** Chunks of at most `batchSize` entries, in order. */
+export function packCheckEntries(entries: readonly CheckEntry[], batchSize = CHECK_BATCH_LIMIT): CheckEntry[][] {
+	const size = Math.max(1, Math.min(CHECK_BATCH_LIMIT, Math.floor(batchSize) || CHECK_BATCH_LIMIT));
+	const chunks: CheckEntry[][] = [];
+	for (let i = 0; i < entries.length; i += size) chunks.push(entries.slice(i, i + size));
+	return chunks;
+}
+
+/** The request body of one chunk: `plot_ids` and/or `geojson` (a FeatureCollection). */
+export function checkRequestBody(chunk: readonly CheckEntry[]): Json {
+	const plotIds = chunk.flatMap((e) => (e.kind === 'plot' ? [e.plotId] : []));
+	const features = chunk.flatMap((e) => (e.kind === 'geojson' ? [e.feature] : []));
+	const body: Json = {};
+	if (plotIds.length > 0) body.plot_ids = plotIds;
+	if (features.length > 0) body.geojson = { type: 'FeatureCollection', features };
+	return body;
+}
+
+/** The result features of a check answer (a FeatureCollection; tolerant of a bare list). */
+export function featuresOf(body: unknown): Json[] {
+	if (Array.isArray(body)) return body.filter(isObject);
+	if (isObject(body) && Array.isArray(body.features)) return body.features.filter(isObject);
+	return [];
+}
+
+/**
+ * Pairs each entry of `chunk` with its result feature. Throws when the answer does not
+ * hold exactly one result per entry (then nothing can be paired safely).
+ */
+export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): Json[] {
+	const features = featuresOf(body);
+	const plots = chunk.filter((e) => e.kind === 'plot');
+	const geos = chunk.filter((e) => e.kind === 'geojson');
+	// The service's order: plot ids first, then geometries (what `input_index` counts).
+	const ordered = [...plots, ...geos];
+	const byEntry = new Map<CheckEntry, Json>();
+	const plotQueue: Json[] = [];
+	const fallback: Json[] = [];
+	for (const feature of features) {
+		const p = isObject(feature.properties) ? feature.properties : {};
+		if (p.input_type === 'geojson' && typeof p.geojson_index === 'number' && geos[p.geojson_index]) {
+			byEntry.set(geos[p.geojson_index], feature);
+		} else if (p.input_type === 'plot') {
+			plotQueue.push(feature);
+		} else if (typeof p.input_index === 'number' && ordered[p.input_index] && !byEntry.has(ordered[p.input_index])) {
+			byEntry.set(ordered[p.input_index], feature);
+		} else {
+			fallback.push(feature);
+		}
+	}
+	// plot results in the order of the plot ids; a plot_id that names another entry wins
+	const unclaimed = [...plots];
+	for (const feature of plotQueue) {
+		const p = feature.properties as Json;
+		let at = unclaimed.findIndex((e) => e.kind === 'plot' && p.plot_id !== undefined && String(p.plot_id) === e.plotId);
+		if (at === -1) at = 0;
+		const [entry] = unclaimed.splice(at, 1);
+		if (entry) byEntry.set(entry, feature);
+	}
+	for (const entry of ordered) {
+		if (!byEntry.has(entry) && fallback.length > 0) byEntry.set(entry, fallback.shift() as Json);
+	}
+	const missing = ordered.filter((e) => !byEntry.has(e));
+	if (missing.length > 0 || features.length !== chunk.length) {
+		throw new Error(
+			`The service answered ${features.length} results for ${chunk.length} checked plots and geometries, so they cannot be paired with their input items.`,
+		);
+	}
+	return chunk.map((e) => byEntry.get(e) as Json);
+}
+
+function num(v: unknown): number | null {
+	if (typeof v === 'number' && Number.isFinite(v)) return v;
+	if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+	return null;
+}
+
+const LEGALITY_ORDER = ['prohibited', 'limited', 'unknown', 'permitted'];
+
+/** The strictest extractive-activity legality among areas (prohibited > limited > unknown > permitted). */
+export function strictestLegality(areas: readonly Json[]): string | null {
+	let best: string | null = null;
+	for (const a of areas) {
+		const v = typeof a.extractive_activity_legality === 'string' ? a.extractive_activity_legality : null;
+		if (v === null) continue;
+		const rank = LEGALITY_ORDER.indexOf(v.toLowerCase());
+		const bestRank = best === null ? Infinity : LEGALITY_ORDER.indexOf(best.toLowerCase());
+		if (best === null || (rank !== -1 && (bestRank === -1 || rank < bestRank))) best = v;
+	}
+	return best;
+}
+
+const HANDLED = new Set([
+	'protected_area_overlap_summary',
+	'protected_area_details',
+	'input_index',
+	'input_type',
+	'geojson_index',
+	'plot_id',
+	'plot_name',
+	'area_ha',
+]);
+
+/**
+ * One row per checked plot or geometry: what was checked, the overlap summary (yes/no,
+ * total percentage and hectares, strictest extractive-activity legality) and the
+ * overlapping areas with IUCN category, legality, conditions and regulation links.
+ * Properties the node does not know are passed through.
+ */
+export function summariseCheck(feature: Json, entry: CheckEntry): Json {
+	const p = isObject(feature.properties) ? feature.properties : {};
+	const summary = isObject(p.protected_area_overlap_summary) ? p.protected_area_overlap_summary : {};
+	const details = Array.isArray(p.protected_area_details) ? p.protected_area_details.filter(isObject) : [];
+	const areas = details.map((d) => ({
+		...d,
+		area_id: d.area_id ?? null,
+		area_name: d.area_name ?? null,
+		local_name: d.local_name ?? null,
+		iucn_category: d.iucn_category ?? null,
+		type: d.type ?? null,
+		overlap_area_ha: num(d.overlap_area_ha),
+		extractive_activity_legality: d.extractive_activity_legality ?? null,
+		extractive_activity_conditions: d.extractive_activity_conditions ?? null,
+		regulation_names: Array.isArray(d.regulation_names) ? d.regulation_names : [],
+		regulation_urls: Array.isArray(d.regulation_urls) ? d.regulation_urls : [],
+		source_name: d.source_name ?? null,
+	}));
+	const overlap =
+		typeof summary.protected_area_overlap === 'boolean' ? summary.protected_area_overlap : areas.length > 0;
+	const row: Json = {
+		input_type: entry.kind === 'plot' ? 'plot' : 'geometry',
+		plot_id: entry.kind === 'plot' ? (p.plot_id !== undefined ? String(p.plot_id) : entry.plotId) : null,
+		plot_name: typeof p.plot_name === 'string' ? p.plot_name : null,
+		input_feature_index: entry.kind === 'geojson' ? entry.indexInItem : null,
+		area_ha: num(p.area_ha),
+		protected_area_overlap: overlap,
+		total_overlap_percentage: num(summary.total_overlap_percentage) ?? (overlap ? null : 0),
+		total_overlap_area_ha: num(summary.total_overlap_area_ha) ?? (overlap ? null : 0),
+		most_restrictive_extractive_activity_legality:
+			(typeof summary.most_restrictive_extractive_activity_legality === 'string'
+				? summary.most_restrictive_extractive_activity_legality
+				: null) ?? strictestLegality(areas),
+		overlapping_area_count: areas.length,
+		overlapping_areas: areas,
+	};
+	for (const [key, value] of Object.entries(p)) if (!HANDLED.has(key) && !(key in row)) row[key] = value;
+	return row;
+}
+
+/** Several answers as one FeatureCollection (for the raw output of a check sent in several requests). */
+export function mergeCheckAnswers(answers: readonly unknown[]): Json {
+	if (answers.length === 1 && isObject(answers[0])) return answers[0];
+	const first = answers.find(isObject) ?? {};
+	const merged: Json = { ...first, type: 'FeatureCollection', features: answers.flatMap(featuresOf) };
+	merged.metadata = answers.map((a) => (isObject(a) ? (a.metadata ?? null) : null));
+	return merged;
+}
