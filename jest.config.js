@@ -9,6 +9,8 @@ module.exports = {
 		'^.+\\.m?js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
 	},
 	transformIgnorePatterns: ['/node_modules/(?!(p-retry|is-network-error)/)'],
+	setupFilesAfterEnv: ['<rootDir>/test/helpers/jest-teardown.ts'],
+	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	testTimeout: 60000,
 	maxWorkers: 2,
 };
