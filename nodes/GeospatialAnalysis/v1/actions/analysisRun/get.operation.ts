@@ -1,0 +1,53 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { apiRequest } from '../../transport/request';
+import { readAllItems, readId } from './params';
+import { simplifyRun } from './simplify';
+
+const show = { resource: ['analysisRun'], operation: ['get'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Run ID',
+		name: 'runId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 500001',
+		description:
+			'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const params = readAllItems(this, items, (i) => ({
+		runId: readId(
+			this,
+			i,
+			'runId',
+			'Run ID',
+			'Enter the ID of an analysis run of this account (see Analysis Run → Get Many), e.g. with an expression that reads run_id from the input item.',
+		),
+		simplify: this.getNodeParameter('simplify', i, false) as boolean,
+	}));
+	return await forEachItem(this, items, async (i) => {
+		const p = params[i];
+		if ('error' in p) throw p.error;
+		const { runId, simplify } = p.value;
+		const run = await apiRequest.call(this, 'GET', `/analysis-runs/${encodeURIComponent(runId)}`, { itemIndex: i });
+		const json: IDataObject =
+			run !== null && typeof run === 'object' && !Array.isArray(run) ? (run as IDataObject) : { value: run as string };
+		return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
+	});
+}

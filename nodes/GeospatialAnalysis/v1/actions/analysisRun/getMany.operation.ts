@@ -1,0 +1,115 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forEachItem } from '../../helpers/items';
+import { apiRequest } from '../../transport/request';
+import { readAllItems, readId } from './params';
+import { runsFromResponse, simplifyRun } from './simplify';
+
+const show = { resource: ['analysisRun'], operation: ['getMany'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Plot ID',
+		name: 'plotId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 100001',
+		description:
+			'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { ...show, returnAll: [false] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		description: 'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Check Type',
+				name: 'checkType',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. eudr',
+				description:
+					'Keep only runs of this check type (a capability name from Capability → Get Many, such as eudr or deforestation)',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. completed',
+				description: 'Keep only runs with this status, for example pending, running, completed or failed',
+			},
+		],
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',
+		displayOptions: { show },
+	},
+];
+
+function matches(run: IDataObject, field: string[], wanted: string): boolean {
+	if (wanted === '') return true;
+	const value = field.map((k) => run[k]).find((v) => v !== undefined);
+	return typeof value === 'string' && value.toLowerCase() === wanted.toLowerCase();
+}
+
+export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const params = readAllItems(this, items, (i) => {
+		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
+		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
+		return {
+			plotId: readId(
+				this,
+				i,
+				'plotId',
+				'Plot ID',
+				'Enter the ID of a plot of this account, e.g. with an expression that reads plot_id from the input item.',
+			),
+			limit: returnAll ? undefined : Math.max(1, Math.floor(Number(this.getNodeParameter('limit', i, 50)))),
+			checkType: String(filters.checkType ?? '').trim(),
+			status: String(filters.status ?? '').trim(),
+			simplify: this.getNodeParameter('simplify', i, false) as boolean,
+		};
+	});
+	return await forEachItem(this, items, async (i) => {
+		const p = params[i];
+		if ('error' in p) throw p.error;
+		const { plotId, limit, checkType, status, simplify } = p.value;
+		const body = await apiRequest.call(this, 'GET', '/analysis-runs', { qs: { plot_id: plotId }, itemIndex: i });
+		let runs = runsFromResponse(body).filter(
+			(run) =>
+				matches(run as IDataObject, ['check_type', 'type', 'checkType'], checkType) &&
+				matches(run as IDataObject, ['status', 'state'], status),
+		);
+		if (limit !== undefined) runs = runs.slice(0, limit);
+		return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
+	});
+}

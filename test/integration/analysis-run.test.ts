@@ -1,0 +1,285 @@
+import type { FakeService } from '../fake-service';
+import { startFakeService } from '../fake-service';
+import { CredentialStore, runNode } from '../helpers/engine';
+import { makeJob, makePlots, runsOf } from './analysis-run.fixtures';
+
+describe('Analysis Run (through the n8n engine, against the fake)', () => {
+	let fake: FakeService;
+	let alice: CredentialStore;
+	let bob: CredentialStore;
+	let plotA: string;
+	let plotB: string;
+	let idle: string;
+
+	beforeAll(async () => {
+		fake = await startFakeService({ perPlotDurationMs: 1000 });
+		fake.clock.setScale(0);
+		alice = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		bob = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.bob.apiKey } });
+		[plotA, plotB, idle] = await makePlots(fake, fake.users.alice.apiKey, ['Run plot A', 'Run plot B', 'Never analysed']);
+		// Two jobs over plot A (eudr + deforestation, then deforestation again): three runs.
+		await makeJob(fake, fake.users.alice.apiKey, [plotA, plotB], [{ type: 'eudr' }, { type: 'deforestation' }]);
+		fake.clock.advance(10_000);
+		await makeJob(fake, fake.users.alice.apiKey, [plotA], [{ type: 'deforestation' }]);
+		fake.clock.advance(10_000);
+	});
+	afterAll(async () => await fake.close());
+
+	describe('Get Many', () => {
+		it('returns one item per run of the plot, newest first, as the service sends them', async () => {
+			const expected = await runsOf(fake, fake.users.alice.apiKey, plotA);
+			expect(expected).toHaveLength(3);
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true },
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => i.json)).toEqual(expected);
+			expect(items.map((i) => i.json.check_type)).toEqual(['deforestation', 'deforestation', 'eudr']);
+			for (const item of items) expect(item.pairedItem).toEqual({ item: 0 });
+			// The list carries no output; Get does.
+			expect(items[0].json.output).toBeUndefined();
+		});
+
+		it('reads the plot id of each input item and pairs every run with its item', async () => {
+			const { items, error } = await runNode({
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: '={{ $json.plot_id }}',
+					returnAll: true,
+				},
+				input: [{ plot_id: plotB }, { plot_id: idle }, { plot_id: plotA }],
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => [i.json.plot_id, (i.pairedItem as { item: number }).item])).toEqual([
+				[plotB, 0],
+				[plotB, 0],
+				[plotA, 2],
+				[plotA, 2],
+				[plotA, 2],
+			]);
+		});
+
+		it('applies Limit, and the Check Type and Status filters', async () => {
+			const limited = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: false, limit: 2 },
+				store: alice,
+			});
+			expect(limited.items).toHaveLength(2);
+			const filtered = await runNode({
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+					filters: { checkType: 'deforestation', status: 'completed' },
+				},
+				store: alice,
+			});
+			expect(filtered.items.map((i) => i.json.check_type)).toEqual(['deforestation', 'deforestation']);
+			const none = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true, filters: { status: 'failed' } },
+				store: alice,
+			});
+			expect(none.items).toHaveLength(0);
+		});
+
+		it('Simplify gives check type, status, timing, token cost and artifact links as flat fields', async () => {
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotB, returnAll: true, simplify: true },
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2);
+			const eudr = items.find((i) => i.json.check_type === 'eudr')!.json;
+			expect(eudr).toMatchObject({
+				plot_id: plotB,
+				status: 'completed',
+				token_cost: expect.any(Number),
+				tokens_charged: expect.any(Number),
+				started_at: expect.any(String),
+				finished_at: expect.any(String),
+				duration_seconds: 1,
+				visualization_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\//),
+				geojson_url: expect.stringContaining(`/__fake/artifacts/${eudr.run_id as string}.geojson`),
+				error: null,
+			});
+			expect(eudr.artifact_urls).toEqual([eudr.visualization_url, eudr.geojson_url]);
+			// Flat: no nested objects except the artifact URL list.
+			for (const [key, value] of Object.entries(eudr)) {
+				if (key !== 'artifact_urls') expect(typeof value === 'object' && value !== null).toBe(false);
+			}
+		});
+
+		it('shows a run that has not finished yet with its status and no artifacts', async () => {
+			const [fresh] = await makePlots(fake, fake.users.alice.apiKey, ['Still running']);
+			await makeJob(fake, fake.users.alice.apiKey, [fresh], [{ type: 'eudr' }]);
+			const { items } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: fresh, returnAll: true, simplify: true },
+				store: alice,
+			});
+			expect(items).toHaveLength(1);
+			expect(items[0].json).toMatchObject({ status: 'pending', finished_at: null, duration_seconds: null, artifact_urls: [] });
+			fake.clock.advance(10_000);
+		});
+
+		it('fails before any request when the Plot ID is empty, naming the item and the field', async () => {
+			fake.log.clear();
+			const { error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: '={{ $json.plot_id }}', returnAll: true },
+				input: [{ plot_id: plotA }, { plot_id: '' }],
+				store: alice,
+			});
+			expect(error?.message).toBe('Item 1: the field "Plot ID" is empty');
+			expect(error?.description).toMatch(/Enter the ID of a plot/);
+			expect(fake.log.count({ path: '/analysis-runs' })).toBe(0);
+		});
+
+		it('with Continue On Fail, a bad item becomes an error item and the good ones proceed', async () => {
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: '={{ $json.plot_id }}', returnAll: true },
+				input: [{ plot_id: '' }, { plot_id: plotB }],
+				store: alice,
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0]).toEqual({
+				json: { error: 'Item 0: the field "Plot ID" is empty', description: expect.any(String) },
+				pairedItem: { item: 0 },
+			});
+			expect(items.slice(1).map((i) => [i.json.plot_id, i.pairedItem])).toEqual([
+				[plotB, { item: 1 }],
+				[plotB, { item: 1 }],
+			]);
+		});
+
+		it("gets 403 with the service's message for another user's plot", async () => {
+			const { error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true },
+				store: bob,
+			});
+			expect(error?.message).toContain('Unauthorized access to entity retrieved');
+			expect(error?.description).toBeTruthy();
+			expect(JSON.stringify(error)).not.toContain(fake.users.bob.apiKey);
+		});
+	});
+
+	describe('Get', () => {
+		it('returns the run with its output', async () => {
+			const [summary] = await runsOf(fake, fake.users.alice.apiKey, plotB);
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: summary.run_id as string },
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+			expect(items[0].json).toMatchObject({ ...summary, output: expect.any(Object) });
+			expect(items[0].json.output).not.toBeNull();
+		});
+
+		it('Simplify keeps the output next to the flat fields', async () => {
+			const runs = await runsOf(fake, fake.users.alice.apiKey, plotB);
+			const eudr = runs.find((r) => r.check_type === 'eudr')!;
+			const raw = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: eudr.run_id as string },
+				store: alice,
+			});
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: eudr.run_id as string, simplify: true },
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json).toMatchObject({
+				run_id: eudr.run_id,
+				check_type: 'eudr',
+				status: 'completed',
+				token_cost: eudr.token_cost,
+				visualization_url: expect.any(String),
+				geojson_url: expect.any(String),
+				output: raw.items[0].json.output,
+			});
+			expect(items[0].json.config).toBeUndefined();
+		});
+
+		it('gets one run per input item, from an expression', async () => {
+			const runs = await runsOf(fake, fake.users.alice.apiKey, plotA);
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: '={{ $json.run_id }}' },
+				input: runs.map((r) => ({ run_id: r.run_id as string })),
+				store: alice,
+			});
+			expect(error).toBeUndefined();
+			expect(items.map((i) => [i.json.run_id, i.pairedItem])).toEqual(runs.map((r, n) => [r.run_id, { item: n }]));
+		});
+
+		it("answers 403 Unauthorized access to entity retrieved for alice's run read with bob's key", async () => {
+			const [run] = await runsOf(fake, fake.users.alice.apiKey, plotA);
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: run.run_id as string },
+				store: bob,
+			});
+			expect(items).toHaveLength(0);
+			expect(error?.message).toBe('Unauthorized access to entity retrieved');
+			expect(error?.description).toBeTruthy();
+			expect(String(error?.httpCode)).toBe('403');
+			expect(JSON.stringify(error)).not.toContain(fake.users.bob.apiKey);
+		});
+
+		it('answers 404 for an unknown run, with a description', async () => {
+			const { error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: '999999999' },
+				store: alice,
+			});
+			expect(String(error?.httpCode)).toBe('404');
+			expect(error?.message).toContain('HTTP 404 Not Found');
+			expect(error?.description).toBeTruthy();
+		});
+
+		it('with Continue On Fail, a 404 becomes an error item and the other runs are returned', async () => {
+			const [run] = await runsOf(fake, fake.users.alice.apiKey, plotB);
+			const { items, error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: '={{ $json.run_id }}' },
+				input: [{ run_id: '999999999' }, { run_id: run.run_id }],
+				store: alice,
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(2);
+			expect(items[0].json.error).toContain('HTTP 404 Not Found');
+			expect(items[0].pairedItem).toEqual({ item: 0 });
+			expect(items[1].json.run_id).toBe(run.run_id);
+			expect(items[1].pairedItem).toEqual({ item: 1 });
+		});
+
+		it('fails before any request when the Run ID is empty', async () => {
+			fake.log.clear();
+			const { error } = await runNode({
+				parameters: { resource: 'analysisRun', operation: 'get', runId: '  ' },
+				store: alice,
+			});
+			expect(error?.message).toBe('Item 0: the field "Run ID" is empty');
+			expect(fake.log.count({ path: /^\/analysis-runs/ })).toBe(0);
+		});
+
+		it('works with the username and password credential too', async () => {
+			const [run] = await runsOf(fake, fake.users.alice.apiKey, plotB);
+			const login = new CredentialStore({
+				geospatialAnalysisLoginApi: {
+					baseUrl: fake.url,
+					username: fake.users.alice.username,
+					password: fake.users.alice.password,
+				},
+			});
+			const { items, error } = await runNode({
+				parameters: { authentication: 'login', resource: 'analysisRun', operation: 'get', runId: run.run_id as string },
+				store: login,
+			});
+			expect(error).toBeUndefined();
+			expect(items[0].json.run_id).toBe(run.run_id);
+			expect(JSON.stringify(items)).not.toContain(fake.users.alice.password);
+		});
+	});
+});
