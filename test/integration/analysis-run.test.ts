@@ -242,7 +242,7 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			const [run] = await runsOf(fake, fake.users.alice.apiKey, plotB);
 			const { items, error } = await runNode({
 				parameters: { resource: 'analysisRun', operation: 'get', runId: '={{ $json.run_id }}' },
-				input: [{ run_id: '999999999' }, { run_id: run.run_id }],
+				input: [{ run_id: '999999999' }, { run_id: run.run_id as string }],
 				store: alice,
 				continueOnFail: true,
 			});
