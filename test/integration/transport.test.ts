@@ -157,6 +157,18 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		expect(fake.log.count({ method: 'POST', path: '/protected-areas/checks' })).toBe(1);
 	});
 
+	it('keeps a 429 Retry-After on the error for callers that schedule their own retries', async () => {
+		fake.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 3, times: 1, match: { method: 'POST' } });
+		const { error } = await runNode({
+			nodeType: PROBE_NODE_TYPE,
+			parameters: { method: 'POST', path: '/protected-areas/checks', body: JSON.stringify({ plot_ids: ['1'] }) },
+			store: apiKeyStore(),
+		});
+		expect(error?.httpCode).toBe('429');
+		expect((error as unknown as { errorResponse: { retry_after_ms: number } }).errorResponse.retry_after_ms).toBe(3000);
+		expect(error?.description).toMatch(/retry after 3 s/);
+	});
+
 	it('maps a 500 to the service message with its log ID and what to do', async () => {
 		fake.faults.add({ kind: 'status', status: 500, times: 1, match: { path: '/users/check_tokens' } });
 		const { error } = await runNode({ parameters: balance, store: apiKeyStore() });

@@ -74,3 +74,12 @@ describe('waitScheduler', () => {
 		expect(waitTiming(real).now()).toBe(1);
 	});
 });
+
+describe('retryAfterFromError', () => {
+	it('prefers the Retry-After the transport keeps on the error', () => {
+		const { retryAfterFromError } = require('../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler');
+		expect(retryAfterFromError({ errorResponse: { retry_after_ms: 4000 }, description: 'retry after 9 s' })).toBe(4000);
+		expect(retryAfterFromError({ description: 'The service is limiting requests (retry after 9 s).' })).toBe(9000);
+		expect(retryAfterFromError({ message: 'nothing' })).toBeUndefined();
+	});
+});

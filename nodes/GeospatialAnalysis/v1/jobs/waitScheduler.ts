@@ -65,9 +65,14 @@ export function maxRounds(maxWaitMs: number, schedule: PollSchedule): number {
 	return Math.ceil(maxWaitMs / first) + 2;
 }
 
-/** Reads "retry after N s" out of an error's message or description (the transport's wording). */
+/**
+ * The Retry-After (ms) of a failed request: the transport keeps it on the error as
+ * `errorResponse.retry_after_ms`; the "retry after N s" wording is a fallback.
+ */
 export function retryAfterFromError(error: unknown): number | undefined {
-	const e = error as { description?: unknown; message?: unknown; httpCode?: unknown };
+	const e = error as { description?: unknown; message?: unknown; errorResponse?: { retry_after_ms?: unknown } };
+	const kept = e?.errorResponse?.retry_after_ms;
+	if (typeof kept === 'number' && Number.isFinite(kept) && kept >= 0) return kept;
 	const texts = [e?.description, e?.message].filter((t): t is string => typeof t === 'string');
 	for (const t of texts) {
 		const m = /retry after (\d+(?:\.\d+)?) ?s/i.exec(t);

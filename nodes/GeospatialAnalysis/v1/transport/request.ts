@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../../credentials/common';
 import { mapServiceError, redact } from './errors';
 import type { RetryPolicy } from './retry';
-import { DEFAULT_RETRY_POLICY, retryDelay } from './retry';
+import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry';
 
 export type ServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions;
 
@@ -180,6 +180,9 @@ export function toNodeApiError(
 		body: (body ?? null) as JsonObject,
 		...(mapped.details as JsonObject),
 	};
+	const retryAfter = parts.headers?.['retry-after'];
+	const retryAfterMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Date.now());
+	if (retryAfterMs !== undefined) response.retry_after_ms = retryAfterMs;
 	return new NodeApiError(ctx.getNode(), response, {
 		message: redact(mapped.message, secrets),
 		description: redact(mapped.description, secrets),
