@@ -1,0 +1,71 @@
+/**
+ * Pure helpers for the capability catalog (no n8n imports): the `include` query value,
+ * reading the list out of the answer, and flattening one entry for the Simplify option.
+ */
+
+export type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export interface CatalogExtras {
+	/** Add each capability's long-form methodology (`include=doc`). */
+	methodology?: boolean;
+	/** Add capabilities omitted from the default listing (`include=hidden`). */
+	hidden?: boolean;
+}
+
+/** The `include` query value for the extras asked for, or undefined when none. */
+export function includeValue(extras: CatalogExtras): string | undefined {
+	const parts: string[] = [];
+	if (extras.methodology) parts.push('doc');
+	if (extras.hidden) parts.push('hidden');
+	return parts.length > 0 ? parts.join(',') : undefined;
+}
+
+/**
+ * The entries of a `GET /v3/discovery/capabilities` answer: the contract says a bare
+ * array; an object wrapping it under `capabilities`/`items`/`data` is accepted too.
+ */
+export function capabilitiesFromResponse(body: unknown): Json[] {
+	let list: unknown[] = [];
+	if (Array.isArray(body)) list = body;
+	else if (isObject(body)) {
+		const key = ['capabilities', 'items', 'data'].find((k) => Array.isArray(body[k]));
+		if (key) list = body[key] as unknown[];
+	}
+	return list.filter(isObject);
+}
+
+const numberOrNull = (value: unknown): number | null =>
+	typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+/**
+ * One catalog entry as flat fields: name (the value for a job check's type), label,
+ * description, transport, result_key (where results are stored in a plot's analysis:
+ * the entry's result_key or else its name), the cost hint's model and token rates,
+ * the configuration fields the check accepts (and which are required), and the
+ * methodology when it was asked for.
+ */
+export function simplifyCapability(cap: Json): Json {
+	const costHint = isObject(cap.cost_hint) ? cap.cost_hint : {};
+	const schema = isObject(cap.input_schema) ? cap.input_schema : {};
+	const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
+	const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+	const out: Json = {
+		name: cap.name ?? null,
+		label: cap.label ?? cap.name ?? null,
+		description: cap.description ?? null,
+		transport: cap.transport ?? null,
+		result_key: typeof cap.result_key === 'string' && cap.result_key !== '' ? cap.result_key : (cap.name ?? null),
+		cost_model: typeof costHint.model === 'string' ? costHint.model : null,
+		tokens_per_ha: numberOrNull(costHint.tokens_per_ha),
+		tokens_per_plot: numberOrNull(costHint.tokens_per_plot),
+		minimum_tokens_per_plot: numberOrNull(costHint.minimum_per_plot),
+		config_fields: properties,
+		required_config_fields: required,
+	};
+	const methodology = cap.methodology ?? cap.doc;
+	if (methodology !== undefined) out.methodology = methodology;
+	return out;
+}
