@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isFinalStatus, perPlotResults } from '../GeospatialAnalysis/v1/results/flatten';
+import { authenticationProperty, credentialsDescription } from '../GeospatialAnalysis/v1/transport/authentication';
 import { getCatalog, resultKeysOf } from '../GeospatialAnalysis/v1/transport/catalog';
 import { paginate } from '../GeospatialAnalysis/v1/transport/paginate';
 import { apiRequest } from '../GeospatialAnalysis/v1/transport/request';
@@ -174,30 +175,9 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{
-				name: 'geospatialAnalysisApi',
-				required: true,
-				displayOptions: { show: { authentication: ['apiKey'] } },
-			},
-			{
-				name: 'geospatialAnalysisLoginApi',
-				required: true,
-				displayOptions: { show: { authentication: ['login'] } },
-			},
-		],
+		credentials: credentialsDescription,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key', value: 'apiKey' },
-					{ name: 'Username and Password', value: 'login' },
-				],
-				default: 'apiKey',
-				description: 'How to sign in to the service. An API key is recommended for automations.',
-			},
+			authenticationProperty,
 			{
 				displayName:
 					'Each job fires once, when it reaches a final status. Jobs that had already finished when the workflow was activated are skipped unless "Look Back (Hours)" is set. Polling costs no tokens.',

@@ -1,6 +1,7 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, credentialsDescription } from '../transport/authentication';
 import * as account from './account';
 import * as analysisRun from './analysisRun';
 import * as capability from './capability';
@@ -16,30 +17,9 @@ export const versionDescription: Omit<INodeTypeDescription, 'displayName' | 'nam
 	usableAsTool: true,
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
-	credentials: [
-		{
-			name: 'geospatialAnalysisApi',
-			required: true,
-			displayOptions: { show: { authentication: ['apiKey'] } },
-		},
-		{
-			name: 'geospatialAnalysisLoginApi',
-			required: true,
-			displayOptions: { show: { authentication: ['login'] } },
-		},
-	],
+	credentials: credentialsDescription,
 	properties: [
-		{
-			displayName: 'Authentication',
-			name: 'authentication',
-			type: 'options',
-			options: [
-				{ name: 'API Key', value: 'apiKey' },
-				{ name: 'Username and Password', value: 'login' },
-			],
-			default: 'apiKey',
-			description: 'How to sign in to the service. An API key is recommended for automations.',
-		},
+		authenticationProperty,
 		{
 			displayName: 'Resource',
 			name: 'resource',
