@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Token Balance',
 				value: 'getTokenBalance',
 				description:
-					'Get the total, reserved and free analysis tokens of the account. Free of charge.',
+					"Get the account's analysis token balance: total, reserved (held by jobs that are still running) and free (available for new jobs and checks), plus the service's raw fields. Free of charge (uses no tokens).",
 				action: 'Get the token balance',
 			},
 		],
