@@ -26,16 +26,16 @@ interface Case {
 
 const geo = (value: unknown, extra: IDataObject = {}): Pick<Case, 'params' | 'json'> => ({
 	params: { geometrySource: 'geoJson', ...extra },
-	json: { geojson: value },
+	json: { geojson: value } as IDataObject,
 });
 const latlon = (latitude: unknown, longitude: unknown, extra: IDataObject = {}): Pick<Case, 'params' | 'json'> => ({
 	params: { geometrySource: 'latLon', ...extra },
-	json: { latitude, longitude },
+	json: { latitude, longitude } as IDataObject,
 });
-const wkt = (text: unknown): Pick<Case, 'params' | 'json'> => ({ params: { geometrySource: 'wkt' }, json: { wkt: text } });
+const wkt = (text: unknown): Pick<Case, 'params' | 'json'> => ({ params: { geometrySource: 'wkt' }, json: { wkt: text } as IDataObject });
 const withField = (field: string, value: unknown): Pick<Case, 'params' | 'json'> => ({
 	params: { geometrySource: 'latLon', plotFields: { [field]: '={{ $json.value }}' } },
-	json: { latitude: -15.793889, longitude: -47.882778, value },
+	json: { latitude: -15.793889, longitude: -47.882778, value } as IDataObject,
 });
 
 const bowTie = [P(-47.882778, -15.793889), P(-47.872778, -15.783889), P(-47.872778, -15.793889), P(-47.882778, -15.783889), P(-47.882778, -15.793889)];
