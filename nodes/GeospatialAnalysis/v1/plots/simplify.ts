@@ -6,19 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { num, str } from '../helpers/values';
 import { simplifyPlotResult } from '../results/flatten';
 
-function num(v: unknown): number | null {
-	if (typeof v === 'number' && Number.isFinite(v)) return v;
-	if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-	return null;
-}
 
-function str(v: unknown): string | null {
-	if (typeof v === 'string') return v;
-	if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-	return null;
-}
 
 const JOB_COLUMNS = ['job_id', 'job_name', 'job_status'];
 

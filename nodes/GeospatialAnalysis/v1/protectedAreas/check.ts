@@ -11,6 +11,8 @@
  * `input_index`; matching uses those and falls back to position.
  */
 
+import { isObject, num } from '../helpers/values';
+
 export const CHECK_BATCH_LIMIT = 100;
 
 export type CheckEntry =
@@ -19,9 +21,6 @@ export type CheckEntry =
 
 export type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
-	return !!v && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Plot ids of an item: a list, a number, or text separated by commas, semicolons,
@@ -126,11 +125,6 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 	return chunk.map((e) => byEntry.get(e) as Json);
 }
 
-function num(v: unknown): number | null {
-	if (typeof v === 'number' && Number.isFinite(v)) return v;
-	if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-	return null;
-}
 
 const LEGALITY_ORDER = ['prohibited', 'limited', 'unknown', 'permitted'];
 

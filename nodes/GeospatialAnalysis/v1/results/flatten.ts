@@ -5,6 +5,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { bool, isObject, num, str } from '../helpers/values';
+
 /** Job statuses after which nothing changes any more. */
 export const FINAL_JOB_STATUSES = ['done', 'done-with-errors'];
 
@@ -51,28 +53,9 @@ export interface FlattenOptions {
 	resultKeys?: Record<string, string>;
 }
 
-function isObject(v: unknown): v is IDataObject {
-	return !!v && typeof v === 'object' && !Array.isArray(v);
-}
 
-function num(v: unknown): number | null {
-	if (typeof v === 'number' && Number.isFinite(v)) return v;
-	if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-	return null;
-}
 
-function str(v: unknown): string | null {
-	if (typeof v === 'string') return v;
-	if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-	return null;
-}
 
-function bool(v: unknown): boolean | null {
-	if (typeof v === 'boolean') return v;
-	if (v === 'true') return true;
-	if (v === 'false') return false;
-	return null;
-}
 
 /** The plots embedded in a job (`plots`), or an empty list. */
 export function plotsOf(job: IDataObject): IDataObject[] {
