@@ -5,7 +5,6 @@ import { circle as turfCircle } from '@turf/circle';
 import { intersect as turfIntersect } from '@turf/intersect';
 import { featureCollection, polygon as turfPolygon } from '@turf/helpers';
 import type { Feature, MultiPolygon, Polygon, Position } from 'geojson';
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 import sweeplineIntersections = require('sweepline-intersections');
 import { INDIGENOUS_LANDS, LEGALITY_ORDER, PA_SOURCES, PROTECTED_AREAS, IL_SOURCES } from './data';
 
@@ -19,7 +18,7 @@ function invalid(detail: string): GeometryError {
 	return new GeometryError(`Invalid Geometry in GeoJSON: ${detail}`);
 }
 
-function isObj(v: unknown): v is Record<string, any> {
+function isObj(v: unknown): v is Record<string, unknown> {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -54,7 +53,8 @@ function checkPolygonRings(rings: unknown, where: string): Position[][] {
 }
 
 function checkSelfIntersection(geom: Polygon | MultiPolygon, where: string): void {
-	const hits = sweeplineIntersections({ type: 'Feature', properties: {}, geometry: geom } as any, false);
+	const feature: Feature<Polygon | MultiPolygon> = { type: 'Feature', properties: {}, geometry: geom };
+	const hits = sweeplineIntersections(feature, false);
 	if (hits.length > 0) {
 		const [x, y] = hits[0];
 		throw invalid(`${where}: the geometry self-intersects at [${x}, ${y}]`);
@@ -93,7 +93,7 @@ export function normalizeGeometry(geometry: unknown, properties: Record<string, 
 		const rings = checkPolygonRings(geometry.coordinates, where);
 		const g: Polygon = { type: 'Polygon', coordinates: rings };
 		checkSelfIntersection(g, where);
-		return { analysisGeometry: g, storedGeometry: geometry as Polygon, wasPoint: false };
+		return { analysisGeometry: g, storedGeometry: geometry as unknown as Polygon, wasPoint: false };
 	}
 	if (type === 'MultiPolygon') {
 		if (!Array.isArray(geometry.coordinates) || geometry.coordinates.length === 0)
@@ -101,7 +101,7 @@ export function normalizeGeometry(geometry: unknown, properties: Record<string, 
 		const polys = (geometry.coordinates as unknown[]).map((p, i) => checkPolygonRings(p, `${where}, polygon ${i}`));
 		const g: MultiPolygon = { type: 'MultiPolygon', coordinates: polys };
 		checkSelfIntersection(g, where);
-		return { analysisGeometry: g, storedGeometry: geometry as MultiPolygon, wasPoint: false };
+		return { analysisGeometry: g, storedGeometry: geometry as unknown as MultiPolygon, wasPoint: false };
 	}
 	throw invalid(`${where}: unsupported geometry type '${String(type)}'; expected Point, Polygon or MultiPolygon`);
 }

@@ -113,7 +113,6 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 		() => url,
 	);
 	const jwt = new JwtIssuer(opts.jwtLifetimeSeconds ?? 3600);
-	let http: FakeHttp;
 	const reset = () => {
 		store.reset();
 		http.log.length = 0;
@@ -121,7 +120,7 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 		clock.set(startTime);
 		clock.setScale(1);
 	};
-	http = new FakeHttp({
+	const http: FakeHttp = new FakeHttp({
 		clock,
 		store,
 		jwt,

@@ -5,10 +5,18 @@
  */
 import { randomBytes } from 'crypto';
 
+/** The part of jose's SignJWT builder the fake uses (each setter returns the builder). */
+interface JwtBuilder {
+	setProtectedHeader(h: { alg: string; typ?: string }): JwtBuilder;
+	setSubject(sub: string): JwtBuilder;
+	setIssuer(iss: string): JwtBuilder;
+	setIssuedAt(iat: number): JwtBuilder;
+	setExpirationTime(exp: number): JwtBuilder;
+	sign(key: Uint8Array): Promise<string>;
+}
+
 interface JoseLike {
-	SignJWT: new (payload: Record<string, unknown>) => {
-		setProtectedHeader(h: { alg: string; typ?: string }): any;
-	};
+	SignJWT: new (payload: Record<string, unknown>) => JwtBuilder;
 	jwtVerify(
 		token: string,
 		key: Uint8Array,
@@ -19,12 +27,12 @@ interface JoseLike {
 let cached: JoseLike | undefined;
 function loadJose(): JoseLike {
 	if (cached) return cached;
-	const getBuiltin = (process as unknown as { getBuiltinModule?: (id: string) => any }).getBuiltinModule;
+	const getBuiltin = (process as unknown as { getBuiltinModule?: (id: 'module') => typeof import('module') })
+		.getBuiltinModule;
 	if (getBuiltin) {
 		const nativeRequire = getBuiltin('module').createRequire(__filename);
 		cached = nativeRequire('jose') as JoseLike;
 	} else {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		cached = require('jose') as JoseLike;
 	}
 	return cached;

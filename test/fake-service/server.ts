@@ -412,7 +412,7 @@ export class FakeHttp {
 	private registerControl(): void {
 		const app = this.app;
 		const { clock, store } = this.d;
-		const json = (req: FastifyRequest): Record<string, any> => {
+		const json = (req: FastifyRequest): Record<string, unknown> => {
 			if (typeof req.body !== 'string' || !req.body.trim()) return {};
 			const v = JSON.parse(req.body);
 			if (!isObj(v)) throw new Error('expected a JSON object');
@@ -477,7 +477,8 @@ export class FakeHttp {
 			if (typeof b.pathRegex === 'string') match.path = new RegExp(b.pathRegex);
 			if (typeof b.path === 'string') match.path = b.path;
 			if (typeof b.method === 'string') match.method = b.method;
-			this.addFault({ ...(b as Fault), match });
+			// addFault checks the kind and its fields
+			this.addFault({ ...(b as unknown as Fault), match });
 			return { ok: true, pending: this.faults.length };
 		}));
 		app.delete('/__fake/faults', wrap(() => {
@@ -490,7 +491,8 @@ export class FakeHttp {
 			return { ok: true };
 		}));
 		app.post('/__fake/capabilities', wrap((req) => {
-			store.addCapability(json(req) as Capability);
+			// addCapability checks the name and fills in defaults
+			store.addCapability(json(req) as unknown as Capability);
 			return { ok: true, count: store.capabilities.length };
 		}));
 		app.get('/__fake/users', wrap(() => ({
@@ -512,8 +514,9 @@ export class FakeHttp {
 		app.post('/__fake/seed/plots', wrap((req) => {
 			const b = json(req);
 			const ids = store.seedPlots(String(b.username ?? 'alice'), Number(b.count ?? 1), {
-				namePrefix: b.namePrefix,
-				commodity: b.commodity,
+				// passed through as sent, like the programmatic seedPlots
+				namePrefix: b.namePrefix as string | undefined,
+				commodity: b.commodity as string | null | undefined,
 			});
 			return { plot_ids: ids };
 		}));

@@ -1,6 +1,6 @@
 /** The fake's state: users, balances, plots, jobs, analysis runs, and the lazily evaluated job engine. */
 import { createHash } from 'crypto';
-import type { Feature, MultiPolygon, Polygon } from 'geojson';
+import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { FakeClock } from './clock';
 import {
 	builtInCapabilities,
@@ -62,7 +62,7 @@ export function fmtTs(ms: number): string {
 	return frac === '000' ? iso.slice(0, 19) : `${iso.slice(0, 19)}.${frac}000`;
 }
 
-export function isObj(v: unknown): v is Record<string, any> {
+export function isObj(v: unknown): v is Record<string, unknown> {
 	return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
@@ -119,6 +119,15 @@ interface ScheduleEntry {
 	tokens: number;
 	commodity: string | null;
 	harvestDate: string | null;
+}
+
+/** The fields of a make_job body that the job keeps, once validated. */
+interface JobRequestBody extends Record<string, unknown> {
+	job_name?: string | null;
+	notes?: string | null;
+	additional_info?: Record<string, unknown> | null;
+	harvest_date?: string | null;
+	config?: { harvest_date?: string; commodity?: string } | null;
 }
 
 export interface JobRec {
@@ -392,7 +401,7 @@ export class Store {
 			const propName = typeof props.plot_name === 'string' ? props.plot_name : typeof props.name === 'string' ? props.name : undefined;
 			const baseName = typeof body.plot_name === 'string' && body.plot_name ? body.plot_name : undefined;
 			const name = propName ?? (baseName ? (n > 1 ? `${baseName} ${i + 1}` : baseName) : undefined);
-			return { feature: f as Feature, norm, commodity: fCommodity, harvestDate: fHarvest, name };
+			return { feature: f as unknown as Feature, norm, commodity: fCommodity, harvestDate: fHarvest, name };
 		});
 		const now = this.clock.nowMs();
 		const created = prepared.map((p) =>
@@ -400,7 +409,14 @@ export class Store {
 				username,
 				p.feature,
 				p.norm,
-				{ name: p.name, commodity: p.commodity, harvestDate: p.harvestDate, notes: body.notes ?? undefined, additional_info: body.additional_info ?? undefined },
+				{
+					name: p.name,
+					commodity: p.commodity,
+					harvestDate: p.harvestDate,
+					// both checked above: a string / an object, or absent
+					notes: (body.notes as string | null | undefined) ?? undefined,
+					additional_info: (body.additional_info as Record<string, unknown> | null | undefined) ?? undefined,
+				},
 				now,
 			),
 		);
@@ -528,7 +544,7 @@ export class Store {
 		checks: { cap: Capability; config: Record<string, unknown> }[];
 		perPlot: { plot: PlotRec; tokens: number; byCheck: number[]; commodity: string | null; harvestDate: string | null }[];
 		total: number;
-		body: Record<string, any>;
+		body: JobRequestBody;
 	} {
 		if (!isObj(body)) throw badRequest('Unable to process JSON');
 		checkKeys(body, ['plot_ids', 'checks', 'config', 'per_plot', 'job_name', 'notes', 'additional_info', 'harvest_date']);
@@ -603,7 +619,8 @@ export class Store {
 			return { plot, tokens: byCheck.reduce((a, b) => a + b, 0), byCheck, commodity, harvestDate };
 		});
 		const total = perPlot.reduce((a: number, p: { tokens: number }) => a + p.tokens, 0);
-		return { plots, checks, perPlot, total, body };
+		// Every field read later was checked above.
+		return { plots, checks, perPlot, total, body: body as JobRequestBody };
 	}
 
 	makeJob(username: string, body: unknown, dryRun: boolean): unknown {
@@ -859,9 +876,10 @@ export class Store {
 			if (g.type === 'FeatureCollection') {
 				this.checkCrs(g.crs);
 				if (!Array.isArray(g.features)) throw new GeometryError('Invalid Geometry in GeoJSON: features must be an array');
-				feats = g.features;
-			} else if (g.type === 'Feature') feats = [g as Feature];
-			else feats = [{ type: 'Feature', geometry: g as any, properties: {} }];
+				feats = g.features as Feature[];
+			} else if (g.type === 'Feature') feats = [g as unknown as Feature];
+			// a bare geometry; normalizeGeometry validates it like any feature's geometry
+			else feats = [{ type: 'Feature', geometry: g as unknown as Geometry, properties: {} }];
 		}
 		const n = ids.length + feats.length;
 		if (n === 0) throw badRequest('At least one of plot_ids or geojson is required');
@@ -936,7 +954,7 @@ function decodeCursor(s: string, kind: string): Cursor {
 		if (!/^[A-Za-z0-9_-]+={0,2}$/.test(s)) throw new Error('charset');
 		const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
 		if (!isObj(c) || c.k !== kind || typeof c.t !== 'number' || typeof c.i !== 'number') throw new Error('shape');
-		return c as Cursor;
+		return c as unknown as Cursor;
 	} catch {
 		throw cursorError('Cursor not found');
 	}
