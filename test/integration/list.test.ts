@@ -43,3 +43,39 @@ describe.each([
 		expect(fake.log.count({ path })).toBe(1);
 	});
 });
+
+describe('Job → Get checks every item before any request', () => {
+	let fake: FakeService;
+	beforeAll(async () => {
+		fake = await startFakeService();
+	});
+	afterAll(async () => await fake.close());
+	const store = () => new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+
+	it('sends nothing when a later item has no job id, naming the item and the field', async () => {
+		fake.reset();
+		const [jobId] = fake.seedJobs('alice', 1);
+		const { error } = await runNode({
+			parameters: { resource: 'job', operation: 'get', jobId: '={{ $json.id }}' },
+			input: [{ id: jobId }, { id: '' }],
+			store: store(),
+		});
+		expect(error?.message).toBe('No job ID in "Job ID" of item 1');
+		expect(fake.log.count({ path: /^\/jobs\/job\// })).toBe(0);
+	});
+
+	it('with Continue On Fail, gets the good items and marks the bad one', async () => {
+		fake.reset();
+		const [jobId] = fake.seedJobs('alice', 1);
+		const { items } = await runNode({
+			parameters: { resource: 'job', operation: 'get', jobId: '={{ $json.id }}' },
+			input: [{ id: 'x/y' }, { id: jobId }],
+			store: store(),
+			continueOnFail: true,
+		});
+		expect(items.map((i) => [i.pairedItem, i.json.error ?? i.json.job_id])).toEqual([
+			[{ item: 0 }, '"x/y" in "Job ID" of item 0 is not a job ID'],
+			[{ item: 1 }, jobId],
+		]);
+	});
+});

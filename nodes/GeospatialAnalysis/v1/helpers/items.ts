@@ -2,19 +2,38 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
- * Runs `work` for each input item, pairing each output with its item. With Continue On
- * Fail, a failing item becomes an error item and the others go on; without it, the
- * first failure stops the node (nothing after it is sent).
+ * Runs `work` for each input item, pairing each output with its item.
+ *
+ * When `prepare` is given, it first runs for EVERY item (reading and checking its
+ * parameters, no requests): if any item is invalid, the node stops before anything is
+ * sent, naming that item; with Continue On Fail, invalid items become error items and the
+ * others go on. Then `work` runs item by item with what `prepare` returned; a failing
+ * item stops the node, or becomes an error item with Continue On Fail.
  */
-export async function forEachItem(
+export async function forEachItem<P = undefined>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	work: (itemIndex: number) => Promise<IDataObject | IDataObject[]>,
+	work: (itemIndex: number, prepared: P) => Promise<IDataObject | IDataObject[]>,
+	prepare?: (itemIndex: number) => P,
 ): Promise<INodeExecutionData[]> {
-	const out: INodeExecutionData[] = [];
+	const prepared: Array<{ value: P } | { error: unknown }> = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const result = await work(i);
+			prepared.push({ value: prepare ? prepare(i) : (undefined as P) });
+		} catch (error) {
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, i);
+			prepared.push({ error });
+		}
+	}
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < items.length; i++) {
+		const p = prepared[i];
+		if ('error' in p) {
+			out.push(errorItem(p.error, i));
+			continue;
+		}
+		try {
+			const result = await work(i, p.value);
 			for (const json of Array.isArray(result) ? result : [result]) {
 				out.push({ json, pairedItem: { item: i } });
 			}

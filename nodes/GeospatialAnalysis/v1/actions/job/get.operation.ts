@@ -17,11 +17,18 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem(this, items, async (i) => {
-		const ids = parseIdList(this.getNodeParameter('jobId', i));
-		checkJobIds(this, ids, i, 'Job ID');
-		const out = [];
-		for (const id of ids) out.push(await fetchJob(this, id, i));
-		return out;
-	});
+	return await forEachItem<string[]>(
+		this,
+		items,
+		async (i, ids) => {
+			const out = [];
+			for (const id of ids) out.push(await fetchJob(this, id, i));
+			return out;
+		},
+		(i) => {
+			const ids = parseIdList(this.getNodeParameter('jobId', i));
+			checkJobIds(this, ids, i, 'Job ID');
+			return ids;
+		},
+	);
 }
