@@ -16,14 +16,112 @@ interface Opts {
 	version?: string | null;
 	bearer?: string;
 }
-interface Res {
+interface Res<T> {
 	status: number;
 	headers: Headers;
 	text: string;
-	json: any;
+	/** the parsed body, typed as the caller expects it (the assertions check it); undefined when not JSON */
+	json: T;
 }
 
-async function call(method: string, path: string, o: Opts = {}): Promise<Res> {
+// Bodies of the service's answers, as far as these tests read them.
+interface ErrorBody {
+	code: number | string;
+	message: string;
+	error?: string;
+}
+interface Meta {
+	next_cursor: string | null;
+	limit: number;
+	count: number;
+	has_more: boolean;
+}
+interface PaSummary {
+	protected_area_overlap: boolean;
+	total_overlap_percentage: number;
+	total_overlap_area_ha: number;
+	most_restrictive_extractive_activity_legality: string | null;
+}
+interface ProtectedAreaResult {
+	protected_area_overlap_summary: PaSummary;
+	protected_area_details: Array<Record<string, unknown> & { area_name: string }>;
+}
+interface Analysis extends Record<string, unknown> {
+	risk_level?: string;
+	areaHa: number;
+	protectedAreas: Array<[string, number]>;
+	protected_areas: ProtectedAreaResult;
+	indigenous_land: {
+		indigenous_land_overlap_summary: { indigenous_land_overlap: boolean };
+		indigenous_land_details: Array<Record<string, unknown>>;
+	};
+}
+interface Plot {
+	plot_id: string;
+	plot_name: string;
+	username: string;
+	commodity: string | null;
+	country: string;
+	lat: string;
+	lon: string;
+	area_ha: number;
+	tokens_cost: number;
+	created_at: string;
+	analysis: Analysis;
+	analysis_image: string;
+	geojson_features: Array<{ geometry: { type: string } }>;
+}
+interface PlotList {
+	plots: Plot[];
+	meta: Meta;
+}
+interface Job {
+	job_id: string;
+	status: string;
+	token_cost: number;
+	created_at: string;
+	updated_at: string;
+	job_visualization_url: string[];
+	plots: Plot[];
+}
+interface JobList {
+	jobs: Job[];
+	meta: Meta;
+}
+interface Quote {
+	dry_run: boolean;
+	token_cost: number;
+	plots: unknown[];
+	sufficient: boolean;
+	checks: Array<{ type: string; config: Record<string, unknown> }>;
+}
+interface Run {
+	run_id: string;
+	check_type: string;
+	status: string;
+	started_at: string | null;
+	finished_at: string | null;
+	artifacts: Array<{ type: string; url: string }>;
+	output?: Record<string, unknown> & { risk_level?: string };
+}
+interface RunList {
+	runs: Run[];
+}
+interface Capability {
+	name: string;
+	label: string;
+	description: string;
+	result_key?: string;
+	methodology?: string;
+	cost_hint: { currency: string };
+}
+interface PaFeatureCollection {
+	type: string;
+	features: Array<{ type: string; properties: ProtectedAreaResult & Record<string, unknown>; geometry: { type: string } }>;
+	sources: Array<{ data_version: string }>;
+}
+
+async function call<T = ErrorBody>(method: string, path: string, o: Opts = {}): Promise<Res<T>> {
 	const headers: Record<string, string> = {};
 	if (o.version !== null) headers['x-api-version'] = o.version ?? '3';
 	const who = o.who ?? 'alice';
@@ -39,26 +137,26 @@ async function call(method: string, path: string, o: Opts = {}): Promise<Res> {
 	for (const k of Object.keys(headers)) if (headers[k] === '') delete headers[k];
 	const r = await fetch(f.url + path, { method, headers, body });
 	const text = await r.text();
-	let json: any;
+	let json: unknown;
 	try {
 		json = JSON.parse(text);
 	} catch {
 		json = undefined;
 	}
-	return { status: r.status, headers: r.headers, text, json };
+	return { status: r.status, headers: r.headers, text, json: json as T };
 }
 
 const sq = (lon: number, lat: number, d = 0.01) => ({
 	type: 'Polygon',
 	coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]],
 });
-const fc = (...geoms: any[]) => ({
+const fc = (...geoms: unknown[]) => ({
 	type: 'FeatureCollection',
 	features: geoms.map((g) => ({ type: 'Feature', properties: {}, geometry: g })),
 });
 
-async function makePlot(geom: any = sq(-55.5, -6.5), extra: Record<string, unknown> = {}, who: Who = 'alice') {
-	const r = await call('POST', '/plots/make_plot', { who, body: { geojson: fc(geom), commodity: 'cocoa', ...extra } });
+async function makePlot(geom: unknown = sq(-55.5, -6.5), extra: Record<string, unknown> = {}, who: Who = 'alice') {
+	const r = await call<Plot>('POST', '/plots/make_plot', { who, body: { geojson: fc(geom), commodity: 'cocoa', ...extra } });
 	expect(r.status).toBe(200);
 	return r.json;
 }
@@ -81,7 +179,7 @@ describe('authentication', () => {
 	const basic = (u: string, p: string) => 'Basic ' + Buffer.from(`${u}:${p}`).toString('base64');
 
 	test('login returns a JWT usable as bearer until it expires on the fake clock', async () => {
-		const r = await call('POST', '/login', { who: 'none', headers: { authorization: basic('alice', f.users.alice.password) } });
+		const r = await call<{ token: string }>('POST', '/login', { who: 'none', headers: { authorization: basic('alice', f.users.alice.password) } });
 		expect(r.status).toBe(200);
 		expect(Object.keys(r.json)).toEqual(['token']);
 		const token = r.json.token as string;
@@ -129,9 +227,9 @@ describe('authentication', () => {
 
 	test("another user's plot, job and run → 403 Unauthorized access to entity retrieved", async () => {
 		const p = await makePlot();
-		const j = (await call('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id] } })).json;
+		const j = (await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id] } })).json;
 		f.clock.advance(5000);
-		const runs = (await call('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json.runs;
+		const runs = (await call<RunList>('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json.runs;
 		for (const path of [`/plots/plot/${p.plot_id}`, `/jobs/job/${j.job_id}`, `/analysis-runs/${runs[0].run_id}`, `/analysis-runs?plot_id=${p.plot_id}`]) {
 			const r = await call('GET', path, { who: 'bob' });
 			expect(r.status).toBe(403);
@@ -251,9 +349,9 @@ describe('errors table', () => {
 		['non-numeric position', { type: 'Point', coordinates: ['a', 1] }, /array of 2 or 3 numbers/],
 		['point_ha of 4.0', { type: 'Point', coordinates: [1, 1], _pointHa: 4.0 }, /point_ha/],
 	])('other invalid geometry: %s', async (_name, geom, re) => {
-		const feature: any = { type: 'Feature', properties: {}, geometry: geom };
-		if (geom && (geom as any)._pointHa) {
-			feature.properties.point_ha = (geom as any)._pointHa;
+		const feature: { type: string; properties: Record<string, unknown>; geometry: unknown } = { type: 'Feature', properties: {}, geometry: geom };
+		if (geom && '_pointHa' in geom && geom._pointHa) {
+			feature.properties.point_ha = geom._pointHa;
 			feature.geometry = { type: 'Point', coordinates: [1, 1] };
 		}
 		const r = await call('POST', '/plots/make_plot', { body: { geojson: { type: 'FeatureCollection', features: [feature] } } });
@@ -278,7 +376,7 @@ describe('errors table', () => {
 			expect(date.json.code).toBe('400');
 		}
 		f.seedPlots('alice', 3);
-		const page = await call('GET', '/plots?limit=1');
+		const page = await call<PlotList>('GET', '/plots?limit=1');
 		const jobsWithPlotCursor = await call('GET', `/jobs?cursor=${page.json.meta.next_cursor}`);
 		expect(jobsWithPlotCursor.json).toEqual({ code: '400', message: 'Cursor not found' });
 	});
@@ -299,7 +397,7 @@ describe('errors table', () => {
 		expect(r.status).toBe(400);
 		expect(r.json).toEqual({ error: 'Insufficient tokens', required: p.tokens_cost, available: 3 });
 		expect(f.getBalance('alice')).toEqual({ total: 3, reserved: 0, free: 3 });
-		expect((await call('GET', '/jobs')).json.jobs).toHaveLength(0);
+		expect((await call<JobList>('GET', '/jobs')).json.jobs).toHaveLength(0);
 	});
 
 	test('token balance lookup failure → 404 plain string', async () => {
@@ -362,22 +460,22 @@ describe('plots', () => {
 		expect(p.area_ha).toBeLessThan(125);
 		expect(p.tokens_cost).toBe(Math.ceil(p.area_ha));
 		expect(p.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?$/);
-		const again = await call('GET', `/plots/plot/${p.plot_id}`);
+		const again = await call<Plot>('GET', `/plots/plot/${p.plot_id}`);
 		expect(again.json).toEqual(p);
 	});
 
 	test('2 to 20 Features → {plots: [...]}; more than 20 → 400', async () => {
-		const two = await call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1), sq(2, 2)), plot_name: 'Batch' } });
+		const two = await call<PlotList>('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1), sq(2, 2)), plot_name: 'Batch' } });
 		expect(two.status).toBe(200);
 		expect(two.json.plots).toHaveLength(2);
-		expect(two.json.plots.map((p: any) => p.plot_name)).toEqual(['Batch 1', 'Batch 2']);
+		expect(two.json.plots.map((p) => p.plot_name)).toEqual(['Batch 1', 'Batch 2']);
 		expect(two.json.plots[0].country).toBe('Unknown');
-		const twenty = await call('POST', '/plots/make_plot', { body: { geojson: fc(...Array.from({ length: 20 }, (_, i) => sq(i, 1))) } });
+		const twenty = await call<PlotList>('POST', '/plots/make_plot', { body: { geojson: fc(...Array.from({ length: 20 }, (_, i) => sq(i, 1))) } });
 		expect(twenty.json.plots).toHaveLength(20);
 		const many = await call('POST', '/plots/make_plot', { body: { geojson: fc(...Array.from({ length: 21 }, (_, i) => sq(i, 1))) } });
 		expect(many.status).toBe(400);
 		expect(many.json.code).toBe(400);
-		expect((await call('GET', '/plots')).json.meta.count).toBe(22);
+		expect((await call<PlotList>('GET', '/plots')).json.meta.count).toBe(22);
 	});
 
 	test('points become circles of about 4 ha, or point_ha', async () => {
@@ -386,7 +484,7 @@ describe('plots', () => {
 		expect(dflt.area_ha).toBeLessThanOrEqual(4.0);
 		expect(dflt.geojson_features[0].geometry.type).toBe('Polygon');
 		expect(dflt.country).toBe("Côte d'Ivoire");
-		const r = await call('POST', '/plots/make_plot', {
+		const r = await call<Plot>('POST', '/plots/make_plot', {
 			body: { geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { point_ha: 1.5 }, geometry: { type: 'Point', coordinates: [101.5, 0.5, 12] } }] } },
 		});
 		expect(r.status).toBe(200);
@@ -405,7 +503,7 @@ describe('plots', () => {
 	});
 
 	test('a top-level FeatureCollection body is accepted too', async () => {
-		const r = await call('POST', '/plots/make_plot', { body: { ...fc(sq(1, 1)), plot_name: 'Top' } });
+		const r = await call<Plot>('POST', '/plots/make_plot', { body: { ...fc(sq(1, 1)), plot_name: 'Top' } });
 		expect(r.status).toBe(200);
 		expect(r.json.plot_name).toBe('Top');
 	});
@@ -415,17 +513,17 @@ describe('plots', () => {
 		const base = T0.getTime() - 10_000_000;
 		const ids = f.seedPlots('alice', 2500, { createdAt: (i) => new Date(base + Math.floor(i / 5) * 1000) });
 		f.seedPlots('bob', 10);
-		const seen: any[] = [];
+		const seen: Plot[] = [];
 		let cursor: string | undefined;
 		let pages = 0;
 		do {
-			const r = await call('GET', `/plots?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+			const r = await call<PlotList>('GET', `/plots?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
 			expect(r.status).toBe(200);
 			pages++;
 			seen.push(...r.json.plots);
 			expect(r.json.meta.count).toBe(r.json.plots.length);
 			expect(r.json.meta.limit).toBe(1000);
-			cursor = r.json.meta.has_more ? r.json.meta.next_cursor : undefined;
+			cursor = r.json.meta.has_more ? (r.json.meta.next_cursor ?? undefined) : undefined;
 			if (!r.json.meta.has_more) expect(r.json.meta.next_cursor).toBeNull();
 		} while (cursor);
 		expect(pages).toBe(3);
@@ -439,28 +537,28 @@ describe('plots', () => {
 	test('pagination: default limit 100, lite summaries, inclusive created_at bounds', async () => {
 		const base = Date.parse('2026-01-01T00:00:00Z');
 		f.seedPlots('alice', 150, { createdAt: (i) => new Date(base + i * 60_000) });
-		const d = await call('GET', '/plots');
+		const d = await call<PlotList>('GET', '/plots');
 		expect(d.json.meta).toMatchObject({ limit: 100, count: 100, has_more: true });
-		const lite = await call('GET', '/plots?lite=true&limit=2');
+		const lite = await call<PlotList>('GET', '/plots?lite=true&limit=2');
 		expect(Object.keys(lite.json.plots[0]).sort()).toEqual(['area_ha', 'commodity', 'country', 'created_at', 'plot_id', 'plot_name']);
 		expect(lite.json.meta.count).toBe(2);
 		const from = new Date(base + 10 * 60_000).toISOString();
 		const until = new Date(base + 19 * 60_000).toISOString();
-		const win = await call('GET', `/plots?created_at_from=${from}&created_at_until=${until}&limit=1000`);
+		const win = await call<PlotList>('GET', `/plots?created_at_from=${from}&created_at_until=${until}&limit=1000`);
 		expect(win.json.plots).toHaveLength(10);
-		const noZone = await call('GET', `/plots?created_at_from=${win.json.plots[0].created_at}&limit=1000`);
+		const noZone = await call<PlotList>('GET', `/plots?created_at_from=${win.json.plots[0].created_at}&limit=1000`);
 		expect(noZone.json.plots).toHaveLength(1 + 149 - 19);
 	});
 });
 
 describe('capabilities', () => {
 	test('28 by default, 33 with include=hidden, each with a JSON Schema, sync transport and cost_hint', async () => {
-		const d = await call('GET', '/v3/discovery/capabilities');
+		const d = await call<Capability[]>('GET', '/v3/discovery/capabilities');
 		expect(d.status).toBe(200);
 		expect(d.json).toHaveLength(28);
-		const h = await call('GET', '/v3/discovery/capabilities?include=hidden');
+		const h = await call<Capability[]>('GET', '/v3/discovery/capabilities?include=hidden');
 		expect(h.json).toHaveLength(33);
-		expect(new Set(h.json.map((c: any) => c.name)).size).toBe(33);
+		expect(new Set(h.json.map((c) => c.name)).size).toBe(33);
 		for (const c of h.json) {
 			expect(c).toMatchObject({ transport: 'sync', input_schema: { type: 'object' } });
 			expect(typeof c.label).toBe('string');
@@ -468,14 +566,14 @@ describe('capabilities', () => {
 			expect(c.cost_hint.currency).toBe('tokens');
 			expect(c.methodology).toBeUndefined();
 		}
-		const byName = Object.fromEntries(h.json.map((c: any) => [c.name, c]));
+		const byName = Object.fromEntries(h.json.map((c) => [c.name, c]));
 		expect(byName.protected_area.result_key).toBe('protected_areas');
 		expect(byName.eudr.result_key).toBeUndefined();
 		expect(byName.enso_teleconnection.label).toBe('El Niño Climate Sensitivity');
 		expect(byName.coastal_structural.label).toBe('Coastal Flood · Structural Exposure');
-		const doc = await call('GET', '/v3/discovery/capabilities?include=doc,hidden');
+		const doc = await call<Capability[]>('GET', '/v3/discovery/capabilities?include=doc,hidden');
 		expect(doc.json).toHaveLength(33);
-		expect(doc.json.every((c: any) => typeof c.methodology === 'string' && c.methodology.length > 20)).toBe(true);
+		expect(doc.json.every((c) => typeof c.methodology === 'string' && c.methodology.length > 20)).toBe(true);
 	});
 
 	test('config is validated against input_schema; defaults fill the effective config', async () => {
@@ -492,7 +590,7 @@ describe('capabilities', () => {
 			expect(r.status).toBe(400);
 			expect(r.json.message).toMatch(re);
 		}
-		const ok = await call('POST', '/jobs/make_job', { headers: { 'x-dry-run': 'true' }, body: { plot_ids: [p.plot_id], checks: [{ type: 'flood_outlook', config: { horizon_weeks: 2 } }, { type: 'eudr' }] } });
+		const ok = await call<Quote>('POST', '/jobs/make_job', { headers: { 'x-dry-run': 'true' }, body: { plot_ids: [p.plot_id], checks: [{ type: 'flood_outlook', config: { horizon_weeks: 2 } }, { type: 'eudr' }] } });
 		expect(ok.status).toBe(200);
 		expect(ok.json.checks[0].config).toEqual({ horizon_weeks: 2 });
 		expect(ok.json.checks[1].config).toMatchObject({ cutoff_date: '2020-12-31' });
@@ -500,13 +598,13 @@ describe('capabilities', () => {
 
 	test('addCapability: appears at once and runs in jobs', async () => {
 		f.addCapability({ name: 'bee_count', label: 'Bee Count', description: 'Counts bees', cost_hint: { model: 'per_plot', tokens_per_plot: 7, currency: 'tokens' }, result_key: 'bees' });
-		const d = await call('GET', '/v3/discovery/capabilities');
-		expect(d.json.find((c: any) => c.name === 'bee_count')).toMatchObject({ result_key: 'bees', transport: 'sync' });
+		const d = await call<Capability[]>('GET', '/v3/discovery/capabilities');
+		expect(d.json.find((c) => c.name === 'bee_count')).toMatchObject({ result_key: 'bees', transport: 'sync' });
 		const p = await makePlot();
-		const j = await call('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id], checks: [{ type: 'bee_count' }] } });
+		const j = await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id], checks: [{ type: 'bee_count' }] } });
 		expect(j.json.token_cost).toBe(7);
 		f.clock.advance(2000);
-		const plot = (await call('GET', `/plots/plot/${p.plot_id}`)).json;
+		const plot = (await call<Plot>('GET', `/plots/plot/${p.plot_id}`)).json;
 		expect(plot.analysis.bees).toMatchObject({ capability: 'bee_count' });
 	});
 });
@@ -519,7 +617,7 @@ describe('jobs and tokens', () => {
 		expect(before).toEqual({ 'Token balance': 100000, 'Reserved Tokens': 0, 'Free Tokens': 100000 });
 		f.log.clear();
 		const body = { plot_ids: [a.plot_id, b.plot_id], checks: [{ type: 'eudr' }, { type: 'visual_verification' }] };
-		const q = await call('POST', '/jobs/make_job', { body, headers: { 'x-dry-run': 'true' } });
+		const q = await call<Quote>('POST', '/jobs/make_job', { body, headers: { 'x-dry-run': 'true' } });
 		expect(q.status).toBe(200);
 		expect(q.json.dry_run).toBe(true);
 		const expected = a.tokens_cost + 3 + b.tokens_cost + 3;
@@ -530,26 +628,26 @@ describe('jobs and tokens', () => {
 		]);
 		expect(q.json.sufficient).toBe(true);
 		expect((await call('GET', '/users/check_tokens')).json).toEqual(before);
-		expect((await call('GET', '/jobs')).json.jobs).toHaveLength(0);
-		expect((await call('GET', `/analysis-runs?plot_id=${a.plot_id}`)).json.runs).toHaveLength(0);
-		const real = await call('POST', '/jobs/make_job', { body });
+		expect((await call<JobList>('GET', '/jobs')).json.jobs).toHaveLength(0);
+		expect((await call<RunList>('GET', `/analysis-runs?plot_id=${a.plot_id}`)).json.runs).toHaveLength(0);
+		const real = await call<Job>('POST', '/jobs/make_job', { body });
 		expect(real.json.token_cost).toBe(expected);
 		expect(f.getBalance('alice')).toEqual({ total: 100000, reserved: expected, free: 100000 - expected });
 		// insufficient balance still quotes
 		f.setBalance('alice', expected);
-		const q2 = await call('POST', '/jobs/make_job', { body, headers: { 'x-dry-run': 'true' } });
+		const q2 = await call<Quote>('POST', '/jobs/make_job', { body, headers: { 'x-dry-run': 'true' } });
 		expect(q2.json).toMatchObject({ token_cost: expected, sufficient: false });
 	});
 
 	test('progression creating → pending → done; tokens reserved then settled; results written', async () => {
 		const plots = [await makePlot(sq(-55.5, -6.5)), await makePlot(sq(101.92, -0.32, 0.02)), await makePlot(sq(10, 50))];
-		const t = (await call('POST', '/jobs/make_job', { body: { plot_ids: plots.map((p) => p.plot_id), job_name: 'J', notes: 'N', additional_info: { po: '42' } } })).json;
+		const t = (await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: plots.map((p) => p.plot_id), job_name: 'J', notes: 'N', additional_info: { po: '42' } } })).json;
 		const cost = plots.reduce((a, p) => a + p.tokens_cost, 0);
 		expect(t).toMatchObject({ job_name: 'J', notes: 'N', additional_info: { po: '42' }, status: 'creating', token_cost: cost, username: 'alice' });
 		expect(t.job_id).toMatch(/^\d+$/);
 		expect(t.created_at).not.toMatch(/Z$/);
 		expect(f.getBalance('alice')).toEqual({ total: 100000, reserved: cost, free: 100000 - cost });
-		const status = async () => (await call('GET', `/jobs/job/${t.job_id}`)).json;
+		const status = async () => (await call<Job>('GET', `/jobs/job/${t.job_id}`)).json;
 		f.clock.advance(600);
 		expect((await status()).status).toBe('pending');
 		f.clock.advance(1000);
@@ -585,7 +683,7 @@ describe('jobs and tokens', () => {
 		const img = await fetch(done.plots[2].analysis_image);
 		expect(img.headers.get('content-type')).toBe('image/png');
 		// job list: no embedded plots
-		const list = (await call('GET', '/jobs')).json;
+		const list = (await call<JobList>('GET', '/jobs')).json;
 		expect(list.jobs).toHaveLength(1);
 		expect(list.jobs[0].plots).toBeUndefined();
 		expect(list.jobs[0]).toMatchObject({ status: 'done', plot_ids: plots.map((p) => p.plot_id) });
@@ -596,26 +694,26 @@ describe('jobs and tokens', () => {
 		f.setFailingPlotNames(['bad']);
 		const bad = await makePlot(sq(1, 1), { plot_name: 'bad' });
 		const good = await makePlot(sq(2, 2), { plot_name: 'good' });
-		const j = (await call('POST', '/jobs/make_job', { body: { plot_ids: [bad.plot_id, good.plot_id] } })).json;
+		const j = (await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: [bad.plot_id, good.plot_id] } })).json;
 		const cost = bad.tokens_cost + good.tokens_cost;
 		f.clock.advance(1600);
-		const mid = (await call('GET', `/jobs/job/${j.job_id}`)).json;
+		const mid = (await call<Job>('GET', `/jobs/job/${j.job_id}`)).json;
 		expect(mid.status).toBe('incomplete');
 		expect(mid.plots[0].analysis).toMatchObject({ status: 'failed' });
 		expect(mid.job_visualization_url).toHaveLength(0);
 		expect(f.getBalance('alice').reserved).toBe(cost);
 		f.clock.advance(1000);
-		const end = (await call('GET', `/jobs/job/${j.job_id}`)).json;
+		const end = (await call<Job>('GET', `/jobs/job/${j.job_id}`)).json;
 		expect(end.status).toBe('done-with-errors');
 		expect(end.job_visualization_url).toHaveLength(1);
 		expect(f.getBalance('alice')).toEqual({ total: 100000 - good.tokens_cost, reserved: 0, free: 100000 - good.tokens_cost });
 		expect(f.getJob(j.job_id)).toMatchObject({ tokensCharged: good.tokens_cost, tokensRefunded: bad.tokens_cost });
-		const runs = (await call('GET', `/analysis-runs?plot_id=${bad.plot_id}`)).json.runs;
+		const runs = (await call<RunList>('GET', `/analysis-runs?plot_id=${bad.plot_id}`)).json.runs;
 		expect(runs[0]).toMatchObject({ status: 'failed', tokens_charged: 0 });
 	});
 
 	test('validation: missing plots, duplicates, missing commodity, per_plot and config commodity', async () => {
-		const noCommodity = (await call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)) } })).json;
+		const noCommodity = (await call<Plot>('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)) } })).json;
 		const r1 = await call('POST', '/jobs/make_job', { body: { plot_ids: [noCommodity.plot_id] } });
 		expect(r1.status).toBe(400);
 		expect(r1.json.message).toMatch(/has no commodity/);
@@ -635,15 +733,15 @@ describe('jobs and tokens', () => {
 		const p = await makePlot();
 		const ids: string[] = [];
 		for (let i = 0; i < 5; i++) {
-			ids.push((await call('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id] } })).json.job_id);
+			ids.push((await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id] } })).json.job_id);
 			f.clock.advance(10);
 		}
-		const first = (await call('GET', '/jobs?limit=2')).json;
-		expect(first.jobs.map((j: any) => j.job_id)).toEqual([ids[4], ids[3]]);
-		const second = (await call('GET', `/jobs?limit=2&cursor=${first.meta.next_cursor}`)).json;
-		expect(second.jobs.map((j: any) => j.job_id)).toEqual([ids[2], ids[1]]);
-		const third = (await call('GET', `/jobs?limit=2&cursor=${second.meta.next_cursor}`)).json;
-		expect(third.jobs.map((j: any) => j.job_id)).toEqual([ids[0]]);
+		const first = (await call<JobList>('GET', '/jobs?limit=2')).json;
+		expect(first.jobs.map((j) => j.job_id)).toEqual([ids[4], ids[3]]);
+		const second = (await call<JobList>('GET', `/jobs?limit=2&cursor=${first.meta.next_cursor}`)).json;
+		expect(second.jobs.map((j) => j.job_id)).toEqual([ids[2], ids[1]]);
+		const third = (await call<JobList>('GET', `/jobs?limit=2&cursor=${second.meta.next_cursor}`)).json;
+		expect(third.jobs.map((j) => j.job_id)).toEqual([ids[0]]);
 		expect(third.meta).toEqual({ next_cursor: null, limit: 2, count: 1, has_more: false });
 	});
 });
@@ -651,32 +749,33 @@ describe('jobs and tokens', () => {
 describe('analysis runs', () => {
 	test('one run per check per plot per job, with status, timing, cost, artifacts and output', async () => {
 		const p = await makePlot();
-		const j = (await call('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id], checks: [{ type: 'eudr' }, { type: 'fire_outlook', config: { horizon_weeks: 3 } }] } })).json;
-		let list = (await call('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json;
+		const j = (await call<Job>('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id], checks: [{ type: 'eudr' }, { type: 'fire_outlook', config: { horizon_weeks: 3 } }] } })).json;
+		let list = (await call<RunList>('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json;
 		expect(list.runs).toHaveLength(2);
-		expect(list.runs.map((r: any) => r.status)).toEqual(['pending', 'pending']);
+		expect(list.runs.map((r) => r.status)).toEqual(['pending', 'pending']);
 		f.clock.advance(1000);
-		expect((await call('GET', `/analysis-runs/${list.runs[0].run_id}`)).json.status).toBe('running');
+		expect((await call<Run>('GET', `/analysis-runs/${list.runs[0].run_id}`)).json.status).toBe('running');
 		f.clock.advance(1000);
-		list = (await call('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json;
-		const fire = list.runs.find((r: any) => r.check_type === 'fire_outlook');
+		list = (await call<RunList>('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json;
+		const fire = list.runs.find((r) => r.check_type === 'fire_outlook');
+		if (!fire) throw new Error('no fire_outlook run');
 		expect(fire).toMatchObject({ plot_id: p.plot_id, job_id: j.job_id, status: 'completed', config: { horizon_weeks: 3 }, token_cost: 2 });
 		expect(fire.run_id).toMatch(/^\d+$/);
 		expect(fire.started_at).toBeTruthy();
 		expect(fire.finished_at).toBeTruthy();
-		expect(fire.artifacts.map((a: any) => a.type)).toEqual(['visualization', 'geojson']);
+		expect(fire.artifacts.map((a) => a.type)).toEqual(['visualization', 'geojson']);
 		expect(fire.output).toBeUndefined();
-		const detail = (await call('GET', `/analysis-runs/${fire.run_id}`)).json;
+		const detail = (await call<Run>('GET', `/analysis-runs/${fire.run_id}`)).json;
 		expect(detail.output).toMatchObject({ capability: 'fire_outlook' });
-		const plot = (await call('GET', `/plots/plot/${p.plot_id}`)).json;
+		const plot = (await call<Plot>('GET', `/plots/plot/${p.plot_id}`)).json;
 		expect(plot.analysis.fire_outlook).toEqual(detail.output);
-		const eudrRun = (await call('GET', `/analysis-runs/${list.runs.find((r: any) => r.check_type === 'eudr').run_id}`)).json;
-		expect(eudrRun.output.risk_level).toBe(plot.analysis.risk_level);
+		const eudrRun = (await call<Run>('GET', `/analysis-runs/${list.runs.find((r) => r.check_type === 'eudr')?.run_id}`)).json;
+		expect(eudrRun.output?.risk_level).toBe(plot.analysis.risk_level);
 		const art = await fetch(fire.artifacts[1].url);
-		expect(((await art.json()) as any).type).toBe('FeatureCollection');
+		expect(((await art.json()) as { type: string }).type).toBe('FeatureCollection');
 		// a second job adds runs
 		await call('POST', '/jobs/make_job', { body: { plot_ids: [p.plot_id] } });
-		expect((await call('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json.runs).toHaveLength(3);
+		expect((await call<RunList>('GET', `/analysis-runs?plot_id=${p.plot_id}`)).json.runs).toHaveLength(3);
 		expect((await call('GET', '/analysis-runs')).status).toBe(400);
 		expect((await call('GET', '/analysis-runs/99999999')).status).toBe(404);
 	});
@@ -686,7 +785,7 @@ describe('protected areas', () => {
 	test('check by plot_ids and geojson → one FeatureCollection in request order, charged per item', async () => {
 		const p = await makePlot(sq(-7.3, 5.6)); // inside Taï
 		const before = f.getBalance('alice').total;
-		const r = await call('POST', '/protected-areas/checks', {
+		const r = await call<PaFeatureCollection>('POST', '/protected-areas/checks', {
 			body: {
 				plot_ids: [p.plot_id],
 				geojson: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: { ref: 'far' }, geometry: sq(10, 50) }, { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [101.8, -0.2] } }] },
@@ -695,7 +794,7 @@ describe('protected areas', () => {
 		expect(r.status).toBe(200);
 		expect(r.json.type).toBe('FeatureCollection');
 		expect(r.json.features).toHaveLength(3);
-		const [a, b, c] = r.json.features.map((x: any) => x.properties);
+		const [a, b, c] = r.json.features.map((x) => x.properties);
 		expect(a).toMatchObject({ input_index: 0, input_type: 'plot', plot_id: p.plot_id });
 		expect(a.protected_area_overlap_summary).toMatchObject({ protected_area_overlap: true, most_restrictive_extractive_activity_legality: 'prohibited' });
 		expect(a.protected_area_overlap_summary.total_overlap_percentage).toBeCloseTo(100, 0);
@@ -706,7 +805,7 @@ describe('protected areas', () => {
 		expect(r.json.sources[0].data_version).toBeTruthy();
 		expect(f.getBalance('alice').total).toBe(before - 3);
 		// single Feature is accepted
-		expect((await call('POST', '/protected-areas/checks', { body: { geojson: { type: 'Feature', properties: {}, geometry: sq(1, 1) } } })).json.features).toHaveLength(1);
+		expect((await call<PaFeatureCollection>('POST', '/protected-areas/checks', { body: { geojson: { type: 'Feature', properties: {}, geometry: sq(1, 1) } } })).json.features).toHaveLength(1);
 	});
 
 	test('batch limit 100, required input, invalid geometry', async () => {
@@ -715,7 +814,7 @@ describe('protected areas', () => {
 		expect(r.status).toBe(400);
 		expect(r.json.message).toMatch(/At most 100/);
 		const hundred = fc(...Array.from({ length: 100 }, (_, i) => sq(i * 0.1, 1)));
-		expect((await call('POST', '/protected-areas/checks', { body: { geojson: hundred } })).json.features).toHaveLength(100);
+		expect((await call<PaFeatureCollection>('POST', '/protected-areas/checks', { body: { geojson: hundred } })).json.features).toHaveLength(100);
 		expect((await call('POST', '/protected-areas/checks', { body: {} })).status).toBe(400);
 		const bow = { type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] };
 		const inv = await call('POST', '/protected-areas/checks', { body: { geojson: fc(bow) } });
@@ -723,12 +822,12 @@ describe('protected areas', () => {
 	});
 
 	test('GET /protected-areas/{id} and /protected-areas/areas/{id}', async () => {
-		const a = await call('GET', '/protected-areas/351814');
+		const a = await call<PaFeatureCollection>('GET', '/protected-areas/351814');
 		expect(a.status).toBe(200);
 		expect(a.json.type).toBe('FeatureCollection');
 		expect(a.json.features[0].properties).toMatchObject({ area_id: '351814', iucn_category: 'VI', extractive_activity_legality: 'limited' });
 		expect(a.json.features[0].geometry.type).toBe('Polygon');
-		const b = await call('GET', '/protected-areas/areas/351814');
+		const b = await call<PaFeatureCollection>('GET', '/protected-areas/areas/351814');
 		expect(b.json).toEqual(a.json);
 		expect((await call('GET', '/protected-areas/424242')).status).toBe(404);
 	});
@@ -749,10 +848,10 @@ describe('faults, log and the /__fake control surface', () => {
 	test('drop-after really processes the request; drop-before does not', async () => {
 		f.faults.add({ kind: 'drop-after', match: { path: '/plots/make_plot' } });
 		await expect(call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)) } })).rejects.toThrow();
-		expect((await call('GET', '/plots')).json.plots).toHaveLength(1);
+		expect((await call<PlotList>('GET', '/plots')).json.plots).toHaveLength(1);
 		f.faults.add({ kind: 'drop-before', match: { path: /make_plot$/ } });
 		await expect(call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)) } })).rejects.toThrow();
-		expect((await call('GET', '/plots')).json.plots).toHaveLength(1);
+		expect((await call<PlotList>('GET', '/plots')).json.plots).toHaveLength(1);
 		const entries = f.log.entries().filter((e) => e.path === '/plots/make_plot');
 		expect(entries.map((e) => [e.status, e.dropped, e.fault])).toEqual([
 			[200, true, 'drop-after'],
@@ -773,7 +872,7 @@ describe('faults, log and the /__fake control surface', () => {
 
 	test('the log counts requests and holds no secrets', async () => {
 		const basic = 'Basic ' + Buffer.from(`alice:${f.users.alice.password}`).toString('base64');
-		const tok = (await call('POST', '/login', { who: 'none', headers: { authorization: basic } })).json.token;
+		const tok = (await call<{ token: string }>('POST', '/login', { who: 'none', headers: { authorization: basic } })).json.token;
 		await call('GET', '/plots', { bearer: tok });
 		await call('GET', '/plots');
 		await call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)), notes: 'x' } });
@@ -793,10 +892,10 @@ describe('faults, log and the /__fake control surface', () => {
 
 	test('HTTP control surface', async () => {
 		const post = (path: string, body?: unknown) =>
-			fetch(f.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<any>);
-		const users: any = await (await fetch(`${f.url}/__fake/users`)).json();
+			fetch(f.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }).then((r) => r.json() as Promise<unknown>);
+		const users = (await (await fetch(`${f.url}/__fake/users`)).json()) as { users: Array<{ key: string }> };
 		expect(users.users[0]).toEqual({ key: 'alice', ...f.users.alice, roles: ['analyst'] });
-		expect(users.users.map((u: any) => u.key)).toEqual(['alice', 'bob', 'viewer']);
+		expect(users.users.map((u) => u.key)).toEqual(['alice', 'bob', 'viewer']);
 		await post('/__fake/clock/set', { iso: '2026-05-05T00:00:00Z' });
 		expect(f.clock.now().toISOString()).toBe('2026-05-05T00:00:00.000Z');
 		await post('/__fake/clock/scale', { factor: 0 });
@@ -810,17 +909,17 @@ describe('faults, log and the /__fake control surface', () => {
 		await fetch(`${f.url}/__fake/faults`, { method: 'DELETE' });
 		expect((await call('GET', '/jobs')).status).toBe(200);
 		await post('/__fake/capabilities', { name: 'owl_survey', label: 'Owl Survey', description: 'Owls' });
-		expect((await call('GET', '/v3/discovery/capabilities')).json.map((c: any) => c.name)).toContain('owl_survey');
-		const log: any = await (await fetch(`${f.url}/__fake/log`)).json();
-		expect(log.entries.map((e: any) => e.path)).toEqual(['/users/check_tokens', '/jobs', '/jobs', '/v3/discovery/capabilities']);
+		expect((await call<Capability[]>('GET', '/v3/discovery/capabilities')).json.map((c) => c.name)).toContain('owl_survey');
+		const log = (await (await fetch(`${f.url}/__fake/log`)).json()) as { entries: Array<{ path: string }> };
+		expect(log.entries.map((e) => e.path)).toEqual(['/users/check_tokens', '/jobs', '/jobs', '/v3/discovery/capabilities']);
 		await fetch(`${f.url}/__fake/log`, { method: 'DELETE' });
 		expect(f.log.count()).toBe(0);
 		await post('/__fake/seed/plots', { username: 'alice', count: 3 });
-		expect((await call('GET', '/plots')).json.plots).toHaveLength(3);
+		expect((await call<PlotList>('GET', '/plots')).json.plots).toHaveLength(3);
 		await post('/__fake/reset');
-		expect((await call('GET', '/plots')).json.plots).toHaveLength(0);
+		expect((await call<PlotList>('GET', '/plots')).json.plots).toHaveLength(0);
 		expect(f.getBalance('bob').total).toBe(100000);
 		expect(Math.abs(f.clock.now().getTime() - T0.getTime())).toBeLessThan(1000);
-		expect((await call('GET', '/v3/discovery/capabilities')).json).toHaveLength(28);
+		expect((await call<Capability[]>('GET', '/v3/discovery/capabilities')).json).toHaveLength(28);
 	});
 });
