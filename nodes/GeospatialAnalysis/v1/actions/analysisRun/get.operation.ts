@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport/request';
-import { readAllItems, readId } from './params';
+import { readId } from './params';
 import { simplifyRun } from './simplify';
 
 const show = { resource: ['analysisRun'], operation: ['get'] };
@@ -30,8 +35,11 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const params = readAllItems(this, items, (i) => ({
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const prepare = (i: number) => ({
 		runId: readId(
 			this,
 			i,
@@ -40,14 +48,23 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			'Enter the ID of an analysis run of this account (see Analysis Run → Get Many), e.g. with an expression that reads run_id from the input item.',
 		),
 		simplify: this.getNodeParameter('simplify', i, false) as boolean,
-	}));
-	return await forEachItem(this, items, async (i) => {
-		const p = params[i];
-		if ('error' in p) throw p.error;
-		const { runId, simplify } = p.value;
-		const run = await apiRequest.call(this, 'GET', `/analysis-runs/${encodeURIComponent(runId)}`, { itemIndex: i });
-		const json: IDataObject =
-			run !== null && typeof run === 'object' && !Array.isArray(run) ? (run as IDataObject) : { value: run as string };
-		return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
 	});
+	return await forEachItem(
+		this,
+		items,
+		async (i, { runId, simplify }: ReturnType<typeof prepare>) => {
+			const run = await apiRequest.call(
+				this,
+				'GET',
+				`/analysis-runs/${encodeURIComponent(runId)}`,
+				{ itemIndex: i },
+			);
+			const json: IDataObject =
+				run !== null && typeof run === 'object' && !Array.isArray(run)
+					? (run as IDataObject)
+					: { value: run as string };
+			return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
+		},
+		prepare,
+	);
 }

@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport/request';
-import { readAllItems, readId } from './params';
+import { readId } from './params';
 import { runsFromResponse, simplifyRun } from './simplify';
 
 const show = { resource: ['analysisRun'], operation: ['getMany'] };
@@ -42,7 +47,8 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		description: 'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
+		description:
+			'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
 		displayOptions: { show },
 		options: [
 			{
@@ -60,7 +66,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. completed',
-				description: 'Keep only runs with this status, for example pending, running, completed or failed',
+				description:
+					'Keep only runs with this status, for example pending, running, completed or failed',
 			},
 		],
 	},
@@ -81,8 +88,11 @@ function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	return typeof value === 'string' && value.toLowerCase() === wanted.toLowerCase();
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const params = readAllItems(this, items, (i) => {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const prepare = (i: number) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 		return {
@@ -93,23 +103,30 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				'Plot ID',
 				'Enter the ID of a plot of this account, e.g. with an expression that reads plot_id from the input item.',
 			),
-			limit: returnAll ? undefined : Math.max(1, Math.floor(Number(this.getNodeParameter('limit', i, 50)))),
+			limit: returnAll
+				? undefined
+				: Math.max(1, Math.floor(Number(this.getNodeParameter('limit', i, 50)))),
 			checkType: String(filters.checkType ?? '').trim(),
 			status: String(filters.status ?? '').trim(),
 			simplify: this.getNodeParameter('simplify', i, false) as boolean,
 		};
-	});
-	return await forEachItem(this, items, async (i) => {
-		const p = params[i];
-		if ('error' in p) throw p.error;
-		const { plotId, limit, checkType, status, simplify } = p.value;
-		const body = await apiRequest.call(this, 'GET', '/analysis-runs', { qs: { plot_id: plotId }, itemIndex: i });
-		let runs = runsFromResponse(body).filter(
-			(run) =>
-				matches(run as IDataObject, ['check_type', 'type', 'checkType'], checkType) &&
-				matches(run as IDataObject, ['status', 'state'], status),
-		);
-		if (limit !== undefined) runs = runs.slice(0, limit);
-		return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
-	});
+	};
+	return await forEachItem(
+		this,
+		items,
+		async (i, { plotId, limit, checkType, status, simplify }: ReturnType<typeof prepare>) => {
+			const body = await apiRequest.call(this, 'GET', '/analysis-runs', {
+				qs: { plot_id: plotId },
+				itemIndex: i,
+			});
+			let runs = runsFromResponse(body).filter(
+				(run) =>
+					matches(run as IDataObject, ['check_type', 'type', 'checkType'], checkType) &&
+					matches(run as IDataObject, ['status', 'state'], status),
+			);
+			if (limit !== undefined) runs = runs.slice(0, limit);
+			return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
+		},
+		prepare,
+	);
 }
