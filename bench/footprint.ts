@@ -1,0 +1,111 @@
+/**
+ * 5. Footprint: the packed size, the cold `require` time of each built node and credential
+ *    file in a fresh process, and the heap a Per-Plot Results output of a 10,000-plot job takes.
+ *    The package is built with `gulp bundle` in a temporary copy, so the shared dist/ is untouched.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+import { envNumber, fmt, median, record } from './lib';
+
+const root = path.resolve(__dirname, '..');
+
+function buildCopy(): string {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geo-bench-pack-'));
+	for (const entry of ['nodes', 'credentials', 'icons', 'package.json', 'gulpfile.js', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'LICENSE.md']) {
+		const from = path.join(root, entry);
+		if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, entry), { recursive: true });
+	}
+	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
+	execFileSync(process.execPath, [path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'], { cwd: dir, stdio: 'ignore' });
+	return dir;
+}
+
+/** ms to require `file` in a fresh process: [n8n-workflow alone, the file after n8n-workflow]. */
+function coldRequire(dir: string, file: string | undefined): { workflowMs: number; fileMs: number } {
+	const script = `
+const t0 = process.hrtime.bigint();
+require('n8n-workflow');
+const t1 = process.hrtime.bigint();
+${file ? `require(${JSON.stringify(file)});` : ''}
+const t2 = process.hrtime.bigint();
+process.stdout.write(JSON.stringify({ workflowMs: Number(t1 - t0) / 1e6, fileMs: Number(t2 - t1) / 1e6 }));`;
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
+	return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' })) as { workflowMs: number; fileMs: number };
+}
+
+export async function footprintBench(): Promise<void> {
+	const section = 'footprint';
+	const runs = envNumber('BENCH_REQUIRE_RUNS', 7);
+	console.log('\n## 5. Footprint: package size, cold require, Per-Plot Results memory');
+	const dir = buildCopy();
+	try {
+		// npm pack
+		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
+		const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{
+			size: number;
+			unpackedSize: number;
+			entryCount: number;
+		}>;
+		const { size, unpackedSize, entryCount } = packed[0];
+		record({
+			section,
+			name: 'npm pack size (gzipped tarball)',
+			value: size / 1024,
+			unit: 'KB',
+			target: '< 300 KB',
+			ok: size < 300 * 1024,
+			note: `${entryCount} files, ${fmt(unpackedSize / 1024)} KB unpacked`,
+		});
+
+		// cold require
+		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+		const baseline = median(Array.from({ length: runs }, () => coldRequire(dir, undefined).workflowMs));
+		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
+			const samples = Array.from({ length: runs }, () => coldRequire(dir, path.join(dir, file)));
+			const own = median(samples.map((s) => s.fileMs));
+			record({
+				section,
+				name: `cold require ${path.basename(file)} (beyond n8n-workflow)`,
+				value: own,
+				unit: 'ms',
+				baseline,
+				baselineLabel: "require('n8n-workflow') alone",
+				target: '< 50 ms',
+				ok: own < 50,
+				note: `median of ${runs} fresh processes; ${fmt(fs.statSync(path.join(dir, file)).size / 1024)} KB`,
+			});
+		}
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
+
+	// Per-Plot Results memory, in a fresh process with --expose-gc
+	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
+	const out = execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'run-ts.js'), path.join(__dirname, 'memory-child.ts')], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
+	const m = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+	const mb = (b: number) => b / 1024 / 1024;
+	for (const [label, peak, retained] of [
+		['raw', m.rawPeak, m.rawRetained],
+		['simplified', m.simplifiedPeak, m.simplifiedRetained],
+	] as const) {
+		record({
+			section,
+			name: `Per-Plot Results (${label}) of a ${fmt(m.plots)}-plot job: peak heap`,
+			value: mb(peak),
+			unit: 'MB',
+			baseline: mb(m.jsonBytes),
+			baselineLabel: "the job's JSON",
+			target: "< 3× the job's JSON",
+			ok: peak < 3 * m.jsonBytes,
+			note: `retained after GC ${fmt(mb(retained))} MB; peak = heap growth before any collection`,
+		});
+	}
+}
