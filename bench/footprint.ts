@@ -105,7 +105,7 @@ export async function footprintBench(): Promise<void> {
 			baselineLabel: "the job's JSON",
 			target: "< 3× the job's JSON",
 			ok: peak < 3 * m.jsonBytes,
-			note: `retained after GC ${fmt(mb(retained))} MB; peak = heap growth before any collection`,
+			note: `retained after GC ${fmt(mb(retained))} MB; peak = largest heap growth seen, retained = after a full GC with the job still held`,
 		});
 	}
 }
