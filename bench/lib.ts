@@ -46,7 +46,7 @@ export function record(f: Figure): Figure {
 	figures.push(f);
 	const line = formatFigure(f);
 	console.log(line);
-	if (f.ok === false) console.log(`  MISSED: ${f.section} / ${f.name}: ${f.value} ${f.unit} (target ${f.target})${f.note ? ` — ${f.note}` : ''}`);
+	if (f.ok === false) console.log(`  MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})${f.note ? ` — ${f.note}` : ''}`);
 	return f;
 }
 

@@ -3,10 +3,10 @@
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
  *   BENCH_ONLY=registration,validation,waiting,trigger,footprint   (default: all)
- *   BENCH_MARKDOWN=1   also print the table as Markdown
+ *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  */
 import { startFakeService } from '../test/fake-service';
-import { figures, markdownTable } from './lib';
+import { figures, fmt, markdownTable } from './lib';
 import { footprintBench } from './footprint';
 import { registrationBench } from './registration';
 import { triggerBench } from './trigger';
@@ -34,7 +34,7 @@ export async function main(): Promise<number> {
 	console.log(`\n## Summary (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 	console.log(markdownTable(figures));
 	const missed = figures.filter((f) => f.ok === false);
-	for (const f of missed) console.log(`MISSED: ${f.section} / ${f.name}: ${f.value} ${f.unit} (target ${f.target})`);
+	for (const f of missed) console.log(`MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})`);
 	if (missed.length === 0) console.log('All targets met.');
 	return 0;
 }
