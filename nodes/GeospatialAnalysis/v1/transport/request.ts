@@ -8,8 +8,9 @@ import type {
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { sleepUnlessCancelled } from '../helpers/sleep';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../../credentials/common';
 import { mapServiceError, redact } from './errors';
 import type { RetryPolicy } from './retry';
@@ -291,7 +292,10 @@ export async function apiRequest<T = unknown>(
 					policy,
 				);
 		if (delay === undefined) throw toNodeApiError(this, parts, request, secrets);
-		await sleep(delay);
-		if (signal?.aborted) throw toNodeApiError(this, parts, request, secrets);
+		try {
+			await sleepUnlessCancelled(delay, signal);
+		} catch {
+			throw toNodeApiError(this, parts, request, secrets);
+		}
 	}
 }

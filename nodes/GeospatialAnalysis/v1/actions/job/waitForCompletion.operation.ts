@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { sleepUnlessCancelled } from '../../helpers/sleep';
 
 import {
 	DEFAULT_FIRST_DELAY_MS,
@@ -154,7 +156,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const signal = this.getExecutionCancelSignal?.();
 	const timing = waitTiming({
 		now: Date.now,
-		sleep: async (ms) => (signal ? await sleepWithAbort(ms, signal) : await sleep(ms)),
+		sleep: async (ms) => await sleepUnlessCancelled(ms, signal),
 		random: Math.random,
 	});
 
