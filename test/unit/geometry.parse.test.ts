@@ -309,3 +309,20 @@ describe('helpers', () => {
 		expect(isWgs84Crs(undefined)).toBe(true);
 	});
 });
+
+describe('hasDecimalPlaces', () => {
+	const { decimalPlaces, hasDecimalPlaces } = require('../../nodes/GeospatialAnalysis/v1/geometry/numbers');
+	it.each([
+		[-15.793889, true],
+		[-15.79389, false],
+		[12.3456, false],
+		[0.1, false],
+		[1.000001, true],
+		[10, false],
+		[1e-7, true],
+		[-47.8827781234, true],
+	])('%p has six decimals: %p (agrees with decimalPlaces)', (n, expected) => {
+		expect(hasDecimalPlaces(n, 6)).toBe(expected);
+		expect(decimalPlaces(n) >= 6).toBe(expected);
+	});
+});

@@ -42,6 +42,18 @@ export function readLooseNumber(value: unknown): LooseNumber {
 	return { kind: 'invalid', reason: `"${shown}" is not a number` };
 }
 
+/**
+ * Whether `n` has at least `places` digits after the decimal point. Numbers with more
+ * than `places - 1` decimals are recognised without building a string (the common case
+ * for GPS coordinates); only the others go through `decimalPlaces`.
+ */
+export function hasDecimalPlaces(n: number, places: number): boolean {
+	if (!Number.isFinite(n)) return false;
+	const scale = 10 ** (places - 1);
+	if (Math.round(n * scale) / scale !== n) return true;
+	return decimalPlaces(n) >= places;
+}
+
 /** Number of digits after the decimal point in the shortest representation of `n`. */
 export function decimalPlaces(n: number): number {
 	if (!Number.isFinite(n)) return 0;

@@ -25,8 +25,26 @@ const EXAMPLE = '{"type": "Point", "coordinates": [-47.882778, -15.793889]}';
 const WKT_START =
 	/^\s*(SRID\s*=\s*\d+\s*;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\b/i;
 
+/**
+ * Copy of JSON-shaped data (GeoJSON: plain objects, arrays, numbers, strings). Several
+ * times faster than structuredClone on large coordinate arrays, which matters when
+ * thousands of spreadsheet rows are checked before upload.
+ */
 function clone<T>(value: T): T {
-	return structuredClone(value);
+	if (Array.isArray(value)) {
+		const out = new Array(value.length);
+		for (let i = 0; i < value.length; i++) out[i] = clone(value[i]);
+		return out as T;
+	}
+	if (value !== null && typeof value === 'object') {
+		if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+			return structuredClone(value);
+		}
+		const out: Record<string, unknown> = {};
+		for (const key of Object.keys(value)) out[key] = clone((value as Record<string, unknown>)[key]);
+		return out as T;
+	}
+	return value;
 }
 
 function fail(code: string, message: string, featureIndex?: number): never {

@@ -3,7 +3,7 @@ import sweeplineIntersections from 'sweepline-intersections';
 
 import { findCountry, isInBox, type CountryBox } from './countries';
 import { crsMessage, isWgs84Crs } from './crs';
-import { decimalPlaces, readLooseNumber } from './numbers';
+import { decimalPlaces, hasDecimalPlaces, readLooseNumber } from './numbers';
 import { repairGeometry, samePosition2d } from './repair';
 import {
 	checkGeometryShape,
@@ -346,6 +346,7 @@ function checkPrecision(feature: PlotFeature, add: Add): void {
 	forEachPosition(feature.geometry, (position) => {
 		for (let i = 0; i < 2; i++) {
 			total++;
+			if (hasDecimalPlaces(position[i], MIN_DECIMALS)) continue;
 			const places = decimalPlaces(position[i]);
 			if (places < MIN_DECIMALS) {
 				low++;

@@ -80,8 +80,20 @@ export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>)
 	];
 }
 
-/** The value as the expression produced it (objects, numbers and strings alike). */
+/** `={{ $json.field }}` or `={{ $json["field"] }}`: a plain reference to a field of the item. */
+const FIELD_REFERENCE = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(['"])([^'"]+)\2\s*\])\s*\}\}$/;
+
+/**
+ * The value as the expression produced it (objects, numbers and strings alike). A plain
+ * field reference, the default of these fields, is read straight from the item: it is the
+ * value n8n's expression engine would return, without the engine's per-call set-up, which
+ * dominates the pre-flight check of thousands of spreadsheet rows (see BENCHMARKS.md).
+ */
 function parameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unknown {
+	const raw = ctx.getNodeParameter(name, itemIndex, undefined, { rawExpressions: true });
+	const reference = typeof raw === 'string' ? FIELD_REFERENCE.exec(raw) : null;
+	const json = reference ? ctx.getInputData()[itemIndex]?.json : undefined;
+	if (reference && json) return json[reference[1] ?? reference[3]];
 	return ctx.getNodeParameter(name, itemIndex, undefined);
 }
 
