@@ -98,6 +98,9 @@ export class CredentialStore {
 	/** How many times preAuthentication ran (i.e. logins). */
 	logins = 0;
 
+	/** How many times a node read (decrypted) a credential. */
+	reads = 0;
+
 	constructor(initial: Record<string, ICredentialDataDecryptedObject> = {}) {
 		for (const [type, value] of Object.entries(initial)) this.data[type] = { ...value };
 	}
@@ -178,6 +181,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const data = this.store.data[type];
 		if (!data) throw new Error(`No test credentials of type ${type}`);
+		this.store.reads++;
 		return { ...data };
 	}
 

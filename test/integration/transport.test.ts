@@ -48,6 +48,17 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		expect(entry.headers['content-type']).toBeUndefined();
 	});
 
+	it('reads the credential once per node run for its own checks, however many requests it sends', async () => {
+		const store = apiKeyStore();
+		const rows = Array.from({ length: 45 }, (_, i) => ({ latitude: -10.123456 - i / 100, longitude: -50.123456 }));
+		const { error } = await runNode({ parameters: { resource: 'plot', operation: 'register' }, input: rows, store });
+		expect(error).toBeUndefined();
+		const requests = fake.log.count({ method: 'POST', path: '/plots/make_plot' });
+		expect(requests).toBe(3);
+		// n8n's request helper reads it once per request to authenticate; the node itself once.
+		expect(store.reads).toBe(requests + 1);
+	});
+
 	it('adds Content-Type: application/json when there is a body', async () => {
 		const { error } = await runNode({
 			nodeType: PROBE_NODE_TYPE,

@@ -65,8 +65,23 @@ interface CredentialInfo {
 	secrets: string[];
 }
 
+/**
+ * The credential as read once per node run (one context object): a node that sends
+ * hundreds of requests does not decrypt and check it hundreds of times. Errors re-read it
+ * (`fresh`), so that a session token renewed meanwhile is redacted too.
+ */
+const credentialCache = new WeakMap<object, CredentialInfo>();
+
 /** Reads and checks the credential in use (base URL; API key shape) before any request. */
-export async function credentialInfo(this: ServiceContext): Promise<CredentialInfo> {
+export async function credentialInfo(this: ServiceContext, fresh = false): Promise<CredentialInfo> {
+	const cached = fresh ? undefined : credentialCache.get(this);
+	if (cached) return cached;
+	const info = await readCredentialInfo.call(this);
+	credentialCache.set(this, info);
+	return info;
+}
+
+async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
 	const credentials = await this.getCredentials(type);
@@ -124,6 +139,15 @@ export function networkCodeOf(error: unknown): string | undefined {
 	}
 	if (e?.cause && e.cause !== error) return networkCodeOf(e.cause);
 	return undefined;
+}
+
+/** The secrets to redact from an error: those read at the start plus any renewed since. */
+async function currentSecrets(ctx: ServiceContext, known: string[]): Promise<string[]> {
+	try {
+		return [...new Set([...known, ...(await credentialInfo.call(ctx, true)).secrets])];
+	} catch {
+		return known;
+	}
 }
 
 function originalMessage(error: unknown): string {
@@ -291,11 +315,11 @@ export async function apiRequest<T = unknown>(
 					idempotent,
 					policy,
 				);
-		if (delay === undefined) throw toNodeApiError(this, parts, request, secrets);
+		if (delay === undefined) throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
 		try {
 			await sleepUnlessCancelled(delay, signal);
 		} catch {
-			throw toNodeApiError(this, parts, request, secrets);
+			throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
 		}
 	}
 }
