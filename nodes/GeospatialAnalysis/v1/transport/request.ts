@@ -70,15 +70,21 @@ interface CredentialInfo {
  * hundreds of requests does not decrypt and check it hundreds of times. Errors re-read it
  * (`fresh`), so that a session token renewed meanwhile is redacted too.
  */
-const credentialCache = new WeakMap<object, CredentialInfo>();
+const credentialCache = new WeakMap<object, Promise<CredentialInfo>>();
 
 /** Reads and checks the credential in use (base URL; API key shape) before any request. */
 export async function credentialInfo(this: ServiceContext, fresh = false): Promise<CredentialInfo> {
 	const cached = fresh ? undefined : credentialCache.get(this);
-	if (cached) return cached;
-	const info = await readCredentialInfo.call(this);
-	credentialCache.set(this, info);
-	return info;
+	if (cached) return await cached;
+	// The promise is cached, so that parallel requests starting together read it once.
+	const reading = readCredentialInfo.call(this);
+	credentialCache.set(this, reading);
+	try {
+		return await reading;
+	} catch (error) {
+		credentialCache.delete(this);
+		throw error;
+	}
 }
 
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
