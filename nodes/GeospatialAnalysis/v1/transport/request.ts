@@ -79,12 +79,8 @@ export async function credentialInfo(this: ServiceContext, fresh = false): Promi
 	// The promise is cached, so that parallel requests starting together read it once.
 	const reading = readCredentialInfo.call(this);
 	credentialCache.set(this, reading);
-	try {
-		return await reading;
-	} catch (error) {
-		credentialCache.delete(this);
-		throw error;
-	}
+	reading.catch(() => credentialCache.delete(this));
+	return await reading;
 }
 
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
