@@ -23,7 +23,7 @@ const path = require('path');
 const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
-const { loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, makeCtx } = require('./suite');
+const { loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, checkCredentialTests, makeCtx } = require('./suite');
 
 const { REPO_ROOT } = n8n;
 const results = [];
@@ -160,6 +160,9 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 	});
 
 	if (!fakeOk) return;
+	await test(`${tag} credential test in the editor (both types; clear messages for a wrong kind of key and a wrong password)`, async () => {
+		await checkCredentialTests(inst, fake, n8n.rest);
+	});
 	const creds = credentialsFor(fake);
 	const imported = await test(`${tag} import credentials and workflows (CLI)`, async () => {
 		await n8n.importCredentials(inst, creds);

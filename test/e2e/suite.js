@@ -153,4 +153,43 @@ function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
 	return ctx;
 }
 
-module.exports = { WORKFLOW_DIRS, CREDENTIALS, loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, makeCtx };
+/**
+ * The editor's credential "Test" button (POST /rest/credentials/test) for both credential
+ * types against the fake: the right values pass; a key without the service_live_ prefix and
+ * a wrong password fail with messages that say what to fix (and do not echo the secret).
+ */
+async function checkCredentialTests(inst, fake, rest) {
+	const [apiKeyCred, loginCred] = credentialsFor(fake);
+	// The endpoint tests the data it is sent, for a credential the user has stored.
+	const stored = {};
+	for (const c of [apiKeyCred, loginCred]) {
+		const r = await rest(inst, 'POST', '/rest/credentials', { name: `e2e test ${c.type}`, type: c.type, data: c.data });
+		if (r.status !== 200) throw new Error(`creating a ${c.type} credential answered ${r.status}: ${r.text.slice(0, 300)}`);
+		stored[c.type] = (r.json.data ?? r.json).id;
+	}
+	const test = async (type, data) => {
+		const r = await rest(inst, 'POST', '/rest/credentials/test', {
+			credentials: { id: stored[type], name: `e2e test ${type}`, type, data },
+		});
+		if (r.status !== 200) throw new Error(`credential test answered ${r.status}: ${r.text.slice(0, 300)}`);
+		return r.json.data ?? r.json;
+	};
+	const cases = [
+		['API key, right key', apiKeyCred.type, apiKeyCred.data, 'OK', null],
+		['API key, no service_live_ prefix', apiKeyCred.type, { ...apiKeyCred.data, apiKey: 'sk_' + 'e2e_wrong_kind_of_key' }, 'Error', /keys start with "service_live_"/],
+		['API key, unknown key', apiKeyCred.type, { ...apiKeyCred.data, apiKey: 'service_live_' + '0'.repeat(40) }, 'Error', null],
+		['login, right password', loginCred.type, loginCred.data, 'OK', null],
+		['login, wrong password', loginCred.type, { ...loginCred.data, password: 'e2e-' + 'not-the-password' }, 'Error', /username or password is wrong/],
+	];
+	const failures = [];
+	for (const [label, type, data, status, message] of cases) {
+		const result = await test(type, data);
+		const secret = data.apiKey ?? data.password;
+		if (result.status !== status) failures.push(`${label}: expected ${status}, got ${JSON.stringify(result)}`);
+		else if (message && !message.test(result.message || '')) failures.push(`${label}: message ${JSON.stringify(result.message)} does not match ${message}`);
+		else if (status === 'Error' && secret && String(result.message || '').includes(secret)) failures.push(`${label}: the message echoes the secret`);
+	}
+	if (failures.length) throw new Error(failures.join('\n'));
+}
+
+module.exports = { WORKFLOW_DIRS, CREDENTIALS, loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, checkCredentialTests, makeCtx };
