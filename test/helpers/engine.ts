@@ -247,6 +247,8 @@ export interface RunNodeOptions {
 	nodeType?: string;
 	typeVersion?: number;
 	mode?: WorkflowExecuteMode;
+	/** Cancel the execution after this many ms, as the editor's Stop button does. */
+	cancelAfterMs?: number;
 }
 
 export interface RunNodeResult {
@@ -309,7 +311,14 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		},
 	} as unknown as IRunExecutionData;
 	const execute = new WorkflowExecute(additionalData(options.store, hooks), options.mode ?? 'manual', runExecutionData);
-	await execute.processRunExecutionData(workflow);
+	const running = execute.processRunExecutionData(workflow);
+	if (options.cancelAfterMs !== undefined) {
+		// n8n aborts the execution's cancel signal and reports the run at once; the node's own
+		// work ends when it notices the signal.
+		setTimeout(() => running.cancel(), options.cancelAfterMs);
+	} else {
+		await running;
+	}
 	const run = await done.promise;
 	const task = run.data.resultData.runData[nodeName]?.[0];
 	const items = task?.data?.main?.[0] ?? [];

@@ -9,7 +9,8 @@
 
 export interface WaitTiming {
 	now: () => number;
-	sleep: (ms: number) => Promise<void>;
+	/** Waits `ms`; ends early (rejecting) when `signal`, the execution's cancel signal, aborts. */
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 	random: () => number;
 }
 

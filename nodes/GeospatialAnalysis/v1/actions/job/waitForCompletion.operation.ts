@@ -156,7 +156,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	const signal = this.getExecutionCancelSignal?.();
 	const timing = waitTiming({
 		now: Date.now,
-		sleep: async (ms) => await sleepUnlessCancelled(ms, signal),
+		sleep: sleepUnlessCancelled,
 		random: Math.random,
 	});
 
@@ -173,7 +173,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		retryAfterMs = undefined;
 		if (signal?.aborted) throw cancelled(this);
 		try {
-			await timing.sleep(delay);
+			await timing.sleep(delay, signal);
 		} catch (error) {
 			if (signal?.aborted) throw cancelled(this);
 			throw new NodeOperationError(this.getNode(), error as Error);
