@@ -204,11 +204,14 @@ class TestCredentialsHelper extends ICredentialsHelper {
 const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as typeof import('@n8n/di');
 
 let containerReady = false;
-function prepareContainer() {
+/** Prepares the services n8n-core resolves from its DI container (once per process). */
+export function prepareContainer() {
 	if (containerReady) return;
-	// n8n-core resolves a few services from its DI container; give it an isolated user folder.
-	const folder = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'n8n-test-'));
-	process.env.N8N_USER_FOLDER = folder;
+	// Give n8n-core an isolated user folder unless the caller chose one.
+	if (!process.env.N8N_USER_FOLDER) {
+		const folder = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'n8n-test-'));
+		process.env.N8N_USER_FOLDER = folder;
+	}
 	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS = 'false';
 	Container.get(InstanceSettings);
 	containerReady = true;

@@ -16,27 +16,12 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
-import { CredentialStore, PollContext, registerNodeType, TRIGGER_NODE_TYPE, Workflow, additionalData } from './engine';
+import { CredentialStore, PollContext, prepareContainer, registerNodeType, TRIGGER_NODE_TYPE, Workflow, additionalData } from './engine';
 
 export { CredentialStore };
 
 const trigger = new GeospatialAnalysisTrigger();
 registerNodeType(TRIGGER_NODE_TYPE, trigger);
-
-// n8n-core must be given the DI container of its own @n8n/di copy (see engine.ts).
-const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as typeof import('@n8n/di');
-let containerReady = false;
-function prepareContainer() {
-	if (containerReady) return;
-	if (!process.env.N8N_USER_FOLDER) {
-		const folder = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'n8n-test-'));
-		process.env.N8N_USER_FOLDER = folder;
-	}
-	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS = 'false';
-	const { InstanceSettings } = require('n8n-core') as typeof import('n8n-core');
-	Container.get(InstanceSettings);
-	containerReady = true;
-}
 
 export interface LogEntry {
 	level: 'warn' | 'error' | 'info' | 'debug';
