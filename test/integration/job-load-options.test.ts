@@ -35,8 +35,8 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 	afterAll(async () => await fake.close());
 
 	it('lists the catalog, and a capability added to the service appears without a release', async () => {
-		const ctx = loadOptionsContext(fake);
-		const before = await loadOptions.getChecks.call(ctx);
+		// n8n builds a new context for every load-options request.
+		const before = await loadOptions.getChecks.call(loadOptionsContext(fake));
 		expect(before.length).toBe(28);
 		expect(before).toContainEqual(expect.objectContaining({ name: 'EUDR', value: 'eudr' }));
 		expect(before.every((o) => typeof o.description === 'string' && o.description.length > 0)).toBe(true);
@@ -46,7 +46,7 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 			description: 'Estimated peat depth',
 			cost_hint: { model: 'per_plot', tokens_per_plot: 2, currency: 'tokens' },
 		} as never);
-		const after = await loadOptions.getChecks.call(ctx);
+		const after = await loadOptions.getChecks.call(loadOptionsContext(fake));
 		expect(after.length).toBe(29);
 		expect(after).toContainEqual(expect.objectContaining({ name: 'Peat Depth', value: 'peat_depth', description: expect.stringContaining('2 token(s) per plot') }));
 		expect(fake.log.count({ method: 'GET', path: '/v3/discovery/capabilities' })).toBe(2);

@@ -1,8 +1,8 @@
+import { simplifyCapability } from '../../nodes/GeospatialAnalysis/v1/actions/capability/simplify';
 import {
-	capabilitiesFromResponse,
+	catalogEntries as capabilitiesFromResponse,
 	includeValue,
-	simplifyCapability,
-} from '../../nodes/GeospatialAnalysis/v1/actions/capability/simplify';
+} from '../../nodes/GeospatialAnalysis/v1/transport/catalog';
 
 describe('capabilities: includeValue', () => {
 	it('builds the comma-separated include query value', () => {

@@ -13,50 +13,69 @@ export interface Capability extends IDataObject {
 	cost_hint?: IDataObject;
 }
 
-/** Catalogs per execution, so one execution asks once; bounded, oldest dropped first. */
-const cache = new Map<string, Promise<Capability[]>>();
-const MAX_CACHED_EXECUTIONS = 20;
-
-function executionKey(ctx: ServiceContext, hidden: boolean): string | undefined {
-	const fn = (ctx as { getExecutionId?: () => string | undefined }).getExecutionId;
-	let id: string | undefined;
-	try {
-		id = typeof fn === 'function' ? fn.call(ctx) : undefined;
-	} catch {
-		id = undefined;
-	}
-	return typeof id === 'string' && id !== '' ? `${id}|${hidden ? 'hidden' : 'default'}` : undefined;
+export interface CatalogOptions {
+	/** `include=hidden`: capabilities left out of the default listing. */
+	hidden?: boolean;
+	/** `include=doc`: each capability's long-form methodology. */
+	methodology?: boolean;
 }
 
-function normalise(body: unknown): Capability[] {
-	const list = Array.isArray(body)
-		? body
-		: body && typeof body === 'object' && Array.isArray((body as IDataObject).capabilities)
-			? ((body as IDataObject).capabilities as unknown[])
-			: [];
-	return list.filter(
-		(c): c is Capability => !!c && typeof c === 'object' && typeof (c as IDataObject).name === 'string',
-	);
+/** The `include` query value for the extras asked for, or undefined for none. */
+export function includeValue(options: CatalogOptions): string | undefined {
+	const parts: string[] = [];
+	if (options.methodology) parts.push('doc');
+	if (options.hidden) parts.push('hidden');
+	return parts.length > 0 ? parts.join(',') : undefined;
 }
 
 /**
- * The live capability catalog (`GET /v3/discovery/capabilities`, with `include=hidden`
- * when asked), fetched once per execution. Free of charge.
+ * The entries of a `GET /v3/discovery/capabilities` answer: the contract says a bare
+ * array; an object wrapping it under `capabilities`/`items`/`data` is accepted too.
+ * Entries that are not objects are left out; unknown fields are kept.
  */
-export async function getCatalog(this: ServiceContext, options: { hidden?: boolean } = {}): Promise<Capability[]> {
-	const hidden = options.hidden === true;
-	const key = executionKey(this, hidden);
-	const cached = key === undefined ? undefined : cache.get(key);
-	if (cached) return await cached;
-	const promise = apiRequest
-		.call(this, 'GET', '/v3/discovery/capabilities', hidden ? { qs: { include: 'hidden' } } : {})
-		.then(normalise);
-	if (key !== undefined) {
-		cache.set(key, promise);
-		promise.catch(() => cache.delete(key));
-		while (cache.size > MAX_CACHED_EXECUTIONS) cache.delete(cache.keys().next().value as string);
+export function catalogEntries(body: unknown): IDataObject[] {
+	const isObject = (v: unknown): v is IDataObject => !!v && typeof v === 'object' && !Array.isArray(v);
+	let list: unknown[] = [];
+	if (Array.isArray(body)) list = body;
+	else if (isObject(body)) {
+		const key = ['capabilities', 'items', 'data'].find((k) => Array.isArray(body[k]));
+		if (key) list = body[key] as unknown[];
 	}
-	return await promise;
+	return list.filter(isObject);
+}
+
+/**
+ * Catalog reads of one node run (one context object), by `include` value: a node asks
+ * once however many items it has, and nothing is kept beyond the run.
+ */
+const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
+
+/**
+ * Every entry of the live catalog (`GET /v3/discovery/capabilities`, with the extras
+ * asked for), read once per node run. Free of charge.
+ */
+export async function getCatalogEntries(this: ServiceContext, options: CatalogOptions = {}): Promise<IDataObject[]> {
+	const include = includeValue(options);
+	let reads = runCache.get(this);
+	if (!reads) runCache.set(this, (reads = new Map()));
+	const key = include ?? '';
+	let reading = reads.get(key);
+	if (!reading) {
+		reading = apiRequest
+			.call(this, 'GET', '/v3/discovery/capabilities', include ? { qs: { include } } : {})
+			.then(catalogEntries);
+		reads.set(key, reading);
+		// A failed read is not reused: the next caller asks again.
+		const failed = reading;
+		reading.catch(() => reads!.get(key) === failed && reads!.delete(key));
+	}
+	return await reading;
+}
+
+/** The capabilities of the live catalog that can be run (those with a name). */
+export async function getCatalog(this: ServiceContext, options: CatalogOptions = {}): Promise<Capability[]> {
+	const entries = await getCatalogEntries.call(this, options);
+	return entries.filter((c): c is Capability => typeof c.name === 'string');
 }
 
 /** Capability name → result key, for the capabilities whose results live under another key. */

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
-import { apiRequest } from '../../transport/request';
-import { capabilitiesFromResponse, includeValue, simplifyCapability } from './simplify';
+import { getCatalogEntries } from '../../transport/catalog';
+import { simplifyCapability } from './simplify';
 
 const show = { resource: ['capability'], operation: ['getMany'] };
 
@@ -45,28 +45,14 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	// The catalog is the same for every item: read it once per distinct set of options
-	// in this execution, and never keep it beyond the execution.
-	const catalogs = new Map<string, Promise<unknown>>();
+	// The catalog is read once per distinct set of options in this node run.
 	return await forEachItem(this, items, async (i) => {
 		const options = this.getNodeParameter('options', i, {}) as IDataObject;
 		const simplify = this.getNodeParameter('simplify', i, false) as boolean;
-		const include = includeValue({
+		const entries = await getCatalogEntries.call(this, {
 			methodology: options.includeMethodology === true,
 			hidden: options.includeHidden === true,
 		});
-		const key = include ?? '';
-		let catalog = catalogs.get(key);
-		if (!catalog) {
-			catalog = apiRequest.call(this, 'GET', '/v3/discovery/capabilities', {
-				qs: include ? { include } : undefined,
-				itemIndex: i,
-			});
-			catalogs.set(key, catalog);
-			// A failed read is not reused: the next item asks again.
-			catalog.catch(() => catalogs.delete(key));
-		}
-		const entries = capabilitiesFromResponse(await catalog);
 		return entries.map((entry) => (simplify ? simplifyCapability(entry) : entry) as IDataObject);
 	});
 }

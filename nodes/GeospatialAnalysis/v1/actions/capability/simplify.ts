@@ -1,41 +1,12 @@
 /**
- * Pure helpers for the capability catalog (no n8n imports): the `include` query value,
- * reading the list out of the answer, and flattening one entry for the Simplify option.
+ * Flattening one capability catalog entry for the Simplify option (pure, no n8n
+ * imports). Reading the catalog itself is `transport/catalog.ts`.
  */
 
 export type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
-
-export interface CatalogExtras {
-	/** Add each capability's long-form methodology (`include=doc`). */
-	methodology?: boolean;
-	/** Add capabilities omitted from the default listing (`include=hidden`). */
-	hidden?: boolean;
-}
-
-/** The `include` query value for the extras asked for, or undefined when none. */
-export function includeValue(extras: CatalogExtras): string | undefined {
-	const parts: string[] = [];
-	if (extras.methodology) parts.push('doc');
-	if (extras.hidden) parts.push('hidden');
-	return parts.length > 0 ? parts.join(',') : undefined;
-}
-
-/**
- * The entries of a `GET /v3/discovery/capabilities` answer: the contract says a bare
- * array; an object wrapping it under `capabilities`/`items`/`data` is accepted too.
- */
-export function capabilitiesFromResponse(body: unknown): Json[] {
-	let list: unknown[] = [];
-	if (Array.isArray(body)) list = body;
-	else if (isObject(body)) {
-		const key = ['capabilities', 'items', 'data'].find((k) => Array.isArray(body[k]));
-		if (key) list = body[key] as unknown[];
-	}
-	return list.filter(isObject);
-}
 
 const numberOrNull = (value: unknown): number | null =>
 	typeof value === 'number' && Number.isFinite(value) ? value : null;
