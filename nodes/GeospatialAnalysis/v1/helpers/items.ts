@@ -10,10 +10,28 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  * others go on. Then `work` runs item by item with what `prepare` returned; a failing
  * item stops the node, or becomes an error item with Continue On Fail.
  */
-export async function forEachItem<P = undefined>(
+export async function forEachItem<P>(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
-	work: (itemIndex: number, prepared: P) => Promise<IDataObject | IDataObject[]>,
+	work: (itemIndex: number, prepared: NoInfer<P>) => Promise<IDataObject | IDataObject[]>,
+	prepare?: (itemIndex: number) => P,
+): Promise<INodeExecutionData[]> {
+	return await forEachItemData(
+		ctx,
+		items,
+		async (i, prepared) => {
+			const result = await work(i, prepared);
+			return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: i } }));
+		},
+		prepare,
+	);
+}
+
+/** As forEachItem, for work that makes whole output items (e.g. with binary data). */
+export async function forEachItemData<P>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	work: (itemIndex: number, prepared: NoInfer<P>) => Promise<INodeExecutionData[]>,
 	prepare?: (itemIndex: number) => P,
 ): Promise<INodeExecutionData[]> {
 	const prepared: Array<{ value: P } | { error: unknown }> = [];
@@ -33,16 +51,10 @@ export async function forEachItem<P = undefined>(
 			continue;
 		}
 		try {
-			const result = await work(i, p.value);
-			for (const json of Array.isArray(result) ? result : [result]) {
-				out.push({ json, pairedItem: { item: i } });
-			}
+			out.push(...(await work(i, p.value)));
 		} catch (error) {
-			if (ctx.continueOnFail()) {
-				out.push(errorItem(error, i));
-				continue;
-			}
-			throw asNodeError(ctx, error, i);
+			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, i);
+			out.push(errorItem(error, i));
 		}
 	}
 	return out;

@@ -52,7 +52,7 @@ export async function execute(
 	return await forEachItem(
 		this,
 		items,
-		async (i, { runId, simplify }: ReturnType<typeof prepare>) => {
+		async (i, { runId, simplify }) => {
 			const run = await apiRequest.call(
 				this,
 				'GET',

@@ -114,7 +114,7 @@ export async function execute(
 	return await forEachItem(
 		this,
 		items,
-		async (i, { plotId, limit, checkType, status, simplify }: ReturnType<typeof prepare>) => {
+		async (i, { plotId, limit, checkType, status, simplify }) => {
 			const body = await apiRequest.call(this, 'GET', '/analysis-runs', {
 				qs: { plot_id: plotId },
 				itemIndex: i,

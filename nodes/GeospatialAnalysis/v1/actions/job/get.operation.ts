@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await forEachItem<string[]>(
+	return await forEachItem(
 		this,
 		items,
 		async (i, ids) => {
@@ -25,7 +25,7 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const id of ids) out.push(await fetchJob(this, id, i));
 			return out;
 		},
-		(i) => {
+		(i: number) => {
 			const ids = parseIdList(this.getNodeParameter('jobId', i));
 			checkJobIds(this, ids, i, 'Job ID');
 			return ids;
