@@ -20,6 +20,8 @@
  *   items gives the fewest possible requests.
  */
 
+import { isObject } from '../helpers/values';
+
 export const MAX_FEATURES_PER_REQUEST = 20;
 
 /** Request-level fields of one `make_plot` request (beside `geojson`). */
@@ -129,7 +131,6 @@ export async function runPool<T, R>(
  * contract is silent), also a bare array.
  */
 export function plotsOfResponse(body: unknown): Array<Record<string, unknown>> {
-	const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 	if (Array.isArray(body)) return body.filter(isObject);
 	if (!isObject(body)) return [];
 	if (Array.isArray(body.plots)) return body.plots.filter(isObject);

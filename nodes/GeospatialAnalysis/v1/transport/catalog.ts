@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { isObject } from '../helpers/values';
 import type { ServiceContext } from './request';
 import { apiRequest } from './request';
 
@@ -34,7 +35,6 @@ export function includeValue(options: CatalogOptions): string | undefined {
  * Entries that are not objects are left out; unknown fields are kept.
  */
 export function catalogEntries(body: unknown): IDataObject[] {
-	const isObject = (v: unknown): v is IDataObject => !!v && typeof v === 'object' && !Array.isArray(v);
 	let list: unknown[] = [];
 	if (Array.isArray(body)) list = body;
 	else if (isObject(body)) {

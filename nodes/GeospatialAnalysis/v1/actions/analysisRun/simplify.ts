@@ -7,10 +7,9 @@
  * unexpected shape.
  */
 
-export type Json = Record<string, unknown>;
+import { isObject, num } from '../../helpers/values';
 
-const isObject = (value: unknown): value is Json =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
+export type Json = Record<string, unknown>;
 
 /** Keys under which a list of runs may be wrapped. */
 const LIST_KEYS = ['runs', 'analysis_runs', 'analysisRuns', 'items', 'data', 'results'];
@@ -37,11 +36,6 @@ function pick(run: Json, keys: string[]): unknown {
 	return undefined;
 }
 
-function asNumber(value: unknown): number | null {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-	return null;
-}
 
 function asText(value: unknown): string | null {
 	if (value === undefined || value === null) return null;
@@ -94,7 +88,10 @@ export function flattenArtifacts(artifacts: unknown): Json {
 		for (const artifact of artifacts) {
 			if (typeof artifact === 'string') add(undefined, artifact);
 			else if (isObject(artifact)) {
-				add(pick(artifact, ['type', 'kind', 'name']), pick(artifact, ['url', 'href', 'link', 'uri']));
+				add(
+					pick(artifact, ['type', 'kind', 'name']),
+					pick(artifact, ['url', 'href', 'link', 'uri']),
+				);
 			}
 		}
 	} else if (isObject(artifacts)) {
@@ -136,9 +133,10 @@ export function simplifyRun(run: Json, options: SimplifyOptions = {}): Json {
 		created_at: asText(pick(run, ['created_at', 'createdAt'])),
 		started_at: asText(started),
 		finished_at: asText(finished),
-		duration_seconds: startMs !== null && endMs !== null && endMs >= startMs ? (endMs - startMs) / 1000 : null,
-		token_cost: asNumber(pick(run, ['token_cost', 'tokens_cost', 'tokenCost', 'cost'])),
-		tokens_charged: asNumber(pick(run, ['tokens_charged', 'tokensCharged'])),
+		duration_seconds:
+			startMs !== null && endMs !== null && endMs >= startMs ? (endMs - startMs) / 1000 : null,
+		token_cost: num(pick(run, ['token_cost', 'tokens_cost', 'tokenCost', 'cost'])),
+		tokens_charged: num(pick(run, ['tokens_charged', 'tokensCharged'])),
 		error: asText(pick(run, ['error', 'error_message'])),
 		...artifacts,
 		artifact_urls: artifactUrls(artifacts),

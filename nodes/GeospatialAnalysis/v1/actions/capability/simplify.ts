@@ -3,10 +3,9 @@
  * imports). Reading the catalog itself is `transport/catalog.ts`.
  */
 
-export type Json = Record<string, unknown>;
+import { isObject } from '../../helpers/values';
 
-const isObject = (value: unknown): value is Json =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
+export type Json = Record<string, unknown>;
 
 const numberOrNull = (value: unknown): number | null =>
 	typeof value === 'number' && Number.isFinite(value) ? value : null;
@@ -22,13 +21,18 @@ export function simplifyCapability(cap: Json): Json {
 	const costHint = isObject(cap.cost_hint) ? cap.cost_hint : {};
 	const schema = isObject(cap.input_schema) ? cap.input_schema : {};
 	const properties = isObject(schema.properties) ? Object.keys(schema.properties) : [];
-	const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
+	const required = Array.isArray(schema.required)
+		? schema.required.filter((r): r is string => typeof r === 'string')
+		: [];
 	const out: Json = {
 		name: cap.name ?? null,
 		label: cap.label ?? cap.name ?? null,
 		description: cap.description ?? null,
 		transport: cap.transport ?? null,
-		result_key: typeof cap.result_key === 'string' && cap.result_key !== '' ? cap.result_key : (cap.name ?? null),
+		result_key:
+			typeof cap.result_key === 'string' && cap.result_key !== ''
+				? cap.result_key
+				: (cap.name ?? null),
 		cost_model: typeof costHint.model === 'string' ? costHint.model : null,
 		tokens_per_ha: numberOrNull(costHint.tokens_per_ha),
 		tokens_per_plot: numberOrNull(costHint.tokens_per_plot),
