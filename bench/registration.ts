@@ -22,62 +22,48 @@ function rows(n: number, seed: number): Array<{ latitude: string; longitude: str
 	}));
 }
 
-/** One make_plot per row, sequential: n8n's HTTP Request node with batching off. */
-async function naive(fake: RemoteFake, input: Array<{ latitude: string; longitude: string }>): Promise<void> {
-	for (const row of input) {
-		const res = await fetch(`${fake.url}/plots/make_plot`, {
-			method: 'POST',
-			headers: {
-				'X-API-Version': '3',
-				Authorization: `Bearer ${fake.apiKey}`,
-				'Content-Type': 'application/json',
-				Accept: 'application/json',
+type Row = { latitude: string; longitude: string };
+
+/** One plain `make_plot` request for the given rows (one point feature each), answer read. */
+async function postPlots(fake: RemoteFake, rows: Row[], label: string): Promise<void> {
+	const res = await fetch(`${fake.url}/plots/make_plot`, {
+		method: 'POST',
+		headers: {
+			'X-API-Version': '3',
+			Authorization: `Bearer ${fake.apiKey}`,
+			'Content-Type': 'application/json',
+			Accept: 'application/json',
+		},
+		body: JSON.stringify({
+			geojson: {
+				type: 'FeatureCollection',
+				features: rows.map((row) => ({
+					type: 'Feature',
+					properties: {},
+					geometry: { type: 'Point', coordinates: [Number(row.longitude), Number(row.latitude)] },
+				})),
 			},
-			body: JSON.stringify({
-				geojson: {
-					type: 'FeatureCollection',
-					features: [{ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [Number(row.longitude), Number(row.latitude)] } }],
-				},
-			}),
-		});
-		await res.arrayBuffer();
-		if (res.status !== 200 && res.status !== 201) throw new Error(`naive make_plot failed: HTTP ${res.status}`);
-	}
+		}),
+	});
+	await res.arrayBuffer();
+	if (res.status !== 200 && res.status !== 201) throw new Error(`${label} make_plot failed: HTTP ${res.status}`);
+}
+
+/** One make_plot per row, sequential: n8n's HTTP Request node with batching off. */
+async function naive(fake: RemoteFake, input: Row[]): Promise<void> {
+	for (const row of input) await postPlots(fake, [row], 'naive');
 }
 
 /**
  * The same ⌈N/20⌉ batched requests sent by a bare fetch pool with the same parallelism: what
  * any client can reach against this fake on this machine (latency + the fake's own work).
  */
-async function bareBatchedPool(fake: RemoteFake, input: Array<{ latitude: string; longitude: string }>, parallel: number): Promise<void> {
-	const batches: Array<typeof input> = [];
+async function bareBatchedPool(fake: RemoteFake, input: Row[], parallel: number): Promise<void> {
+	const batches: Row[][] = [];
 	for (let i = 0; i < input.length; i += 20) batches.push(input.slice(i, i + 20));
 	let next = 0;
 	const lane = async () => {
-		while (next < batches.length) {
-			const batch = batches[next++];
-			const res = await fetch(`${fake.url}/plots/make_plot`, {
-				method: 'POST',
-				headers: {
-					'X-API-Version': '3',
-					Authorization: `Bearer ${fake.apiKey}`,
-					'Content-Type': 'application/json',
-					Accept: 'application/json',
-				},
-				body: JSON.stringify({
-					geojson: {
-						type: 'FeatureCollection',
-						features: batch.map((row) => ({
-							type: 'Feature',
-							properties: {},
-							geometry: { type: 'Point', coordinates: [Number(row.longitude), Number(row.latitude)] },
-						})),
-					},
-				}),
-			});
-			await res.json();
-			if (res.status !== 200 && res.status !== 201) throw new Error(`bare make_plot failed: HTTP ${res.status}`);
-		}
+		while (next < batches.length) await postPlots(fake, batches[next++], 'bare');
 	};
 	await Promise.all(Array.from({ length: parallel }, lane));
 }
