@@ -36,7 +36,6 @@ export interface PollSchedule {
 
 export const DEFAULT_FIRST_DELAY_MS = 2_000;
 export const DEFAULT_POLL_CAP_MS = 30_000;
-export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 export const MAX_MAX_WAIT_MS = 24 * 60 * 60_000;
 /** Jitter: the delay is multiplied by a factor in [1 - JITTER, 1 + JITTER]. */
 export const JITTER = 0.2;

@@ -18,7 +18,6 @@ import {
 
 export type GeometrySource = 'geoJson' | 'latLon' | 'wkt';
 
-export const GEOMETRY_SOURCES: readonly GeometrySource[] = ['geoJson', 'latLon', 'wkt'];
 
 export interface GeometryValues {
 	geoJson?: unknown;

@@ -10,8 +10,6 @@ import { bool, isObject, num, str } from '../helpers/values';
 /** Job statuses after which nothing changes any more. */
 export const FINAL_JOB_STATUSES = ['done', 'done-with-errors'];
 
-/** Job statuses the service documents; anything else is unknown (and treated as not final). */
-export const KNOWN_JOB_STATUSES = ['creating', 'pending', 'incomplete', 'done-with-errors', 'done'];
 
 export function isFinalStatus(status: unknown): boolean {
 	return typeof status === 'string' && FINAL_JOB_STATUSES.includes(status.trim().toLowerCase());
