@@ -18,7 +18,6 @@ import {
 
 export type GeometrySource = 'geoJson' | 'latLon' | 'wkt';
 
-
 export interface GeometryValues {
 	geoJson?: unknown;
 	latitude?: unknown;

@@ -10,7 +10,6 @@ import { bool, isObject, num, str } from '../helpers/values';
 /** Job statuses after which nothing changes any more. */
 export const FINAL_JOB_STATUSES = ['done', 'done-with-errors'];
 
-
 export function isFinalStatus(status: unknown): boolean {
 	return typeof status === 'string' && FINAL_JOB_STATUSES.includes(status.trim().toLowerCase());
 }
@@ -50,10 +49,6 @@ export interface FlattenOptions {
 	/** capability name → result key, from the live catalog (merged over DEFAULT_RESULT_KEYS) */
 	resultKeys?: Record<string, string>;
 }
-
-
-
-
 
 /** The plots embedded in a job (`plots`), or an empty list. */
 export function plotsOf(job: IDataObject): IDataObject[] {
