@@ -17,6 +17,9 @@ export default [
 			'no-console': 'off',
 			// The engine harness must load n8n-core's own copy of @n8n/di with require().
 			'@typescript-eslint/no-require-imports': 'off',
+			// Bench tooling and the fake service start processes on purpose (build, npm pack,
+			// cold require, the fake in its own process); none of it is shipped.
+			'@n8n/community-nodes/no-dangerous-functions': 'off',
 		},
 	},
 ];

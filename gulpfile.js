@@ -18,10 +18,14 @@ function clean(done) {
 }
 
 function typecheck(done) {
-	execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.build.json'], {
-		cwd: root,
-		stdio: 'inherit',
-	});
+	execFileSync(
+		process.execPath,
+		[require.resolve('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.build.json'],
+		{
+			cwd: root,
+			stdio: 'inherit',
+		},
+	);
 	done();
 }
 
@@ -67,8 +71,11 @@ function codex() {
 
 function verify(done) {
 	const pkg = require('./package.json');
-	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter((file) => !fs.existsSync(path.join(root, file)));
-	if (missing.length) throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
+	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
+		(file) => !fs.existsSync(path.join(root, file)),
+	);
+	if (missing.length)
+		throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
 	done();
 }
 

@@ -2,11 +2,18 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/test/unit/**/*.test.ts', '**/test/integration/**/*.test.ts', '**/test/fake-service/**/*.test.ts'],
+	testMatch: [
+		'**/test/unit/**/*.test.ts',
+		'**/test/integration/**/*.test.ts',
+		'**/test/fake-service/**/*.test.ts',
+	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true } }],
 		// n8n-core pulls in a few ESM-only packages (through langchain); compile them to CommonJS.
-		'^.+\\.m?js$': ['ts-jest', { diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } }],
+		'^.+\\.m?js$': [
+			'ts-jest',
+			{ diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } },
+		],
 	},
 	transformIgnorePatterns: ['/node_modules/(?!(p-retry|is-network-error)/)'],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/jest-teardown.ts'],

@@ -19,8 +19,9 @@ export interface RemoteFake {
 }
 
 export async function startRemoteFake(): Promise<RemoteFake> {
-	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: the fake must run in its own process
-	const child: ChildProcess = fork(path.join(__dirname, 'fake-process-main.js'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+	const child: ChildProcess = fork(path.join(__dirname, 'fake-process-main.js'), [], {
+		stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+	});
 	const url = await new Promise<string>((resolve, reject) => {
 		child.once('message', (m) => resolve(String((m as { url: string }).url)));
 		child.once('exit', (code) => reject(new Error(`fake process exited with ${code}`)));
@@ -35,7 +36,9 @@ export async function startRemoteFake(): Promise<RemoteFake> {
 		if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text}`);
 		return text ? JSON.parse(text) : undefined;
 	};
-	const users = (await call('GET', '/__fake/users')) as { users: Array<{ key: string; apiKey: string }> };
+	const users = (await call('GET', '/__fake/users')) as {
+		users: Array<{ key: string; apiKey: string }>;
+	};
 	return {
 		url,
 		apiKey: users.users.find((u) => u.key === 'alice')!.apiKey,
@@ -46,9 +49,16 @@ export async function startRemoteFake(): Promise<RemoteFake> {
 			await call('DELETE', '/__fake/faults');
 			if (ms > 0) await call('POST', '/__fake/faults', { kind: 'delay', ms, times: 1_000_000_000 });
 		},
-		entries: async () => ((await call('GET', '/__fake/log')) as { entries: Array<{ method: string; path: string; at: string; status: number }> }).entries,
+		entries: async () =>
+			(
+				(await call('GET', '/__fake/log')) as {
+					entries: Array<{ method: string; path: string; at: string; status: number }>;
+				}
+			).entries,
 		count: async (f) => {
-			const log = (await call('GET', '/__fake/log')) as { entries: Array<{ method: string; path: string }> };
+			const log = (await call('GET', '/__fake/log')) as {
+				entries: Array<{ method: string; path: string }>;
+			};
 			return log.entries.filter((e) => e.method === f.method && e.path === f.path).length;
 		},
 		close: async () => {

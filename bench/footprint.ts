@@ -14,18 +14,35 @@ const root = path.resolve(__dirname, '..');
 
 function buildCopy(): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geo-bench-pack-'));
-	for (const entry of ['nodes', 'credentials', 'icons', 'package.json', 'gulpfile.js', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'LICENSE', 'LICENSE.md']) {
+	for (const entry of [
+		'nodes',
+		'credentials',
+		'icons',
+		'package.json',
+		'gulpfile.js',
+		'tsconfig.json',
+		'tsconfig.build.json',
+		'README.md',
+		'LICENSE',
+		'LICENSE.md',
+	]) {
 		const from = path.join(root, entry);
 		if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, entry), { recursive: true });
 	}
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
-	execFileSync(process.execPath, [path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'], { cwd: dir, stdio: 'ignore' });
+	execFileSync(
+		process.execPath,
+		[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
+		{ cwd: dir, stdio: 'ignore' },
+	);
 	return dir;
 }
 
 /** ms to require `file` in a fresh process: [n8n-workflow alone, the file after n8n-workflow]. */
-function coldRequire(dir: string, file: string | undefined): { workflowMs: number; fileMs: number } {
+function coldRequire(
+	dir: string,
+	file: string | undefined,
+): { workflowMs: number; fileMs: number } {
 	const script = `
 const t0 = process.hrtime.bigint();
 require('n8n-workflow');
@@ -33,8 +50,9 @@ const t1 = process.hrtime.bigint();
 ${file ? `require(${JSON.stringify(file)});` : ''}
 const t2 = process.hrtime.bigint();
 process.stdout.write(JSON.stringify({ workflowMs: Number(t1 - t0) / 1e6, fileMs: Number(t2 - t1) / 1e6 }));`;
-	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
-	return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' })) as { workflowMs: number; fileMs: number };
+	return JSON.parse(
+		execFileSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' }),
+	) as { workflowMs: number; fileMs: number };
 }
 
 export async function footprintBench(): Promise<void> {
@@ -44,8 +62,13 @@ export async function footprintBench(): Promise<void> {
 	const dir = buildCopy();
 	try {
 		// npm pack
-		// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
-		const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{
+		const packed = JSON.parse(
+			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+				cwd: dir,
+				encoding: 'utf8',
+				stdio: ['ignore', 'pipe', 'ignore'],
+			}),
+		) as Array<{
 			size: number;
 			unpackedSize: number;
 			entryCount: number;
@@ -62,8 +85,12 @@ export async function footprintBench(): Promise<void> {
 		});
 
 		// cold require
-		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
-		const baseline = median(Array.from({ length: runs }, () => coldRequire(dir, undefined).workflowMs));
+		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+			n8n: { nodes: string[]; credentials: string[] };
+		};
+		const baseline = median(
+			Array.from({ length: runs }, () => coldRequire(dir, undefined).workflowMs),
+		);
 		for (const file of [...pkg.n8n.nodes, ...pkg.n8n.credentials]) {
 			const samples = Array.from({ length: runs }, () => coldRequire(dir, path.join(dir, file)));
 			const own = median(samples.map((s) => s.fileMs));
@@ -84,12 +111,15 @@ export async function footprintBench(): Promise<void> {
 	}
 
 	// Per-Plot Results memory, in a fresh process with --expose-gc
-	// eslint-disable-next-line @n8n/community-nodes/no-dangerous-functions -- bench tooling, never shipped: fresh processes are what is measured (build, npm pack, cold require, heap)
-	const out = execFileSync(process.execPath, ['--expose-gc', path.join(__dirname, 'run-ts.js'), path.join(__dirname, 'memory-child.ts')], {
-		cwd: root,
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'ignore'],
-	});
+	const out = execFileSync(
+		process.execPath,
+		['--expose-gc', path.join(__dirname, 'run-ts.js'), path.join(__dirname, 'memory-child.ts')],
+		{
+			cwd: root,
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'ignore'],
+		},
+	);
 	const m = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
 	const mb = (b: number) => b / 1024 / 1024;
 	for (const [label, peak, retained] of [

@@ -19,7 +19,8 @@ export function envNumbers(name: string, fallback: number[]): number[] {
 	if (raw === undefined || raw.trim() === '') return fallback;
 	return raw.split(',').map((s) => {
 		const n = Number(s.trim());
-		if (!Number.isFinite(n)) throw new Error(`${name} must be comma-separated numbers, got '${raw}'`);
+		if (!Number.isFinite(n))
+			throw new Error(`${name} must be comma-separated numbers, got '${raw}'`);
 		return n;
 	});
 }
@@ -46,7 +47,10 @@ export function record(f: Figure): Figure {
 	figures.push(f);
 	const line = formatFigure(f);
 	console.log(line);
-	if (f.ok === false) console.log(`  MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})${f.note ? ` — ${f.note}` : ''}`);
+	if (f.ok === false)
+		console.log(
+			`  MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})${f.note ? ` — ${f.note}` : ''}`,
+		);
 	return f;
 }
 
@@ -71,7 +75,10 @@ export function status(f: Figure): string {
 }
 
 export function formatFigure(f: Figure): string {
-	const base = f.baseline !== undefined ? `${fmt(f.baseline)} ${f.unit} (${f.baselineLabel ?? 'baseline'})` : '';
+	const base =
+		f.baseline !== undefined
+			? `${fmt(f.baseline)} ${f.unit} (${f.baselineLabel ?? 'baseline'})`
+			: '';
 	const parts = [
 		`[${f.section}] ${f.name}:`,
 		`${fmt(f.value)} ${f.unit}`,
@@ -88,19 +95,23 @@ export function markdownTable(list: Figure[]): string {
 	const rows = [
 		'| Section | Figure | Ours | Baseline | Ratio | Target | Result |',
 		'|---|---|---|---|---|---|---|',
-		...list.map((f) =>
-			[
-				f.section,
-				f.name + (f.note ? ` (${f.note})` : ''),
-				`${fmt(f.value)} ${f.unit}`,
-				f.baseline !== undefined ? `${fmt(f.baseline)} ${f.unit} (${f.baselineLabel ?? 'baseline'})` : '',
-				ratio(f),
-				f.target ?? '',
-				status(f),
-			]
-				.map((c) => esc(c))
-				.join(' | '),
-		).map((r) => `| ${r} |`),
+		...list
+			.map((f) =>
+				[
+					f.section,
+					f.name + (f.note ? ` (${f.note})` : ''),
+					`${fmt(f.value)} ${f.unit}`,
+					f.baseline !== undefined
+						? `${fmt(f.baseline)} ${f.unit} (${f.baselineLabel ?? 'baseline'})`
+						: '',
+					ratio(f),
+					f.target ?? '',
+					status(f),
+				]
+					.map((c) => esc(c))
+					.join(' | '),
+			)
+			.map((r) => `| ${r} |`),
 	];
 	return rows.join('\n');
 }

@@ -16,9 +16,14 @@ import { waitingBench } from './waiting';
 const SECTIONS = ['registration', 'validation', 'waiting', 'trigger', 'footprint'] as const;
 
 export async function main(): Promise<number> {
-	const only = (process.env.BENCH_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+	const only = (process.env.BENCH_ONLY ?? '')
+		.split(',')
+		.map((s) => s.trim())
+		.filter(Boolean);
 	const wanted = (s: string) => only.length === 0 || only.includes(s);
-	for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`BENCH_ONLY: unknown section '${s}' (use ${SECTIONS.join(', ')})`);
+	for (const s of only)
+		if (!(SECTIONS as readonly string[]).includes(s))
+			throw new Error(`BENCH_ONLY: unknown section '${s}' (use ${SECTIONS.join(', ')})`);
 	const started = Date.now();
 	if (wanted('registration')) await registrationBench();
 	if (wanted('validation')) await validationBench();
@@ -34,7 +39,8 @@ export async function main(): Promise<number> {
 	console.log(`\n## Summary (${((Date.now() - started) / 1000).toFixed(0)} s)`);
 	console.log(markdownTable(figures));
 	const missed = figures.filter((f) => f.ok === false);
-	for (const f of missed) console.log(`MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})`);
+	for (const f of missed)
+		console.log(`MISSED: ${f.section} / ${f.name}: ${fmt(f.value)} ${f.unit} (target ${f.target})`);
 	if (missed.length === 0) console.log('All targets met.');
 	return 0;
 }

@@ -18,12 +18,18 @@ async function templateJob(): Promise<IDataObject> {
 		fake.setFailingPlotIds([ids[3]]);
 		const res = await fetch(`${fake.url}/jobs/make_job`, {
 			method: 'POST',
-			headers: { 'X-API-Version': '3', Authorization: `Bearer ${fake.users.alice.apiKey}`, 'Content-Type': 'application/json' },
+			headers: {
+				'X-API-Version': '3',
+				Authorization: `Bearer ${fake.users.alice.apiKey}`,
+				'Content-Type': 'application/json',
+			},
 			body: JSON.stringify({ plot_ids: ids }),
 		});
 		const { job_id: jobId } = (await res.json()) as { job_id: string };
 		fake.clock.advance(60_000);
-		const job = await fetch(`${fake.url}/jobs/job/${jobId}`, { headers: { 'X-API-Version': '3', Authorization: `Bearer ${fake.users.alice.apiKey}` } });
+		const job = await fetch(`${fake.url}/jobs/job/${jobId}`, {
+			headers: { 'X-API-Version': '3', Authorization: `Bearer ${fake.users.alice.apiKey}` },
+		});
 		return (await job.json()) as IDataObject;
 	} finally {
 		await fake.close();
@@ -38,7 +44,11 @@ async function main() {
 	const text = JSON.stringify({
 		...template,
 		plot_ids: Array.from({ length: plots }, (_, i) => String(200001 + i)),
-		plots: Array.from({ length: plots }, (_, i) => ({ ...templatePlots[i % templatePlots.length], plot_id: String(200001 + i), plot_name: `Bench ${i + 1}` })),
+		plots: Array.from({ length: plots }, (_, i) => ({
+			...templatePlots[i % templatePlots.length],
+			plot_id: String(200001 + i),
+			plot_name: `Bench ${i + 1}`,
+		})),
 	});
 	const jsonBytes = Buffer.byteLength(text);
 	const out: Record<string, number> = { jsonBytes, plots };
@@ -56,7 +66,8 @@ async function main() {
 		gc();
 		const retained = process.memoryUsage().heapUsed - before;
 		// the job stays alive until here, as the node holds it while emitting: retained = the output alone
-		if ((job.plots as unknown[]).length !== plots || items.length !== plots) throw new Error(`expected ${plots} rows`);
+		if ((job.plots as unknown[]).length !== plots || items.length !== plots)
+			throw new Error(`expected ${plots} rows`);
 		out[simplify ? 'simplifiedPeak' : 'rawPeak'] = peak - before;
 		out[simplify ? 'simplifiedRetained' : 'rawRetained'] = retained;
 	};

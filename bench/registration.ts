@@ -46,7 +46,8 @@ async function postPlots(fake: RemoteFake, rows: Row[], label: string): Promise<
 		}),
 	});
 	await res.arrayBuffer();
-	if (res.status !== 200 && res.status !== 201) throw new Error(`${label} make_plot failed: HTTP ${res.status}`);
+	if (res.status !== 200 && res.status !== 201)
+		throw new Error(`${label} make_plot failed: HTTP ${res.status}`);
 }
 
 /** One make_plot per row, sequential: n8n's HTTP Request node with batching off. */
@@ -85,13 +86,21 @@ async function measure(fake: RemoteFake): Promise<void> {
 	const parallel = envNumber('BENCH_PARALLEL', 4);
 	const naiveRows = Math.min(n, envNumber('BENCH_NAIVE_ROWS', 400));
 	const input = rows(n, 9);
-	const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.apiKey } });
-	console.log(`\n## 1. Registration: ${n.toLocaleString('en-US')} lat/lon rows, ${latency} ms latency, ${parallel} parallel requests`);
+	const store = new CredentialStore({
+		geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.apiKey },
+	});
+	console.log(
+		`\n## 1. Registration: ${n.toLocaleString('en-US')} lat/lon rows, ${latency} ms latency, ${parallel} parallel requests`,
+	);
 
 	// warm-up (module loading, JIT, engine setup), not measured
 	await fake.reset();
 	await fake.setLatency(0);
-	await runNode({ parameters: { resource: 'plot', operation: 'register', geometrySource: 'latLon' }, input: input.slice(0, 40), store });
+	await runNode({
+		parameters: { resource: 'plot', operation: 'register', geometrySource: 'latLon' },
+		input: input.slice(0, 40),
+		store,
+	});
 
 	await fake.reset();
 	await fake.setLatency(latency);
@@ -111,7 +120,9 @@ async function measure(fake: RemoteFake): Promise<void> {
 	const oursMs = nowMs() - t0;
 	if (error) throw new Error(`Plot → Register failed: ${error.message}`);
 	const oursRequests = await fake.count(MAKE_PLOT);
-	const arrivals = (await fake.entries()).filter((e) => e.method === MAKE_PLOT.method && e.path === MAKE_PLOT.path).map((e) => Date.parse(e.at));
+	const arrivals = (await fake.entries())
+		.filter((e) => e.method === MAKE_PLOT.method && e.path === MAKE_PLOT.path)
+		.map((e) => Date.parse(e.at));
 	const startedAt = Date.now() - oursMs;
 	const firstRequestMs = Math.min(...arrivals) - startedAt;
 	const lastArrivalMs = Math.max(...arrivals) - startedAt;
@@ -137,7 +148,10 @@ async function measure(fake: RemoteFake): Promise<void> {
 
 	const idealRequests = Math.ceil(n / 20);
 	const floorMs = (idealRequests * latency) / parallel;
-	const naiveNote = naiveRows < n ? `naive measured on ${naiveRows} rows and extrapolated ×${(n / naiveRows).toFixed(0)}` : 'naive measured on all rows';
+	const naiveNote =
+		naiveRows < n
+			? `naive measured on ${naiveRows} rows and extrapolated ×${(n / naiveRows).toFixed(0)}`
+			: 'naive measured on all rows';
 	record({
 		section,
 		name: `make_plot requests for ${n.toLocaleString('en-US')} rows`,
@@ -166,7 +180,8 @@ async function measure(fake: RemoteFake): Promise<void> {
 		baselineLabel: `floor ⌈N/20⌉×${latency} ms÷${parallel}`,
 		target: '≤ 1.3× floor',
 		ok: oursMs <= 1.3 * floorMs,
-		note: latency === 50 && parallel === 4 ? undefined : 'the target is set for 50 ms and 4 parallel',
+		note:
+			latency === 50 && parallel === 4 ? undefined : 'the target is set for 50 ms and 4 parallel',
 	});
 	record({
 		section,

@@ -12,17 +12,26 @@ import { envNumber, envNumbers, fmt, record } from './lib';
 
 const MIN = 60_000;
 
-async function listAllJobs(fake: FakeService): Promise<{ requests: number; jobs: Array<{ job_id: string; status: string }> }> {
+async function listAllJobs(
+	fake: FakeService,
+): Promise<{ requests: number; jobs: Array<{ job_id: string; status: string }> }> {
 	let cursor: string | undefined;
 	let requests = 0;
 	const jobs: Array<{ job_id: string; status: string }> = [];
 	do {
 		const qs = new URLSearchParams({ limit: '1000', ...(cursor ? { cursor } : {}) });
 		const res = await fetch(`${fake.url}/jobs?${qs}`, {
-			headers: { 'X-API-Version': '3', Authorization: `Bearer ${fake.users.alice.apiKey}`, Accept: 'application/json' },
+			headers: {
+				'X-API-Version': '3',
+				Authorization: `Bearer ${fake.users.alice.apiKey}`,
+				Accept: 'application/json',
+			},
 		});
 		requests++;
-		const body = (await res.json()) as { jobs: Array<{ job_id: string; status: string }>; meta: { next_cursor?: string; has_more?: boolean } };
+		const body = (await res.json()) as {
+			jobs: Array<{ job_id: string; status: string }>;
+			meta: { next_cursor?: string; has_more?: boolean };
+		};
 		if (!res.ok) throw new Error(`GET /jobs failed: HTTP ${res.status}`);
 		jobs.push(...body.jobs);
 		cursor = body.meta?.has_more ? body.meta.next_cursor : undefined;
@@ -31,10 +40,14 @@ async function listAllJobs(fake: FakeService): Promise<{ requests: number; jobs:
 }
 
 /** The naive trigger: list everything, emit finished jobs not in the remembered id list. */
-async function naivePoll(fake: FakeService, staticData: { seen?: string[] }): Promise<{ requests: number; staticData: { seen: string[] } }> {
+async function naivePoll(
+	fake: FakeService,
+	staticData: { seen?: string[] },
+): Promise<{ requests: number; staticData: { seen: string[] } }> {
 	const { requests, jobs } = await listAllJobs(fake);
 	const seen = new Set(staticData.seen ?? []);
-	for (const j of jobs) if (j.status === 'done' || j.status === 'done-with-errors') seen.add(j.job_id);
+	for (const j of jobs)
+		if (j.status === 'done' || j.status === 'done-with-errors') seen.add(j.job_id);
 	return { requests, staticData: { seen: [...seen] } };
 }
 
@@ -44,9 +57,19 @@ export async function triggerBench(fake: FakeService): Promise<void> {
 	const section = 'trigger';
 	const sizes = envNumbers('BENCH_TRIGGER_JOBS', [10, 1_000, 100_000]);
 	const polls = envNumber('BENCH_TRIGGER_POLLS', 3);
-	console.log(`\n## 4. Trigger: ${sizes.map((n) => n.toLocaleString('en-US')).join(', ')} historical jobs, ${polls} polls each once caught up (5 min apart on the fake clock)`);
-	const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
-	const rows: Array<{ n: number; req: number; bytes: number; naiveReq: number; naiveBytes: number }> = [];
+	console.log(
+		`\n## 4. Trigger: ${sizes.map((n) => n.toLocaleString('en-US')).join(', ')} historical jobs, ${polls} polls each once caught up (5 min apart on the fake clock)`,
+	);
+	const store = new CredentialStore({
+		geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+	});
+	const rows: Array<{
+		n: number;
+		req: number;
+		bytes: number;
+		naiveReq: number;
+		naiveBytes: number;
+	}> = [];
 
 	for (const n of sizes) {
 		fake.reset();
@@ -83,11 +106,33 @@ export async function triggerBench(fake: FakeService): Promise<void> {
 			naiveData = r.staticData;
 			naiveSize.push(bytes(naiveData));
 		}
-		const row = { n, req: Math.max(...req), bytes: Math.max(...size), naiveReq: Math.max(...naiveReq), naiveBytes: Math.max(...naiveSize) };
+		const row = {
+			n,
+			req: Math.max(...req),
+			bytes: Math.max(...size),
+			naiveReq: Math.max(...naiveReq),
+			naiveBytes: Math.max(...naiveSize),
+		};
 		rows.push(row);
-		console.log(`  ${fmt(n).padStart(7)} jobs: ours ${req.join('/')} requests per poll, static data ${size.join('/')} B; naive ${naiveReq.join('/')} requests, ${naiveSize.join('/')} B`);
-		record({ section, name: `${fmt(n)} jobs: requests per poll`, value: row.req, unit: 'requests', baseline: row.naiveReq, baselineLabel: 'naive: list all' });
-		record({ section, name: `${fmt(n)} jobs: static data`, value: row.bytes, unit: 'B', baseline: row.naiveBytes, baselineLabel: 'naive: all finished ids' });
+		console.log(
+			`  ${fmt(n).padStart(7)} jobs: ours ${req.join('/')} requests per poll, static data ${size.join('/')} B; naive ${naiveReq.join('/')} requests, ${naiveSize.join('/')} B`,
+		);
+		record({
+			section,
+			name: `${fmt(n)} jobs: requests per poll`,
+			value: row.req,
+			unit: 'requests',
+			baseline: row.naiveReq,
+			baselineLabel: 'naive: list all',
+		});
+		record({
+			section,
+			name: `${fmt(n)} jobs: static data`,
+			value: row.bytes,
+			unit: 'B',
+			baseline: row.naiveBytes,
+			baselineLabel: 'naive: all finished ids',
+		});
 	}
 	const constant = (xs: number[]) => Math.max(...xs) === Math.min(...xs);
 	record({

@@ -28,7 +28,8 @@ function starRing(
 ): Ring {
 	const dLat = radiusKm / 111.32;
 	const dLon = dLat / Math.cos((lat * Math.PI) / 180);
-	const round = decimals === undefined ? (x: number) => x : (x: number) => Number(x.toFixed(decimals));
+	const round =
+		decimals === undefined ? (x: number) => x : (x: number) => Number(x.toFixed(decimals));
 	const p1 = rnd() * 2 * Math.PI;
 	const p2 = rnd() * 2 * Math.PI;
 	const spacing = (2 * Math.PI) / n;
@@ -38,7 +39,10 @@ function starRing(
 		const r =
 			shape === 'spiky'
 				? 0.8 + 0.4 * rnd()
-				: 1 + 0.15 * Math.sin(3 * a + p1) + 0.05 * Math.sin(11 * a + p2) + (rnd() - 0.5) * 0.6 * spacing;
+				: 1 +
+					0.15 * Math.sin(3 * a + p1) +
+					0.05 * Math.sin(11 * a + p2) +
+					(rnd() - 0.5) * 0.6 * spacing;
 		ring.push([round(lon + Math.cos(a) * r * dLon), round(lat + Math.sin(a) * r * dLat)]);
 	}
 	ring.push([...ring[0]]);
@@ -53,7 +57,10 @@ function feature(ring: Ring) {
 function validateOne(value: unknown): void {
 	const parsed = parseGeoJsonValue(value);
 	const result = validateFeatures(parsed.features, { crs: parsed.crs });
-	if (!result.valid) throw new Error(`bench input unexpectedly invalid: ${JSON.stringify(result.problems.slice(0, 2))}`);
+	if (!result.valid)
+		throw new Error(
+			`bench input unexpectedly invalid: ${JSON.stringify(result.problems.slice(0, 2))}`,
+		);
 }
 
 function time(fn: () => void, repeats = 1): number {
@@ -72,11 +79,22 @@ export async function validationBench(): Promise<void> {
 	const sizes = envNumbers('BENCH_VERTEX_SIZES', [1_000, 3_000, 10_000, 30_000, 100_000]);
 	const kinksBudgetMs = envNumber('BENCH_KINKS_BUDGET_MS', 5_000);
 	const rnd = prng(7);
-	console.log(`\n## 2. Validation: ${plots.toLocaleString('en-US')} typical plots, one 20,000-vertex polygon, growth ${sizes[0]}–${sizes[sizes.length - 1]} vertices`);
+	console.log(
+		`\n## 2. Validation: ${plots.toLocaleString('en-US')} typical plots, one 20,000-vertex polygon, growth ${sizes[0]}–${sizes[sizes.length - 1]} vertices`,
+	);
 
 	// 2a. many typical plots: ~50 vertices, 6 decimals, a few hundred metres wide, in Brazil
 	const typical = Array.from({ length: plots }, () =>
-		feature(starRing(49 + Math.floor(rnd() * 4), -55 + rnd() * 5, -10 - rnd() * 5, 0.3 + rnd() * 0.5, rnd, 6)),
+		feature(
+			starRing(
+				49 + Math.floor(rnd() * 4),
+				-55 + rnd() * 5,
+				-10 - rnd() * 5,
+				0.3 + rnd() * 0.5,
+				rnd,
+				6,
+			),
+		),
 	);
 	for (const f of typical.slice(0, 200)) validateOne(f); // warm-up
 	const oursTypicalMs = time(() => {

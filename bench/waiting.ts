@@ -13,7 +13,10 @@ import { envNumber, envNumbers, fmt, prng, record } from './lib';
 
 const FINAL = new Set(['done', 'done-with-errors']);
 
-async function createJob(fake: FakeService, plotId: string): Promise<{ jobId: string; doneAt: number }> {
+async function createJob(
+	fake: FakeService,
+	plotId: string,
+): Promise<{ jobId: string; doneAt: number }> {
 	const res = await fetch(`${fake.url}/jobs/make_job`, {
 		method: 'POST',
 		headers: {
@@ -31,7 +34,11 @@ async function createJob(fake: FakeService, plotId: string): Promise<{ jobId: st
 
 async function jobStatus(fake: FakeService, jobId: string): Promise<string> {
 	const res = await fetch(`${fake.url}/jobs/job/${jobId}`, {
-		headers: { 'X-API-Version': '3', Authorization: `Bearer ${fake.users.alice.apiKey}`, Accept: 'application/json' },
+		headers: {
+			'X-API-Version': '3',
+			Authorization: `Bearer ${fake.users.alice.apiKey}`,
+			Accept: 'application/json',
+		},
 	});
 	const job = (await res.json()) as { status: string };
 	return job.status;
@@ -42,8 +49,12 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 	const durationsMin = envNumbers('BENCH_JOB_MINUTES', [1, 10, 60]);
 	const naiveIntervalMs = envNumber('BENCH_NAIVE_POLL_S', 5) * 1000;
 	const capS = 30;
-	console.log(`\n## 3. Waiting: jobs of ${durationsMin.join(', ')} min on the fake clock (default cap ${capS} s; naive: fixed ${naiveIntervalMs / 1000} s polling)`);
-	const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+	console.log(
+		`\n## 3. Waiting: jobs of ${durationsMin.join(', ')} min on the fake clock (default cap ${capS} s; naive: fixed ${naiveIntervalMs / 1000} s polling)`,
+	);
+	const store = new CredentialStore({
+		geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+	});
 	const rnd = prng(3);
 
 	for (const minutes of durationsMin) {
@@ -71,15 +82,23 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 		let result;
 		try {
 			result = await runNode({
-				parameters: { resource: 'job', operation: 'waitForCompletion', jobIds: jobId, maxWaitMinutes: Math.max(10, minutes * 2) },
+				parameters: {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobIds: jobId,
+					maxWaitMinutes: Math.max(10, minutes * 2),
+				},
 				store,
 			});
 		} finally {
 			setWaitTimingForTests(undefined);
 		}
 		if (result.error) throw new Error(`Wait for Completion failed: ${result.error.message}`);
-		if (!FINAL.has(String(result.items[0]?.json.status))) throw new Error(`Wait for Completion ended with status ${result.items[0]?.json.status}`);
-		const statusGets = fake.log.entries().filter((e) => e.method === 'GET' && e.path === `/jobs/job/${jobId}`);
+		if (!FINAL.has(String(result.items[0]?.json.status)))
+			throw new Error(`Wait for Completion ended with status ${result.items[0]?.json.status}`);
+		const statusGets = fake.log
+			.entries()
+			.filter((e) => e.method === 'GET' && e.path === `/jobs/job/${jobId}`);
 		const oursRequests = statusGets.length;
 		const oursDetectMs = Date.parse(statusGets[statusGets.length - 1].fakeAt) - doneAt;
 
@@ -117,7 +136,9 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 			baselineLabel: 'naive',
 			target: targetApplies ? '≤ 150' : undefined,
 			ok: targetApplies ? perHour(oursRequests) <= 150 : undefined,
-			note: targetApplies ? undefined : `short job: the 2 s → ${capS} s back-off ramp dominates; the per-hour target is for jobs of 10 min and more`,
+			note: targetApplies
+				? undefined
+				: `short job: the 2 s → ${capS} s back-off ramp dominates; the per-hour target is for jobs of 10 min and more`,
 		});
 		record({
 			section,
@@ -129,6 +150,8 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 			target: `≤ ${capS} s (the cap)`,
 			ok: oursDetectMs <= capS * 1000,
 		});
-		console.log(`  ${minutes} min: ours ${oursRequests} requests (${fmt(perHour(oursRequests))}/h), noticed ${fmt(oursDetectMs / 1000)} s after completion`);
+		console.log(
+			`  ${minutes} min: ours ${oursRequests} requests (${fmt(perHour(oursRequests))}/h), noticed ${fmt(oursDetectMs / 1000)} s after completion`,
+		);
 	}
 }

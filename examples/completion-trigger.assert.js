@@ -9,7 +9,11 @@ const FILTER = 'High Risk or Protected Area';
 async function api(ctx, method, path, body) {
 	const r = await httpRequest(method, `${ctx.fake.url}${path}`, {
 		body,
-		headers: { authorization: `Bearer ${ctx.apiKey}`, 'x-api-version': '3', accept: 'application/json' },
+		headers: {
+			authorization: `Bearer ${ctx.apiKey}`,
+			'x-api-version': '3',
+			accept: 'application/json',
+		},
 		timeoutMs: 30000,
 	});
 	if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 500)}`);
@@ -26,7 +30,15 @@ function square(lon, lat, d = 0.0015) {
 				properties: {},
 				geometry: {
 					type: 'Polygon',
-					coordinates: [[[lon - d / 2, lat - d / 2], [lon + d / 2, lat - d / 2], [lon + d / 2, lat + d / 2], [lon - d / 2, lat + d / 2], [lon - d / 2, lat - d / 2]]],
+					coordinates: [
+						[
+							[lon - d / 2, lat - d / 2],
+							[lon + d / 2, lat - d / 2],
+							[lon + d / 2, lat + d / 2],
+							[lon - d / 2, lat + d / 2],
+							[lon - d / 2, lat - d / 2],
+						],
+					],
 				},
 			},
 		],
@@ -48,12 +60,25 @@ module.exports = async (runData, ctx) => {
 	// our job's three plots came through, one row each, with the per-plot simplified columns
 	for (const p of PLOTS) {
 		const mine = rows.filter((r) => r.plot_id === ctx.plotIds[p.name]);
-		assert.strictEqual(mine.length, 1, `one row for ${p.name}: ${JSON.stringify(rows.map((r) => r.plot_id))}`);
+		assert.strictEqual(
+			mine.length,
+			1,
+			`one row for ${p.name}: ${JSON.stringify(rows.map((r) => r.plot_id))}`,
+		);
 		assert.strictEqual(mine[0].job_id, ctx.jobId);
-		assert.ok('risk_level' in mine[0] && 'protected_area_overlap' in mine[0], `simplified row: ${JSON.stringify(mine[0])}`);
+		assert.ok(
+			'risk_level' in mine[0] && 'protected_area_overlap' in mine[0],
+			`simplified row: ${JSON.stringify(mine[0])}`,
+		);
 	}
-	const byName = Object.fromEntries(PLOTS.map((p) => [p.name, rows.find((r) => r.plot_id === ctx.plotIds[p.name])]));
-	assert.strictEqual(byName[PLOTS[0].name].protected_area_overlap, true, 'the plot in Taï NP overlaps a protected area');
+	const byName = Object.fromEntries(
+		PLOTS.map((p) => [p.name, rows.find((r) => r.plot_id === ctx.plotIds[p.name])]),
+	);
+	assert.strictEqual(
+		byName[PLOTS[0].name].protected_area_overlap,
+		true,
+		'the plot in Taï NP overlaps a protected area',
+	);
 	assert.strictEqual(byName[PLOTS[1].name].risk_level, 'High', 'the deforested plot is High risk');
 	assert.strictEqual(byName[PLOTS[2].name].risk_level, 'Low');
 	assert.strictEqual(byName[PLOTS[2].name].protected_area_overlap, false);
@@ -67,9 +92,16 @@ module.exports = async (runData, ctx) => {
 		'filter keeps High risk or protected-area overlap, in order',
 	);
 	for (const p of PLOTS) {
-		assert.strictEqual(kept.some((r) => r.plot_id === ctx.plotIds[p.name]), p.kept, `${p.name} ${p.kept ? 'kept' : 'dropped'}`);
+		assert.strictEqual(
+			kept.some((r) => r.plot_id === ctx.plotIds[p.name]),
+			p.kept,
+			`${p.name} ${p.kept ? 'kept' : 'dropped'}`,
+		);
 	}
-	assert.ok(!JSON.stringify(ctx.run).includes(ctx.apiKey), 'the API key is not in the execution data');
+	assert.ok(
+		!JSON.stringify(ctx.run).includes(ctx.apiKey),
+		'the API key is not in the execution data',
+	);
 };
 
 module.exports.before = async (ctx) => {

@@ -5,26 +5,49 @@ const assert = require('assert');
 const EXPECTED = [
 	{ site: 'Cocoa farm near Tai', overlap: true, area: 'Taï National Park', legality: 'prohibited' },
 	{ site: 'Cocoa farm in Ghana', overlap: false },
-	{ site: 'Oil palm block in Riau', overlap: true, area: 'Tesso Nilo National Park', legality: 'prohibited' },
+	{
+		site: 'Oil palm block in Riau',
+		overlap: true,
+		area: 'Tesso Nilo National Park',
+		legality: 'prohibited',
+	},
 ];
 
 module.exports = async (runData, ctx) => {
 	const sites = ctx.output('One Item per Site');
-	assert.deepStrictEqual(sites.map((s) => s.site), EXPECTED.map((e) => e.site), 'one item per sample site');
+	assert.deepStrictEqual(
+		sites.map((s) => s.site),
+		EXPECTED.map((e) => e.site),
+		'one item per sample site',
+	);
 
 	// one result per geometry, in input order, each paired with its input item
 	const checked = ctx.items('Check Protected Areas');
 	assert.strictEqual(checked.length, sites.length, 'one check result per geometry');
 	checked.forEach((item, i) => {
 		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
-		assert.strictEqual(typeof paired === 'number' ? paired : paired.item, i, `result ${i} is paired with input ${i}`);
+		assert.strictEqual(
+			typeof paired === 'number' ? paired : paired.item,
+			i,
+			`result ${i} is paired with input ${i}`,
+		);
 		assert.strictEqual(item.json.input_type, 'geometry');
 		assert.strictEqual(item.json.plot_id, null, 'nothing was registered');
-		assert.strictEqual(item.json.protected_area_overlap, EXPECTED[i].overlap, `${EXPECTED[i].site}: ${JSON.stringify(item.json)}`);
+		assert.strictEqual(
+			item.json.protected_area_overlap,
+			EXPECTED[i].overlap,
+			`${EXPECTED[i].site}: ${JSON.stringify(item.json)}`,
+		);
 		if (EXPECTED[i].overlap) {
 			assert.ok(item.json.total_overlap_percentage > 0, 'overlap percentage');
-			assert.ok(item.json.overlapping_areas.some((a) => a.area_name === EXPECTED[i].area), `overlaps ${EXPECTED[i].area}`);
-			assert.strictEqual(item.json.most_restrictive_extractive_activity_legality, EXPECTED[i].legality);
+			assert.ok(
+				item.json.overlapping_areas.some((a) => a.area_name === EXPECTED[i].area),
+				`overlaps ${EXPECTED[i].area}`,
+			);
+			assert.strictEqual(
+				item.json.most_restrictive_extractive_activity_legality,
+				EXPECTED[i].legality,
+			);
 		} else {
 			assert.strictEqual(item.json.overlapping_area_count, 0);
 		}
@@ -42,9 +65,17 @@ module.exports = async (runData, ctx) => {
 
 	// no plot was registered on the way
 	const log = await ctx.fake.request('GET', '/__fake/log');
-	const since = (log.json.entries || []).filter((e) => e.fakeAt >= ctx.startedAt && e.method === 'POST');
-	assert.ok(since.some((e) => e.path === '/protected-areas/checks'), 'the geometries were checked by the service');
-	assert.ok(!since.some((e) => String(e.path).startsWith('/plots/make_plot')), 'no plots registered');
+	const since = (log.json.entries || []).filter(
+		(e) => e.fakeAt >= ctx.startedAt && e.method === 'POST',
+	);
+	assert.ok(
+		since.some((e) => e.path === '/protected-areas/checks'),
+		'the geometries were checked by the service',
+	);
+	assert.ok(
+		!since.some((e) => String(e.path).startsWith('/plots/make_plot')),
+		'no plots registered',
+	);
 };
 
 module.exports.before = async (ctx) => {

@@ -51,7 +51,10 @@ module.exports = async (runData, ctx) => {
 		assert.ok(r, `a result row for plot ${p.plot_id}`);
 		assert.strictEqual(r.job_id, String(job.job_id));
 		assert.strictEqual(r.failed, false, `plot ${p.plot_id} analysed: ${JSON.stringify(r)}`);
-		assert.ok(['Low', 'Medium', 'High'].includes(r.risk_level), `risk level of ${p.plot_id}: ${r.risk_level}`);
+		assert.ok(
+			['Low', 'Medium', 'High'].includes(r.risk_level),
+			`risk level of ${p.plot_id}: ${r.risk_level}`,
+		);
 		assert.strictEqual(typeof r.protected_area_overlap, 'boolean');
 		assert.strictEqual(r.plot_name, p.plot_name);
 	}
@@ -62,8 +65,15 @@ module.exports = async (runData, ctx) => {
 	const bin = out[0].binary && out[0].binary.data;
 	assert.ok(bin, `CSV binary present: ${JSON.stringify(Object.keys(out[0].binary || {}))}`);
 	assert.strictEqual(bin.fileName, 'analysis-results.csv');
-	assert.ok(/csv/.test(bin.mimeType || '') || /\.csv$/.test(bin.fileName), `CSV mime type: ${bin.mimeType}`);
-	if (process.env.N8N_E2E_VERBOSE) console.log('[spreadsheet] CSV binary:', JSON.stringify({ ...bin, data: String(bin.data).slice(0, 40) }));
+	assert.ok(
+		/csv/.test(bin.mimeType || '') || /\.csv$/.test(bin.fileName),
+		`CSV mime type: ${bin.mimeType}`,
+	);
+	if (process.env.N8N_E2E_VERBOSE)
+		console.log(
+			'[spreadsheet] CSV binary:',
+			JSON.stringify({ ...bin, data: String(bin.data).slice(0, 40) }),
+		);
 	if (bin.id) {
 		// stored by n8n's binary data manager (filesystem mode): only its size is in the run data
 		assert.ok(Number.parseFloat(bin.fileSize) > 0, `CSV file not empty: ${bin.fileSize}`);
@@ -74,7 +84,10 @@ module.exports = async (runData, ctx) => {
 		assert.ok(/risk_level/.test(lines[0]), 'risk_level column');
 	}
 
-	assert.ok(!JSON.stringify(ctx.run).includes(ctx.apiKey), 'the API key is not in the execution data');
+	assert.ok(
+		!JSON.stringify(ctx.run).includes(ctx.apiKey),
+		'the API key is not in the execution data',
+	);
 };
 
 module.exports.before = async (ctx) => {

@@ -8,12 +8,22 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { isFinalStatus, perPlotResults } from '../GeospatialAnalysis/v1/results/flatten';
-import { authenticationProperty, credentialsDescription } from '../GeospatialAnalysis/v1/transport/authentication';
+import {
+	authenticationProperty,
+	credentialsDescription,
+} from '../GeospatialAnalysis/v1/transport/authentication';
 import { getCatalog, resultKeysOf } from '../GeospatialAnalysis/v1/transport/catalog';
 import { paginate } from '../GeospatialAnalysis/v1/transport/paginate';
 import { apiRequest } from '../GeospatialAnalysis/v1/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
-import { advance, DEFAULT_SETTINGS, listFrom, parseServiceTime, readState, toRecheck } from './completionTracker';
+import {
+	advance,
+	DEFAULT_SETTINGS,
+	listFrom,
+	parseServiceTime,
+	readState,
+	toRecheck,
+} from './completionTracker';
 
 type Output = 'job' | 'jobWithPlots' | 'perPlot';
 
@@ -40,28 +50,40 @@ async function catalogResultKeys(ctx: IPollFunctions): Promise<Record<string, st
 }
 
 function readParams(ctx: IPollFunctions): TriggerParams {
-	const statuses = (ctx.getNodeParameter('statuses', []) as string[]).filter((s) => isFinalStatus(s));
+	const statuses = (ctx.getNodeParameter('statuses', []) as string[]).filter((s) =>
+		isFinalStatus(s),
+	);
 	if (statuses.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'No job status selected in "Trigger On"', {
-			description: 'Select Done, Done With Errors or both in "Trigger On" so that the trigger has something to react to.',
+			description:
+				'Select Done, Done With Errors or both in "Trigger On" so that the trigger has something to react to.',
 		});
 	}
 	const output = ctx.getNodeParameter('output', 'job') as Output;
-	const simplify = output === 'perPlot' ? (ctx.getNodeParameter('simplify', true) as boolean) : false;
+	const simplify =
+		output === 'perPlot' ? (ctx.getNodeParameter('simplify', true) as boolean) : false;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
 	const jobName = typeof options.jobName === 'string' ? options.jobName.trim() : '';
 	const lookBackHours = Number(options.lookBackHours ?? 0);
 	const maxTrackingDays = Number(options.maxTrackingDays ?? DEFAULT_SETTINGS.maxAgeMs / 86_400_000);
 	if (!Number.isFinite(lookBackHours) || lookBackHours < 0) {
-		throw new NodeOperationError(ctx.getNode(), `"Look Back (Hours)" must be 0 or more, got ${String(options.lookBackHours)}`, {
-			description: 'Enter 0 to skip jobs that finished before activation, or the number of hours to look back.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"Look Back (Hours)" must be 0 or more, got ${String(options.lookBackHours)}`,
+			{
+				description:
+					'Enter 0 to skip jobs that finished before activation, or the number of hours to look back.',
+			},
+		);
 	}
 	if (!Number.isFinite(maxTrackingDays) || maxTrackingDays <= 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`"Watch Unfinished Jobs For (Days)" must be more than 0, got ${String(options.maxTrackingDays)}`,
-			{ description: 'Enter how many days after its creation a job may take to finish, for example 7.' },
+			{
+				description:
+					'Enter how many days after its creation a job may take to finish, for example 7.',
+			},
 		);
 	}
 	return {
@@ -129,11 +151,18 @@ async function itemsFor(
 	const detail = full ?? (await getJob.call(this, String(job.job_id)));
 	if (params.output === 'jobWithPlots') return [{ json: detail }];
 	params.resultKeys ??= await catalogResultKeys(this);
-	return perPlotResults(detail, { simplify: params.simplify, resultKeys: params.resultKeys }).map((json) => ({ json }));
+	return perPlotResults(detail, { simplify: params.simplify, resultKeys: params.resultKeys }).map(
+		(json) => ({ json }),
+	);
 }
 
-async function manualPoll(this: IPollFunctions, params: TriggerParams): Promise<INodeExecutionData[][]> {
-	const jobs = (await paginate.call(this, '/jobs', 'jobs', { limit: MANUAL_SCAN })) as IDataObject[];
+async function manualPoll(
+	this: IPollFunctions,
+	params: TriggerParams,
+): Promise<INodeExecutionData[][]> {
+	const jobs = (await paginate.call(this, '/jobs', 'jobs', {
+		limit: MANUAL_SCAN,
+	})) as IDataObject[];
 	let latest: { job: IDataObject; at: number } | undefined;
 	for (const job of jobs) {
 		if (!isFinalStatus(job.status) || !matches(job, params)) continue;
@@ -198,7 +227,8 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					{
 						name: 'Done With Errors',
 						value: 'done-with-errors',
-						description: 'The job finished but some plots could not be analysed (their tokens are refunded)',
+						description:
+							'The job finished but some plots could not be analysed (their tokens are refunded)',
 					},
 				],
 				default: ['done', 'done-with-errors'],
@@ -214,12 +244,14 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					{
 						name: 'Job',
 						value: 'job',
-						description: 'One item per job: ID, name, status, plot IDs, token cost and visualisation URLs, without plot results',
+						description:
+							'One item per job: ID, name, status, plot IDs, token cost and visualisation URLs, without plot results',
 					},
 					{
 						name: 'Job With Plots',
 						value: 'jobWithPlots',
-						description: 'One item per job, with every plot and its analysis results under "plots" (one more request per job)',
+						description:
+							'One item per job, with every plot and its analysis results under "plots" (one more request per job)',
 					},
 					{
 						name: 'One Item per Plot',
@@ -337,10 +369,13 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					: reason === 'age'
 						? `it is still unfinished after ${params.settings.maxAgeMs / 86_400_000} days (raise "Watch Unfinished Jobs For (Days)")`
 						: `more than ${params.settings.maxPending} unfinished jobs are watched; the oldest are dropped`;
-			this.logger.warn(`Geospatial Analysis Trigger: stopped watching job ${id}: ${why}; it will not fire`, {
-				node,
-				jobId: id,
-			});
+			this.logger.warn(
+				`Geospatial Analysis Trigger: stopped watching job ${id}: ${why}; it will not fire`,
+				{
+					node,
+					jobId: id,
+				},
+			);
 		}
 		if (result.overlapShrunkTo !== undefined) {
 			this.logger.warn(

@@ -94,7 +94,11 @@ export interface AdvanceInput {
 }
 
 /** Where the listing of this poll starts (ms, inclusive). */
-export function listFrom(state: TrackerState | undefined, now: number, settings: TrackerSettings): number {
+export function listFrom(
+	state: TrackerState | undefined,
+	now: number,
+	settings: TrackerSettings,
+): number {
 	if (state) return state.from;
 	return now - Math.max(settings.maxAgeMs, settings.lookBackMs);
 }
@@ -133,7 +137,8 @@ export function advance(input: AdvanceInput): AdvanceResult {
 	for (const job of input.listed) if (!listedById.has(job.id)) listedById.set(job.id, job);
 
 	let newest = prev.newest;
-	for (const job of listedById.values()) if (newest === null || job.createdMs > newest) newest = job.createdMs;
+	for (const job of listedById.values())
+		if (newest === null || job.createdMs > newest) newest = job.createdMs;
 	const refNow = Math.max(input.now, newest ?? -Infinity);
 
 	const pending: Record<string, number> = { ...prev.pending };
@@ -165,7 +170,9 @@ export function advance(input: AdvanceInput): AdvanceResult {
 			seen[job.id] = job.createdMs;
 			const before = first; // finished before the trigger was activated
 			const inLookBack =
-				settings.lookBackMs > 0 && job.updatedMs !== null && job.updatedMs >= refNow - settings.lookBackMs;
+				settings.lookBackMs > 0 &&
+				job.updatedMs !== null &&
+				job.updatedMs >= refNow - settings.lookBackMs;
 			if (!before || inLookBack) completed.push(job);
 		} else {
 			pending[job.id] = job.createdMs;
@@ -181,7 +188,9 @@ export function advance(input: AdvanceInput): AdvanceResult {
 			dropped.push({ id, reason: 'age' });
 		}
 	}
-	const pendingEntries = Object.entries(pending).sort((a, b) => a[1] - b[1] || compareIds(a[0], b[0]));
+	const pendingEntries = Object.entries(pending).sort(
+		(a, b) => a[1] - b[1] || compareIds(a[0], b[0]),
+	);
 	for (let i = 0; i < pendingEntries.length - settings.maxPending; i++) {
 		delete pending[pendingEntries[i][0]];
 		seen[pendingEntries[i][0]] = pendingEntries[i][1];
@@ -231,7 +240,13 @@ export function readState(value: unknown): TrackerState | undefined {
 		!isMap(s.seen)
 	)
 		return undefined;
-	return { v: TRACKER_STATE_VERSION, from: s.from, newest: s.newest, pending: { ...s.pending }, seen: { ...s.seen } };
+	return {
+		v: TRACKER_STATE_VERSION,
+		from: s.from,
+		newest: s.newest,
+		pending: { ...s.pending },
+		seen: { ...s.seen },
+	};
 }
 
 /**

@@ -14,7 +14,13 @@ const fs = require('fs');
 const path = require('path');
 const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
-const { loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, WORKFLOW_DIRS } = require('./suite');
+const {
+	loadWorkflowFiles,
+	prepareWorkflow,
+	credentialsFor,
+	checkPackageLoaded,
+	WORKFLOW_DIRS,
+} = require('./suite');
 
 const { REPO_ROOT } = n8n;
 const cleanups = [];
@@ -37,12 +43,15 @@ async function cleanup() {
 }
 
 async function main() {
-	const version = process.env.N8N_DEMO_VERSION || n8n.DEFAULT_VERSIONS[n8n.DEFAULT_VERSIONS.length - 1];
+	const version =
+		process.env.N8N_DEMO_VERSION || n8n.DEFAULT_VERSIONS[n8n.DEFAULT_VERSIONS.length - 1];
 	const say = (s) => console.log(`[demo] ${s}`);
 
 	const installing = n8n.installN8n(version).catch((e) => ({ error: e }));
 	if (!fs.existsSync(path.join(n8n.cacheRoot(), version, '.installed.json'))) {
-		say(`installing n8n ${version} into ${path.join(n8n.cacheRoot(), version)} (first run only; a few minutes)…`);
+		say(
+			`installing n8n ${version} into ${path.join(n8n.cacheRoot(), version)} (first run only; a few minutes)…`,
+		);
 	}
 
 	if (!process.env.N8N_E2E_SKIP_BUILD) {
@@ -78,7 +87,11 @@ async function main() {
 	const creds = credentialsFor(fake);
 	await n8n.importCredentials(inst, creds);
 	const examples = loadWorkflowFiles(undefined, [WORKFLOW_DIRS[1]]);
-	if (examples.length) await n8n.importWorkflow(inst, examples.map((w) => prepareWorkflow(w, creds)));
+	if (examples.length)
+		await n8n.importWorkflow(
+			inst,
+			examples.map((w) => prepareWorkflow(w, creds)),
+		);
 
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
@@ -89,7 +102,9 @@ async function main() {
 	console.log('');
 	console.log(`  Fake Geospatial Analysis Service: ${fake.url}  (user ${fake.user.username})`);
 	console.log(`  Credentials imported: ${creds.map((c) => `"${c.name}"`).join(', ')}`);
-	console.log(`  Example workflows imported: ${examples.length ? examples.map((w) => w.json.name || w.rel).join('; ') : 'none yet'}`);
+	console.log(
+		`  Example workflows imported: ${examples.length ? examples.map((w) => w.json.name || w.rel).join('; ') : 'none yet'}`,
+	);
 	console.log(`  n8n data folder: ${userFolder}  (log: ${path.join(userFolder, 'start.log')})`);
 	console.log('');
 	console.log('  Press Ctrl-C to stop.');

@@ -16,11 +16,13 @@ const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 function normaliseUser(u) {
 	if (!u || typeof u !== 'object') return u;
 	const find = (re) => {
-		for (const [k, v] of Object.entries(u)) if (re.test(k) && (typeof v === 'string' || Array.isArray(v))) return v;
+		for (const [k, v] of Object.entries(u))
+			if (re.test(k) && (typeof v === 'string' || Array.isArray(v))) return v;
 		return undefined;
 	};
 	let apiKey = find(/^api_?keys?$/i);
-	if (Array.isArray(apiKey)) apiKey = apiKey.map((k) => (typeof k === 'string' ? k : k.key || k.value))[0];
+	if (Array.isArray(apiKey))
+		apiKey = apiKey.map((k) => (typeof k === 'string' ? k : k.key || k.value))[0];
 	if (!apiKey) {
 		// any string value that looks like a key
 		apiKey = Object.values(u).find((v) => typeof v === 'string' && v.startsWith('service_live_'));
@@ -97,7 +99,8 @@ async function startFake(opts = {}) {
 	fake.users = (users && users.length ? users : parseUsersFromText(fake.output)).map(normaliseUser);
 	fake.user = fake.users.find((u) => u.apiKey) || fake.users[0];
 	log(`fake service on ${fake.url} (${fake.users.length} users)`);
-	fake.request = (method, p, body) => httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
+	fake.request = (method, p, body) =>
+		httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
 	return fake;
 }
 

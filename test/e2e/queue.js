@@ -25,7 +25,8 @@ async function which(cmd) {
 async function ensureRedis() {
 	let bin = await which('redis-server');
 	if (bin) return bin;
-	if (process.getuid && process.getuid() !== 0) throw new Error('redis-server missing and not root: apt-get install -y redis-server');
+	if (process.getuid && process.getuid() !== 0)
+		throw new Error('redis-server missing and not root: apt-get install -y redis-server');
 	n8n.log('installing redis-server (apt-get)');
 	await n8n.run('apt-get', ['update', '-qq'], { allowFail: true, timeoutMs: 300000 });
 	await n8n.run('apt-get', ['install', '-y', '-qq', 'redis-server'], {
@@ -42,7 +43,20 @@ async function startRedis(dir) {
 	const port = await n8n.freePort();
 	const child = spawn(
 		bin,
-		['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--dir',
+			dir,
+			'--daemonize',
+			'no',
+		],
 		{ stdio: ['ignore', 'pipe', 'pipe'] },
 	);
 	const redis = { port, child, output: '', exited: false };
@@ -75,7 +89,13 @@ function toWebhookWorkflow(wf) {
 			type: 'n8n-nodes-base.webhook',
 			typeVersion: 2,
 			webhookId: crypto.randomUUID(),
-			parameters: { httpMethod: 'POST', path: pathId, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			parameters: {
+				httpMethod: 'POST',
+				path: pathId,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
 		};
 	});
 	return { wf, path: pathId };
@@ -114,7 +134,9 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 		const creds = credentialsFor(fake);
 		await n8n.importCredentials(inst, creds);
 		for (const w of workflows) {
-			const { wf, path } = toWebhookWorkflow(prepareWorkflow(w, creds, { id: n8n.makeId('q' + w.rel) }));
+			const { wf, path } = toWebhookWorkflow(
+				prepareWorkflow(w, creds, { id: n8n.makeId('q' + w.rel) }),
+			);
 			prepared.push({ w, wf, path, creds });
 		}
 		await n8n.importWorkflow(
@@ -131,11 +153,15 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 		worker = n8n.spawnN8n(inst, 'worker', {
 			name: 'worker',
 			args: ['--concurrency=2'],
-			env: { N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()), QUEUE_HEALTH_CHECK_PORT: String(await n8n.freePort()) },
+			env: {
+				N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()),
+				QUEUE_HEALTH_CHECK_PORT: String(await n8n.freePort()),
+			},
 		});
 		await n8n.waitFor(
 			() => {
-				if (worker.exited) throw new Error(`worker exited ${worker.exitCode}:\n${n8n.tail(worker.output)}`);
+				if (worker.exited)
+					throw new Error(`worker exited ${worker.exitCode}:\n${n8n.tail(worker.output)}`);
 				return /worker is now ready|Worker ready|n8n worker is ready/i.test(worker.output);
 			},
 			{ timeoutMs: 120000, what: 'the n8n worker' },
@@ -147,28 +173,50 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 			for (const p of prepared) {
 				// save once through the public API so a workflow_history row exists
 				const { name, nodes, connections, settings } = p.wf;
-				const u = await n8n.publicApi(inst, 'PUT', `/workflows/${p.wf.id}`, { name, nodes, connections, settings });
-				if (u.status !== 200) throw new Error(`updating ${p.wf.id}: ${u.status} ${u.text.slice(0, 500)}`);
+				const u = await n8n.publicApi(inst, 'PUT', `/workflows/${p.wf.id}`, {
+					name,
+					nodes,
+					connections,
+					settings,
+				});
+				if (u.status !== 200)
+					throw new Error(`updating ${p.wf.id}: ${u.status} ${u.text.slice(0, 500)}`);
 				const r = await n8n.publicApi(inst, 'POST', `/workflows/${p.wf.id}/activate`);
-				if (r.status !== 200) throw new Error(`activating ${p.wf.id}: ${r.status} ${r.text.slice(0, 500)}`);
+				if (r.status !== 200)
+					throw new Error(`activating ${p.wf.id}: ${r.status} ${r.text.slice(0, 500)}`);
 			}
 		}
 	});
 	if (!up) {
-		for (const p of inst ? inst.procs : []) console.log(`# ${p.name} output:\n${n8n.tail(p.output, 3000)}`);
+		for (const p of inst ? inst.procs : [])
+			console.log(`# ${p.name} output:\n${n8n.tail(p.output, 3000)}`);
 		return;
 	}
 
 	for (const p of prepared) {
 		await test(`${tag} ${p.w.rel} runs on the worker`, async () => {
-			const ctx = makeCtx({ inst, fake, creds: p.creds, workflow: { ...p.w, imported: p.wf }, mode: 'queue' });
+			const ctx = makeCtx({
+				inst,
+				fake,
+				creds: p.creds,
+				workflow: { ...p.w, imported: p.wf },
+				mode: 'queue',
+			});
 			if (p.w.assert && p.w.assert.before) await p.w.assert.before(ctx);
-			const res = await n8n.httpRequest('POST', `${inst.url}/webhook/${p.path}`, { body: {}, timeoutMs: 300000 });
-			if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
+			const res = await n8n.httpRequest('POST', `${inst.url}/webhook/${p.path}`, {
+				body: {},
+				timeoutMs: 300000,
+			});
+			if (res.status !== 200)
+				throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
 			// which execution? the newest one of this workflow
 			const list = await n8n.waitFor(
 				async () => {
-					const r = await n8n.publicApi(inst, 'GET', `/executions?workflowId=${p.wf.id}&includeData=true&limit=5`);
+					const r = await n8n.publicApi(
+						inst,
+						'GET',
+						`/executions?workflowId=${p.wf.id}&includeData=true&limit=5`,
+					);
 					if (r.status !== 200) throw new Error(`public API ${r.status}: ${r.text.slice(0, 300)}`);
 					const done = (r.json.data || []).filter((e) => e.finished || e.stoppedAt);
 					return done.length ? done : undefined;
@@ -183,9 +231,14 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 			if (!new RegExp(`Worker started execution ${id}\\b`).test(worker.output)) {
 				throw new Error(`worker did not run execution ${id}:\n${n8n.tail(worker.output, 2000)}`);
 			}
-			if (/Worker started execution/.test(main.output)) throw new Error('the main process ran an execution itself');
+			if (/Worker started execution/.test(main.output))
+				throw new Error('the main process ran an execution itself');
 			ctx.run = { data: exec.data, status: exec.status, finished: exec.finished, mode: exec.mode };
-			ctx.result = { ok: exec.status === 'success', response: res.json ?? res.text, executionId: id };
+			ctx.result = {
+				ok: exec.status === 'success',
+				response: res.json ?? res.text,
+				executionId: id,
+			};
 			const err = exec.data?.resultData?.error;
 			if (err || exec.status !== 'success') {
 				throw new Error(`execution ${id} ${exec.status}: ${err ? err.message : ''}`);

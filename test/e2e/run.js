@@ -23,7 +23,14 @@ const path = require('path');
 const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
-const { loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, checkCredentialTests, makeCtx } = require('./suite');
+const {
+	loadWorkflowFiles,
+	prepareWorkflow,
+	credentialsFor,
+	checkPackageLoaded,
+	checkCredentialTests,
+	makeCtx,
+} = require('./suite');
 
 const { REPO_ROOT } = n8n;
 const results = [];
@@ -91,16 +98,23 @@ async function main() {
 
 	if (!process.env.N8N_E2E_SKIP_BUILD) {
 		const built = await test('build the package (npm run build)', async () => {
-			await n8n.run('npm', ['run', 'build'], { cwd: REPO_ROOT, echo: !!process.env.N8N_E2E_VERBOSE });
+			await n8n.run('npm', ['run', 'build'], {
+				cwd: REPO_ROOT,
+				echo: !!process.env.N8N_E2E_VERBOSE,
+			});
 		});
-		if (!built) console.log('# the build failed: n8n will not find the package (continuing to show what fails)');
+		if (!built)
+			console.log(
+				'# the build failed: n8n will not find the package (continuing to show what fails)',
+			);
 	}
 
 	let fake;
 	const fakeOk = await test('fake service starts', async () => {
 		fake = await startFake();
 		cleanups.push(() => stopFake(fake));
-		if (!fake.user || !fake.user.apiKey) throw new Error(`no seeded user with an API key: ${JSON.stringify(fake.users)}`);
+		if (!fake.user || !fake.user.apiKey)
+			throw new Error(`no seeded user with an API key: ${JSON.stringify(fake.users)}`);
 	});
 
 	const workflows = loadWorkflowFiles(process.env.N8N_E2E_ONLY);
@@ -113,7 +127,10 @@ async function main() {
 			continue;
 		}
 		const { install } = res;
-		if (!install.cached) console.log(`# n8n ${v} installed in ${install.stats.totalSeconds}s (${(install.stats.bytes / 1e9).toFixed(2)} GB)`);
+		if (!install.cached)
+			console.log(
+				`# n8n ${v} installed in ${install.stats.totalSeconds}s (${(install.stats.bytes / 1e9).toFixed(2)} GB)`,
+			);
 		await runVersion(install, { fake, fakeOk, workflows, packageDir });
 	}
 
@@ -126,10 +143,19 @@ async function main() {
 		for (const v of queueVersions) {
 			const res = await installs[v];
 			if (!res || res.error) {
-				fail(`[n8n ${v} queue mode] install`, res ? res.error : new Error(`version ${v} not among ${versions}`));
+				fail(
+					`[n8n ${v} queue mode] install`,
+					res ? res.error : new Error(`version ${v} not among ${versions}`),
+				);
 				continue;
 			}
-			await queue.runQueueMode(res.install, { fake, workflows: qWorkflows, packageDir, test, cleanups });
+			await queue.runQueueMode(res.install, {
+				fake,
+				workflows: qWorkflows,
+				packageDir,
+				test,
+				cleanups,
+			});
 		}
 	}
 
@@ -180,7 +206,9 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 			}
 			const ctx = makeCtx({ inst, fake, creds, workflow: w });
 			if (w.assert && w.assert.before) await w.assert.before(ctx);
-			const r = await n8n.executeWorkflow(inst, w.imported.id, { timeoutMs: (w.assert && w.assert.timeoutMs) || 300000 });
+			const r = await n8n.executeWorkflow(inst, w.imported.id, {
+				timeoutMs: (w.assert && w.assert.timeoutMs) || 300000,
+			});
 			ctx.result = r;
 			ctx.run = r.run;
 			if (w.assert && w.assert.expectError) {
@@ -189,7 +217,9 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 				return;
 			}
 			if (!r.ok) {
-				const msg = r.error ? `${r.error.message || ''}${r.error.description ? ` — ${r.error.description}` : ''}` : 'no run data';
+				const msg = r.error
+					? `${r.error.message || ''}${r.error.description ? ` — ${r.error.description}` : ''}`
+					: 'no run data';
 				throw new Error(
 					`execution failed: ${msg}${r.error && r.error.node ? ` (node "${r.error.node.name || r.error.node}")` : ''}\n--- n8n execute output ---\n${n8n.tail(r.stdout + r.stderr, 3000)}`,
 				);
@@ -210,18 +240,32 @@ async function runActivated(inst, w, ctx) {
 	if (w.assert && w.assert.before) await w.assert.before(ctx);
 	const { name, nodes, connections, settings } = w.imported;
 	// saving through the public API creates the history version activation needs
-	const u = await n8n.publicApi(inst, 'PUT', `/workflows/${id}`, { name, nodes, connections, settings: settings || {} });
-	if (u.status !== 200) throw new Error(`saving workflow ${id}: ${u.status} ${u.text.slice(0, 800)}`);
+	const u = await n8n.publicApi(inst, 'PUT', `/workflows/${id}`, {
+		name,
+		nodes,
+		connections,
+		settings: settings || {},
+	});
+	if (u.status !== 200)
+		throw new Error(`saving workflow ${id}: ${u.status} ${u.text.slice(0, 800)}`);
 	const a = await n8n.publicApi(inst, 'POST', `/workflows/${id}/activate`);
-	if (a.status !== 200) throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
+	if (a.status !== 200)
+		throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
 	try {
 		const exec = await n8n.waitFor(
 			async () => {
-				const r = await n8n.publicApi(inst, 'GET', `/executions?workflowId=${id}&includeData=true&limit=5`);
+				const r = await n8n.publicApi(
+					inst,
+					'GET',
+					`/executions?workflowId=${id}&includeData=true&limit=5`,
+				);
 				if (r.status !== 200) throw new Error(`public API ${r.status}: ${r.text.slice(0, 300)}`);
 				return (r.json.data || []).find((e) => e.finished || e.stoppedAt);
 			},
-			{ timeoutMs: (w.assert && w.assert.timeoutMs) || 90000, what: `an execution of the activated workflow ${w.rel}` },
+			{
+				timeoutMs: (w.assert && w.assert.timeoutMs) || 90000,
+				what: `an execution of the activated workflow ${w.rel}`,
+			},
 		);
 		ctx.run = { data: exec.data, status: exec.status, finished: exec.finished, mode: exec.mode };
 		ctx.result = { ok: exec.status === 'success', executionId: exec.id };

@@ -5,15 +5,25 @@ const path = require('path');
 const n8n = require('./n8n');
 
 const { REPO_ROOT } = n8n;
-const WORKFLOW_DIRS = [path.join(REPO_ROOT, 'test', 'e2e', 'workflows'), path.join(REPO_ROOT, 'examples')];
+const WORKFLOW_DIRS = [
+	path.join(REPO_ROOT, 'test', 'e2e', 'workflows'),
+	path.join(REPO_ROOT, 'examples'),
+];
 
 /** Fixed ids so workflows can reference the credentials; run.js also rebinds by type on import. */
 const CREDENTIALS = {
 	geospatialAnalysisApi: { id: 'geoFakeApiKey001', name: 'Geospatial Analysis (fake service)' },
-	geospatialAnalysisLoginApi: { id: 'geoFakeLogin0001', name: 'Geospatial Analysis login (fake service)' },
+	geospatialAnalysisLoginApi: {
+		id: 'geoFakeLogin0001',
+		name: 'Geospatial Analysis login (fake service)',
+	},
 };
 
-const MANUAL_TRIGGERS = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.start', 'n8n-nodes-base.executeWorkflowTrigger'];
+const MANUAL_TRIGGERS = [
+	'n8n-nodes-base.manualTrigger',
+	'n8n-nodes-base.start',
+	'n8n-nodes-base.executeWorkflowTrigger',
+];
 
 /** Every `*.json` workflow in test/e2e/workflows and examples, with its `<name>.assert.js` if any. */
 function loadWorkflowFiles(only, dirs = WORKFLOW_DIRS) {
@@ -77,7 +87,11 @@ function credentialsFor(fake) {
 		{
 			...CREDENTIALS.geospatialAnalysisLoginApi,
 			type: 'geospatialAnalysisLoginApi',
-			data: { baseUrl: fake.url, username: withPassword.username || '', password: withPassword.password || '' },
+			data: {
+				baseUrl: fake.url,
+				username: withPassword.username || '',
+				password: withPassword.password || '',
+			},
 		},
 	];
 }
@@ -93,9 +107,11 @@ async function checkPackageLoaded(inst, packageDir = REPO_ROOT) {
 	const pkg = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'));
 	const field = pkg.n8n || {};
 	const problems = [];
-	if (!Array.isArray(field.nodes) || !field.nodes.length) problems.push('package.json has no `n8n.nodes`');
+	if (!Array.isArray(field.nodes) || !field.nodes.length)
+		problems.push('package.json has no `n8n.nodes`');
 	for (const f of [...(field.nodes || []), ...(field.credentials || [])]) {
-		if (!fs.existsSync(path.join(packageDir, f))) problems.push(`missing file listed in the n8n field: ${f}`);
+		if (!fs.existsSync(path.join(packageDir, f)))
+			problems.push(`missing file listed in the n8n field: ${f}`);
 	}
 	const nodesR = await n8n.rest(inst, 'GET', '/types/nodes.json');
 	const credsR = await n8n.rest(inst, 'GET', '/types/credentials.json');
@@ -117,9 +133,13 @@ async function checkPackageLoaded(inst, packageDir = REPO_ROOT) {
 			.map((p) => p.output)
 			.join('\n')
 			.split('\n')
-			.filter((l) => l.includes(pkg.name) || /cannot find module|failed to load|error loading/i.test(l))
+			.filter(
+				(l) => l.includes(pkg.name) || /cannot find module|failed to load|error loading/i.test(l),
+			)
 			.slice(0, 20);
-		throw new Error(`${problems.join('\n')}${logLines.length ? `\n--- n8n log ---\n${logLines.join('\n')}` : ''}`);
+		throw new Error(
+			`${problems.join('\n')}${logLines.length ? `\n--- n8n log ---\n${logLines.join('\n')}` : ''}`,
+		);
 	}
 }
 
@@ -142,7 +162,8 @@ function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
 		credentials: creds,
 		workflow: workflow && workflow.imported,
 		file: workflow && workflow.rel,
-		output: (nodeName, output = 0, runIndex = -1) => n8n.nodeOutput(ctx.run?.data?.resultData?.runData, nodeName, output, runIndex),
+		output: (nodeName, output = 0, runIndex = -1) =>
+			n8n.nodeOutput(ctx.run?.data?.resultData?.runData, nodeName, output, runIndex),
 		items: (nodeName, output = 0, runIndex = -1) => {
 			const runs = ctx.run?.data?.resultData?.runData?.[nodeName];
 			if (!runs || !runs.length) throw new Error(`node "${nodeName}" did not run`);
@@ -163,33 +184,73 @@ async function checkCredentialTests(inst, fake, rest) {
 	// The endpoint tests the data it is sent, for a credential the user has stored.
 	const stored = {};
 	for (const c of [apiKeyCred, loginCred]) {
-		const r = await rest(inst, 'POST', '/rest/credentials', { name: `e2e test ${c.type}`, type: c.type, data: c.data });
-		if (r.status !== 200) throw new Error(`creating a ${c.type} credential answered ${r.status}: ${r.text.slice(0, 300)}`);
+		const r = await rest(inst, 'POST', '/rest/credentials', {
+			name: `e2e test ${c.type}`,
+			type: c.type,
+			data: c.data,
+		});
+		if (r.status !== 200)
+			throw new Error(
+				`creating a ${c.type} credential answered ${r.status}: ${r.text.slice(0, 300)}`,
+			);
 		stored[c.type] = (r.json.data ?? r.json).id;
 	}
 	const test = async (type, data) => {
 		const r = await rest(inst, 'POST', '/rest/credentials/test', {
 			credentials: { id: stored[type], name: `e2e test ${type}`, type, data },
 		});
-		if (r.status !== 200) throw new Error(`credential test answered ${r.status}: ${r.text.slice(0, 300)}`);
+		if (r.status !== 200)
+			throw new Error(`credential test answered ${r.status}: ${r.text.slice(0, 300)}`);
 		return r.json.data ?? r.json;
 	};
 	const cases = [
 		['API key, right key', apiKeyCred.type, apiKeyCred.data, 'OK', null],
-		['API key, no service_live_ prefix', apiKeyCred.type, { ...apiKeyCred.data, apiKey: 'sk_' + 'e2e_wrong_kind_of_key' }, 'Error', /keys start with "service_live_"/],
-		['API key, unknown key', apiKeyCred.type, { ...apiKeyCred.data, apiKey: 'service_live_' + '0'.repeat(40) }, 'Error', null],
+		[
+			'API key, no service_live_ prefix',
+			apiKeyCred.type,
+			{ ...apiKeyCred.data, apiKey: 'sk_' + 'e2e_wrong_kind_of_key' },
+			'Error',
+			/keys start with "service_live_"/,
+		],
+		[
+			'API key, unknown key',
+			apiKeyCred.type,
+			{ ...apiKeyCred.data, apiKey: 'service_live_' + '0'.repeat(40) },
+			'Error',
+			null,
+		],
 		['login, right password', loginCred.type, loginCred.data, 'OK', null],
-		['login, wrong password', loginCred.type, { ...loginCred.data, password: 'e2e-' + 'not-the-password' }, 'Error', /username or password is wrong/],
+		[
+			'login, wrong password',
+			loginCred.type,
+			{ ...loginCred.data, password: 'e2e-' + 'not-the-password' },
+			'Error',
+			/username or password is wrong/,
+		],
 	];
 	const failures = [];
 	for (const [label, type, data, status, message] of cases) {
 		const result = await test(type, data);
 		const secret = data.apiKey ?? data.password;
-		if (result.status !== status) failures.push(`${label}: expected ${status}, got ${JSON.stringify(result)}`);
-		else if (message && !message.test(result.message || '')) failures.push(`${label}: message ${JSON.stringify(result.message)} does not match ${message}`);
-		else if (status === 'Error' && secret && String(result.message || '').includes(secret)) failures.push(`${label}: the message echoes the secret`);
+		if (result.status !== status)
+			failures.push(`${label}: expected ${status}, got ${JSON.stringify(result)}`);
+		else if (message && !message.test(result.message || ''))
+			failures.push(
+				`${label}: message ${JSON.stringify(result.message)} does not match ${message}`,
+			);
+		else if (status === 'Error' && secret && String(result.message || '').includes(secret))
+			failures.push(`${label}: the message echoes the secret`);
 	}
 	if (failures.length) throw new Error(failures.join('\n'));
 }
 
-module.exports = { WORKFLOW_DIRS, CREDENTIALS, loadWorkflowFiles, prepareWorkflow, credentialsFor, checkPackageLoaded, checkCredentialTests, makeCtx };
+module.exports = {
+	WORKFLOW_DIRS,
+	CREDENTIALS,
+	loadWorkflowFiles,
+	prepareWorkflow,
+	credentialsFor,
+	checkPackageLoaded,
+	checkCredentialTests,
+	makeCtx,
+};

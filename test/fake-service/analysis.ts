@@ -48,12 +48,21 @@ function deforestationFigures(p: AnalysedPlot, ctx: AnalysisContext) {
 	return {
 		forestPct,
 		defoPct,
-		deforestation: { total_yearly: totalYearly, total_yearly_jrc: totalYearlyJrc, total, total_jrc: round(0.9 * total) },
+		deforestation: {
+			total_yearly: totalYearly,
+			total_yearly_jrc: totalYearlyJrc,
+			total,
+			total_jrc: round(0.9 * total),
+		},
 	};
 }
 
 /** The EUDR bundle: legacy top-level fields plus eudr, protected_areas and indigenous_land. */
-export function eudrBundle(p: AnalysedPlot, ctx: AnalysisContext, config: Record<string, unknown>): Record<string, unknown> {
+export function eudrBundle(
+	p: AnalysedPlot,
+	ctx: AnalysisContext,
+	config: Record<string, unknown>,
+): Record<string, unknown> {
 	const { forestPct, defoPct, deforestation } = deforestationFigures(p, ctx);
 	const pa = protectedAreaOverlap(p.analysisGeometry, p.area_ha);
 	const il = indigenousLandOverlap(p.analysisGeometry, p.area_ha);
@@ -61,7 +70,8 @@ export function eudrBundle(p: AnalysedPlot, ctx: AnalysisContext, config: Record
 	const paOverlap = pa.protected_area_overlap_summary.protected_area_overlap;
 	const ilOverlap = il.indigenous_land_overlap_summary.indigenous_land_overlap;
 	let risk: 'Low' | 'Medium' | 'High' = 'Low';
-	let reason = 'No deforestation after 2020-12-31 and no overlap with protected areas or Indigenous lands.';
+	let reason =
+		'No deforestation after 2020-12-31 and no overlap with protected areas or Indigenous lands.';
 	if (defoPct > 15 || total > 1) {
 		risk = 'High';
 		reason = `Deforestation of ${total} ha (${defoPct} %) after 2020-12-31.`;
@@ -89,7 +99,10 @@ export function eudrBundle(p: AnalysedPlot, ctx: AnalysisContext, config: Record
 		version: ANALYSIS_VERSION,
 		deforestation,
 		deforestation_percentage: defoPct,
-		protectedAreas: pa.protected_area_details.map((d) => [String(d.area_name), Number(d.overlap_area_ha)]),
+		protectedAreas: pa.protected_area_details.map((d) => [
+			String(d.area_name),
+			Number(d.overlap_area_ha),
+		]),
 		indigenous_overlap: {
 			total_overlap_area: il.indigenous_land_overlap_summary.total_overlap_area_ha,
 			overlapping_territories: il.indigenous_land_details.map((d) => d.name),
@@ -131,7 +144,10 @@ export function runCheck(
 	let value: unknown;
 	switch (cap.name) {
 		case 'deforestation':
-			value = { ...deforestationFigures(p, ctx).deforestation, deforestation_percentage: deforestationFigures(p, ctx).defoPct };
+			value = {
+				...deforestationFigures(p, ctx).deforestation,
+				deforestation_percentage: deforestationFigures(p, ctx).defoPct,
+			};
 			break;
 		case 'protected_area':
 			value = protectedAreaOverlap(p.analysisGeometry, p.area_ha);

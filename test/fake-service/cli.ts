@@ -29,7 +29,8 @@ async function main(): Promise<void> {
 		'',
 		'Seeded users (username / password / API key):',
 		...Object.entries(fake.users).map(
-			([k, u]) => `  ${k.padEnd(7)} ${u.username} / ${u.password} / ${u.apiKey}${k === 'viewer' ? '   (no analyst role: read-only)' : ''}`,
+			([k, u]) =>
+				`  ${k.padEnd(7)} ${u.username} / ${u.password} / ${u.apiKey}${k === 'viewer' ? '   (no analyst role: read-only)' : ''}`,
 		),
 		'',
 		'Point an n8n credential at it:',

@@ -32,7 +32,8 @@ export class FakeClock {
 	}
 
 	setScale(factor: number): void {
-		if (!Number.isFinite(factor) || factor < 0) throw new Error('setScale(factor): factor must be >= 0');
+		if (!Number.isFinite(factor) || factor < 0)
+			throw new Error('setScale(factor): factor must be >= 0');
 		this.anchorFake = this.nowMs();
 		this.anchorReal = Date.now();
 		this.scale = factor;

@@ -23,10 +23,16 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 function checkPosition(p: unknown, where: string): [number, number] {
-	if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every((n) => typeof n === 'number' && Number.isFinite(n)))
+	if (
+		!Array.isArray(p) ||
+		p.length < 2 ||
+		p.length > 3 ||
+		!p.every((n) => typeof n === 'number' && Number.isFinite(n))
+	)
 		throw invalid(`${where}: a position must be an array of 2 or 3 numbers`);
 	const [lon, lat] = p as number[];
-	if (lon < -180 || lon > 180) throw invalid(`${where}: longitude ${lon} is out of range [-180, 180]`);
+	if (lon < -180 || lon > 180)
+		throw invalid(`${where}: longitude ${lon} is out of range [-180, 180]`);
 	if (lat < -90 || lat > 90) throw invalid(`${where}: latitude ${lat} is out of range [-90, 90]`);
 	return [lon, lat];
 }
@@ -37,23 +43,30 @@ function samePos(a: Position, b: Position): boolean {
 
 /** Validates a polygon's rings; returns 2-D rings with consecutive duplicate vertices removed. */
 function checkPolygonRings(rings: unknown, where: string): Position[][] {
-	if (!Array.isArray(rings) || rings.length === 0) throw invalid(`${where}: a Polygon needs at least one linear ring`);
+	if (!Array.isArray(rings) || rings.length === 0)
+		throw invalid(`${where}: a Polygon needs at least one linear ring`);
 	return rings.map((r, ri) => {
 		const w = `${where}, ring ${ri}`;
 		if (!Array.isArray(r)) throw invalid(`${w}: a linear ring must be an array of positions`);
 		const pts = r.map((p, pi) => checkPosition(p, `${w}, position ${pi}`));
 		if (pts.length >= 2 && !samePos(pts[0], pts[pts.length - 1]))
 			throw new GeometryError(`${UNCLOSED_MESSAGE} (${w})`);
-		if (pts.length < 4) throw invalid(`${w}: a linear ring must have at least 4 positions, found ${pts.length}`);
+		if (pts.length < 4)
+			throw invalid(`${w}: a linear ring must have at least 4 positions, found ${pts.length}`);
 		const dedup: Position[] = [];
 		for (const p of pts) if (!dedup.length || !samePos(dedup[dedup.length - 1], p)) dedup.push(p);
-		if (dedup.length < 4) throw invalid(`${w}: the ring is degenerate (fewer than 3 distinct vertices)`);
+		if (dedup.length < 4)
+			throw invalid(`${w}: the ring is degenerate (fewer than 3 distinct vertices)`);
 		return dedup;
 	});
 }
 
 function checkSelfIntersection(geom: Polygon | MultiPolygon, where: string): void {
-	const feature: Feature<Polygon | MultiPolygon> = { type: 'Feature', properties: {}, geometry: geom };
+	const feature: Feature<Polygon | MultiPolygon> = {
+		type: 'Feature',
+		properties: {},
+		geometry: geom,
+	};
 	const hits = sweeplineIntersections(feature, false);
 	if (hits.length > 0) {
 		const [x, y] = hits[0];
@@ -71,7 +84,11 @@ export interface NormalizedGeometry {
 }
 
 /** Validates a GeoJSON geometry (Point, Polygon, MultiPolygon). Throws GeometryError with the contract's message. */
-export function normalizeGeometry(geometry: unknown, properties: Record<string, unknown>, where: string): NormalizedGeometry {
+export function normalizeGeometry(
+	geometry: unknown,
+	properties: Record<string, unknown>,
+	where: string,
+): NormalizedGeometry {
 	if (!isObj(geometry)) throw invalid(`${where}: geometry is required`);
 	const type = geometry.type;
 	if (type === 'Point') {
@@ -80,7 +97,9 @@ export function normalizeGeometry(geometry: unknown, properties: Record<string, 
 		if (properties.point_ha !== undefined && properties.point_ha !== null) {
 			const v = properties.point_ha;
 			if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v >= 4.0)
-				throw invalid(`${where}: point_ha must be a number above 0 and below 4.0, got ${JSON.stringify(v)}`);
+				throw invalid(
+					`${where}: point_ha must be a number above 0 and below 4.0, got ${JSON.stringify(v)}`,
+				);
 			ha = v;
 		}
 		const radiusM = Math.sqrt((ha * 10000) / Math.PI);
@@ -98,12 +117,20 @@ export function normalizeGeometry(geometry: unknown, properties: Record<string, 
 	if (type === 'MultiPolygon') {
 		if (!Array.isArray(geometry.coordinates) || geometry.coordinates.length === 0)
 			throw invalid(`${where}: a MultiPolygon needs at least one polygon`);
-		const polys = (geometry.coordinates as unknown[]).map((p, i) => checkPolygonRings(p, `${where}, polygon ${i}`));
+		const polys = (geometry.coordinates as unknown[]).map((p, i) =>
+			checkPolygonRings(p, `${where}, polygon ${i}`),
+		);
 		const g: MultiPolygon = { type: 'MultiPolygon', coordinates: polys };
 		checkSelfIntersection(g, where);
-		return { analysisGeometry: g, storedGeometry: geometry as unknown as MultiPolygon, wasPoint: false };
+		return {
+			analysisGeometry: g,
+			storedGeometry: geometry as unknown as MultiPolygon,
+			wasPoint: false,
+		};
 	}
-	throw invalid(`${where}: unsupported geometry type '${String(type)}'; expected Point, Polygon or MultiPolygon`);
+	throw invalid(
+		`${where}: unsupported geometry type '${String(type)}'; expected Point, Polygon or MultiPolygon`,
+	);
 }
 
 export function areaHa(g: Polygon | MultiPolygon): number {
@@ -163,7 +190,9 @@ export function protectedAreaOverlap(g: Polygon | MultiPolygon, plotAreaHa: numb
 			protected_area_overlap: details.length > 0,
 			total_overlap_percentage: plotAreaHa > 0 ? round((100 * total) / plotAreaHa, 2) : 0,
 			total_overlap_area_ha: round(total),
-			most_restrictive_extractive_activity_legality: strictestLegality(details.map((d) => String(d.extractive_activity_legality))),
+			most_restrictive_extractive_activity_legality: strictestLegality(
+				details.map((d) => String(d.extractive_activity_legality)),
+			),
 		},
 		protected_area_details: details,
 		sources: PA_SOURCES,

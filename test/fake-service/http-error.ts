@@ -20,7 +20,8 @@ export const apiError = (status: number, message: string, headers?: Record<strin
 /** Pagination errors: code is a string. */
 export const cursorError = (message: string) => new HttpError(400, { code: '400', message });
 
-export const plainStringError = (status: number, message: string) => new HttpError(status, message, 'plain-string');
+export const plainStringError = (status: number, message: string) =>
+	new HttpError(status, message, 'plain-string');
 
 export const STATUS_TEXT: Record<number, string> = {
 	400: 'Bad Request',
@@ -37,10 +38,12 @@ export const STATUS_TEXT: Record<number, string> = {
 	504: 'Gateway Timeout',
 };
 
-export const httpStatusError = (status: number) => apiError(status, `HTTP ${status} ${STATUS_TEXT[status] ?? 'Error'}`);
+export const httpStatusError = (status: number) =>
+	apiError(status, `HTTP ${status} ${STATUS_TEXT[status] ?? 'Error'}`);
 
 export const badRequest = (message: string) => apiError(400, message);
-export const unknownProperty = (name: string) => badRequest(`Unable to process JSON: Unknown property: ${name}`);
+export const unknownProperty = (name: string) =>
+	badRequest(`Unable to process JSON: Unknown property: ${name}`);
 export const notFound = () => httpStatusError(404);
 export const forbiddenRole = () => httpStatusError(403);
 export const forbiddenEntity = () => apiError(403, 'Unauthorized access to entity retrieved');

@@ -11,12 +11,24 @@ import { FakeClock } from './clock';
 import type { Capability } from './data';
 import { JwtIssuer } from './jwt';
 import { FakeHttp, type Fault, type RequestLogEntry } from './server';
-import { seedUsers, Store, type JobRec, type PlotRec, type RunRec, type SeedUserName } from './state';
+import {
+	seedUsers,
+	Store,
+	type JobRec,
+	type PlotRec,
+	type RunRec,
+	type SeedUserName,
+} from './state';
 
 export type { Capability, CostHint } from './data';
 export type { Fault, FaultMatch, RequestLogEntry } from './server';
 export { V2_RETIREMENT } from './server';
-export { PROTECTED_AREA_BATCH_LIMIT, PROTECTED_AREA_TOKENS_PER_ITEM, CREATING_MS, MAX_FEATURES_PER_PLOT_REQUEST } from './state';
+export {
+	PROTECTED_AREA_BATCH_LIMIT,
+	PROTECTED_AREA_TOKENS_PER_ITEM,
+	CREATING_MS,
+	MAX_FEATURES_PER_PLOT_REQUEST,
+} from './state';
 export { PROTECTED_AREAS, INDIGENOUS_LANDS, COMMODITIES } from './data';
 
 export interface FakeServiceOptions {
@@ -78,16 +90,27 @@ export interface FakeService {
 	/** fake-clock time one plot's analysis takes, for jobs created afterwards */
 	setPerPlotDuration(ms: number): void;
 	/** fast seeding without HTTP; returns the new plot ids (oldest first). Default created_at: now - (count - i) s */
-	seedPlots(username: string, count: number, opts?: { createdAt?: (i: number) => Date; namePrefix?: string; commodity?: string | null }): string[];
+	seedPlots(
+		username: string,
+		count: number,
+		opts?: { createdAt?: (i: number) => Date; namePrefix?: string; commodity?: string | null },
+	): string[];
 	/** fast seeding of jobs without HTTP (no tokens, no analysis written); finished at once when their plots' schedule ended before now. Returns the ids, oldest first. Default created_at: now - (count - i) min */
 	seedJobs(
 		username: string,
 		count: number,
-		opts?: { createdAt?: (i: number) => Date; namePrefix?: string; plotIds?: string[]; perPlotMs?: number },
+		opts?: {
+			createdAt?: (i: number) => Date;
+			namePrefix?: string;
+			plotIds?: string[];
+			perPlotMs?: number;
+		},
 	): string[];
 	/** read-only peeks at internal state, for assertions */
 	getPlot(plotId: string): Record<string, unknown> | undefined;
-	getJob(jobId: string): (Record<string, unknown> & { tokensCharged: number; tokensRefunded: number }) | undefined;
+	getJob(
+		jobId: string,
+	): (Record<string, unknown> & { tokensCharged: number; tokensRefunded: number }) | undefined;
 	/** unexpected exceptions that produced a 500 (should stay empty) */
 	internalErrors(): { id: string; error: string }[];
 	/** clears plots, jobs, runs, log, faults and added capabilities; restores balances, failing plots and the clock (start time, scale 1). Ids keep growing. */
@@ -145,9 +168,17 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 	return {
 		url,
 		users: {
-			alice: { username: users.alice.username, password: users.alice.password, apiKey: users.alice.apiKey },
+			alice: {
+				username: users.alice.username,
+				password: users.alice.password,
+				apiKey: users.alice.apiKey,
+			},
 			bob: { username: users.bob.username, password: users.bob.password, apiKey: users.bob.apiKey },
-			viewer: { username: users.viewer.username, password: users.viewer.password, apiKey: users.viewer.apiKey },
+			viewer: {
+				username: users.viewer.username,
+				password: users.viewer.password,
+				apiKey: users.viewer.apiKey,
+			},
 		},
 		clock: {
 			now: () => clock.now(),
@@ -196,7 +227,13 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 		getJob: (id) => {
 			store.tick();
 			const j = store.jobs.get(id);
-			return j ? { ...store.jobView(j, false), tokensCharged: j.tokensCharged, tokensRefunded: j.tokensRefunded } : undefined;
+			return j
+				? {
+						...store.jobView(j, false),
+						tokensCharged: j.tokensCharged,
+						tokensRefunded: j.tokensRefunded,
+					}
+				: undefined;
 		},
 		internalErrors: () => [...http.internalErrors],
 		reset,

@@ -27,8 +27,9 @@ interface JoseLike {
 let cached: JoseLike | undefined;
 function loadJose(): JoseLike {
 	if (cached) return cached;
-	const getBuiltin = (process as unknown as { getBuiltinModule?: (id: 'module') => typeof import('module') })
-		.getBuiltinModule;
+	const getBuiltin = (
+		process as unknown as { getBuiltinModule?: (id: 'module') => typeof import('module') }
+	).getBuiltinModule;
 	if (getBuiltin) {
 		const nativeRequire = getBuiltin('module').createRequire(__filename);
 		cached = nativeRequire('jose') as JoseLike;
@@ -48,8 +49,16 @@ export class JwtIssuer {
 	async sign(username: string, now: Date): Promise<string> {
 		const jose = loadJose();
 		const iat = Math.floor(now.getTime() / 1000);
-		const builder = new jose.SignJWT({ sub: username, roles: [] as string[] }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' });
-		return builder.setSubject(username).setIssuer(JWT_ISSUER).setIssuedAt(iat).setExpirationTime(iat + this.lifetimeSeconds).sign(this.key);
+		const builder = new jose.SignJWT({ sub: username, roles: [] as string[] }).setProtectedHeader({
+			alg: 'HS256',
+			typ: 'JWT',
+		});
+		return builder
+			.setSubject(username)
+			.setIssuer(JWT_ISSUER)
+			.setIssuedAt(iat)
+			.setExpirationTime(iat + this.lifetimeSeconds)
+			.sign(this.key);
 	}
 
 	/** Returns the username, or undefined when the token is invalid or expired (per the fake clock). */

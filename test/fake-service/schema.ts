@@ -61,8 +61,10 @@ export function validateSchema(schema: JsonSchema, value: unknown, path = 'confi
 		errors.push(`${path}: must equal ${JSON.stringify(schema.const)}`);
 	}
 	if (typeof value === 'number') {
-		if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: must be >= ${schema.minimum}`);
-		if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: must be <= ${schema.maximum}`);
+		if (schema.minimum !== undefined && value < schema.minimum)
+			errors.push(`${path}: must be >= ${schema.minimum}`);
+		if (schema.maximum !== undefined && value > schema.maximum)
+			errors.push(`${path}: must be <= ${schema.maximum}`);
 		if (schema.exclusiveMinimum !== undefined && value <= schema.exclusiveMinimum)
 			errors.push(`${path}: must be > ${schema.exclusiveMinimum}`);
 		if (schema.exclusiveMaximum !== undefined && value >= schema.exclusiveMaximum)
@@ -75,10 +77,15 @@ export function validateSchema(schema: JsonSchema, value: unknown, path = 'confi
 			errors.push(`${path}: must have at most ${schema.maxLength} characters`);
 		if (schema.pattern !== undefined && !new RegExp(schema.pattern).test(value))
 			errors.push(`${path}: must match pattern ${schema.pattern}`);
-		if (schema.format === 'date' && (!DATE_RE.test(value) || Number.isNaN(Date.parse(value + 'T00:00:00Z'))))
+		if (
+			schema.format === 'date' &&
+			(!DATE_RE.test(value) || Number.isNaN(Date.parse(value + 'T00:00:00Z')))
+		)
 			errors.push(`${path}: must be a date (YYYY-MM-DD)`);
-		if (schema.format === 'date-time' && Number.isNaN(Date.parse(value))) errors.push(`${path}: must be a date-time`);
-		if (schema.format === 'uri' && !/^https?:\/\//.test(value)) errors.push(`${path}: must be a URI`);
+		if (schema.format === 'date-time' && Number.isNaN(Date.parse(value)))
+			errors.push(`${path}: must be a date-time`);
+		if (schema.format === 'uri' && !/^https?:\/\//.test(value))
+			errors.push(`${path}: must be a URI`);
 	}
 	if (Array.isArray(value)) {
 		if (schema.minItems !== undefined && value.length < schema.minItems)
@@ -87,11 +94,15 @@ export function validateSchema(schema: JsonSchema, value: unknown, path = 'confi
 			errors.push(`${path}: must have at most ${schema.maxItems} items`);
 		if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size !== value.length)
 			errors.push(`${path}: items must be unique`);
-		if (schema.items) value.forEach((v, i) => errors.push(...validateSchema(schema.items as JsonSchema, v, `${path}[${i}]`)));
+		if (schema.items)
+			value.forEach((v, i) =>
+				errors.push(...validateSchema(schema.items as JsonSchema, v, `${path}[${i}]`)),
+			);
 	}
 	if (typeOf(value) === 'object') {
 		const obj = value as Record<string, unknown>;
-		for (const r of schema.required ?? []) if (!(r in obj)) errors.push(`${path}.${r}: is required`);
+		for (const r of schema.required ?? [])
+			if (!(r in obj)) errors.push(`${path}.${r}: is required`);
 		const props = schema.properties ?? {};
 		for (const [k, v] of Object.entries(obj)) {
 			if (props[k]) errors.push(...validateSchema(props[k], v, `${path}.${k}`));
@@ -104,8 +115,12 @@ export function validateSchema(schema: JsonSchema, value: unknown, path = 'confi
 }
 
 /** The config with schema defaults filled in for absent top-level properties. */
-export function applyDefaults(schema: JsonSchema, config: Record<string, unknown>): Record<string, unknown> {
+export function applyDefaults(
+	schema: JsonSchema,
+	config: Record<string, unknown>,
+): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
-	for (const [k, p] of Object.entries(schema.properties ?? {})) if (p.default !== undefined) out[k] = p.default;
+	for (const [k, p] of Object.entries(schema.properties ?? {}))
+		if (p.default !== undefined) out[k] = p.default;
 	return { ...out, ...config };
 }

@@ -71,7 +71,17 @@ interface Ctx {
 }
 interface Route {
 	pattern: RegExp;
-	methods: Partial<Record<Method, { handler: (c: Ctx) => unknown | Promise<unknown>; role?: string; body?: boolean; login?: boolean }>>;
+	methods: Partial<
+		Record<
+			Method,
+			{
+				handler: (c: Ctx) => unknown | Promise<unknown>;
+				role?: string;
+				body?: boolean;
+				login?: boolean;
+			}
+		>
+	>;
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key']);
@@ -98,14 +108,19 @@ function firstString(v: unknown): string | undefined {
 
 function flatHeaders(req: FastifyRequest): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
+	for (const [k, v] of Object.entries(req.headers))
+		if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
 	return out;
 }
 
 function acceptsJson(accept: string | undefined): boolean {
 	if (!accept || !accept.trim()) return true;
 	return accept.split(',').some((part) => {
-		const [type, ...params] = part.trim().toLowerCase().split(';').map((s) => s.trim());
+		const [type, ...params] = part
+			.trim()
+			.toLowerCase()
+			.split(';')
+			.map((s) => s.trim());
 		const q = params.find((p) => p.startsWith('q='));
 		if (q && Number(q.slice(2)) === 0) return false;
 		return ['application/json', 'application/*', '*/*', 'application/geo+json'].includes(type);
@@ -130,16 +145,28 @@ export class FakeHttp {
 	private routes: Route[];
 
 	constructor(private readonly d: ServerDeps) {
-		this.app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, forceCloseConnections: true, exposeHeadRoutes: false });
+		this.app = Fastify({
+			logger: false,
+			bodyLimit: 64 * 1024 * 1024,
+			forceCloseConnections: true,
+			exposeHeadRoutes: false,
+		});
 		this.app.removeAllContentTypeParsers();
-		this.app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+		this.app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) =>
+			done(null, body),
+		);
 		this.app.setErrorHandler((err, _req, reply) => {
 			const e = err as { statusCode?: number; code?: string };
-			if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send({ code: 413, message: 'HTTP 413 Request Entity Too Large' });
-			if (e.statusCode && e.statusCode < 500) return reply.code(400).send({ code: 400, message: 'Unable to process JSON' });
+			if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+				return reply.code(413).send({ code: 413, message: 'HTTP 413 Request Entity Too Large' });
+			if (e.statusCode && e.statusCode < 500)
+				return reply.code(400).send({ code: 400, message: 'Unable to process JSON' });
 			const id = errorId();
 			this.internalErrors.push({ id, error: String((err as Error)?.stack ?? err) });
-			return reply.code(500).send({ code: 500, message: `There was an error processing your request. It has been logged (ID ${id}).` });
+			return reply.code(500).send({
+				code: 500,
+				message: `There was an error processing your request. It has been logged (ID ${id}).`,
+			});
 		});
 		this.routes = this.buildRoutes();
 		this.registerControl();
@@ -157,31 +184,74 @@ export class FakeHttp {
 		const uname = (c: Ctx) => c.user!.username;
 		return [
 			{ pattern: /^\/login$/, methods: { POST: { handler: (c) => this.login(c), login: true } } },
-			{ pattern: /^\/plots\/make_plot$/, methods: { POST: { handler: (c) => s.makePlot(uname(c), c.body), role: 'analyst', body: true } } },
-			{ pattern: /^\/plots\/plot\/(\d+)$/, methods: { GET: { handler: (c) => s.plotView(s.ownedPlot(uname(c), c.params[0])) } } },
-			{ pattern: /^\/plots$/, methods: { GET: { handler: (c) => s.listPlots(uname(c), c.query) } } },
-			{ pattern: /^\/analysis-runs$/, methods: { GET: { handler: (c) => s.runsForPlot(uname(c), c.query) } } },
-			{ pattern: /^\/analysis-runs\/(\d+)$/, methods: { GET: { handler: (c) => s.runView(s.ownedRun(uname(c), c.params[0]), true) } } },
+			{
+				pattern: /^\/plots\/make_plot$/,
+				methods: {
+					POST: { handler: (c) => s.makePlot(uname(c), c.body), role: 'analyst', body: true },
+				},
+			},
+			{
+				pattern: /^\/plots\/plot\/(\d+)$/,
+				methods: { GET: { handler: (c) => s.plotView(s.ownedPlot(uname(c), c.params[0])) } },
+			},
+			{
+				pattern: /^\/plots$/,
+				methods: { GET: { handler: (c) => s.listPlots(uname(c), c.query) } },
+			},
+			{
+				pattern: /^\/analysis-runs$/,
+				methods: { GET: { handler: (c) => s.runsForPlot(uname(c), c.query) } },
+			},
+			{
+				pattern: /^\/analysis-runs\/(\d+)$/,
+				methods: { GET: { handler: (c) => s.runView(s.ownedRun(uname(c), c.params[0]), true) } },
+			},
 			{
 				pattern: /^\/jobs\/make_job$/,
 				methods: {
 					POST: {
-						handler: (c) => s.makeJob(uname(c), c.body, (c.headers['x-dry-run'] ?? '').trim().toLowerCase() === 'true'),
+						handler: (c) =>
+							s.makeJob(
+								uname(c),
+								c.body,
+								(c.headers['x-dry-run'] ?? '').trim().toLowerCase() === 'true',
+							),
 						role: 'analyst',
 						body: true,
 					},
 				},
 			},
-			{ pattern: /^\/jobs\/job\/(\d+)$/, methods: { GET: { handler: (c) => s.jobView(s.ownedJob(uname(c), c.params[0]), true) } } },
+			{
+				pattern: /^\/jobs\/job\/(\d+)$/,
+				methods: { GET: { handler: (c) => s.jobView(s.ownedJob(uname(c), c.params[0]), true) } },
+			},
 			{ pattern: /^\/jobs$/, methods: { GET: { handler: (c) => s.listJobs(uname(c), c.query) } } },
-			{ pattern: /^\/users\/check_tokens$/, methods: { GET: { handler: (c) => s.checkTokens(uname(c)) } } },
-			{ pattern: /^\/v3\/discovery\/capabilities$/, methods: { GET: { handler: (c) => s.listCapabilities(c.query.include) } } },
+			{
+				pattern: /^\/users\/check_tokens$/,
+				methods: { GET: { handler: (c) => s.checkTokens(uname(c)) } },
+			},
+			{
+				pattern: /^\/v3\/discovery\/capabilities$/,
+				methods: { GET: { handler: (c) => s.listCapabilities(c.query.include) } },
+			},
 			{
 				pattern: /^\/protected-areas\/checks$/,
-				methods: { POST: { handler: (c) => s.protectedAreaCheck(uname(c), c.body), role: 'analyst', body: true } },
+				methods: {
+					POST: {
+						handler: (c) => s.protectedAreaCheck(uname(c), c.body),
+						role: 'analyst',
+						body: true,
+					},
+				},
 			},
-			{ pattern: /^\/protected-areas\/(\d+)$/, methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } } },
-			{ pattern: /^\/protected-areas\/areas\/(\d+)$/, methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } } },
+			{
+				pattern: /^\/protected-areas\/(\d+)$/,
+				methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } },
+			},
+			{
+				pattern: /^\/protected-areas\/areas\/(\d+)$/,
+				methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } },
+			},
 		];
 	}
 
@@ -190,7 +260,11 @@ export class FakeHttp {
 		const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(h);
 		const decoded = m ? Buffer.from(m[1], 'base64').toString('utf8') : '';
 		const idx = decoded.indexOf(':');
-		if (!m || idx <= 0) throw plainStringError(400, 'Missing or malformed Authorization header: send HTTP Basic credentials');
+		if (!m || idx <= 0)
+			throw plainStringError(
+				400,
+				'Missing or malformed Authorization header: send HTTP Basic credentials',
+			);
 		const username = decoded.slice(0, idx);
 		const password = decoded.slice(idx + 1);
 		const u = this.d.store.userByName(username);
@@ -199,7 +273,9 @@ export class FakeHttp {
 		return { token: await this.d.jwt.sign(u.username, this.d.clock.now()) };
 	}
 
-	private async authenticate(c: Ctx): Promise<{ user: UserRec; kind: 'jwt' | 'api_key' } | undefined> {
+	private async authenticate(
+		c: Ctx,
+	): Promise<{ user: UserRec; kind: 'jwt' | 'api_key' } | undefined> {
 		const m = /^Bearer\s+(\S+)\s*$/i.exec(c.headers.authorization ?? '');
 		if (!m) return undefined;
 		const tok = m[1];
@@ -270,11 +346,20 @@ export class FakeHttp {
 		}
 		if (fault?.kind === 'status') {
 			const extra: Record<string, string> = {};
-			if (fault.retryAfterSeconds !== undefined) extra['retry-after'] = String(fault.retryAfterSeconds);
+			if (fault.retryAfterSeconds !== undefined)
+				extra['retry-after'] = String(fault.retryAfterSeconds);
 			const err =
 				fault.status === 500
-					? apiError(500, `There was an error processing your request. It has been logged (ID ${errorId()}).`, extra)
-					: apiError(fault.status, `HTTP ${fault.status} ${STATUS_TEXT[fault.status] ?? 'Error'}`, extra);
+					? apiError(
+							500,
+							`There was an error processing your request. It has been logged (ID ${errorId()}).`,
+							extra,
+						)
+					: apiError(
+							fault.status,
+							`HTTP ${fault.status} ${STATUS_TEXT[fault.status] ?? 'Error'}`,
+							extra,
+						);
 			this.send(reply, entry, err.status, err.body, 'json', err.headers);
 			return;
 		}
@@ -299,7 +384,10 @@ export class FakeHttp {
 				const id = errorId();
 				this.internalErrors.push({ id, error: String(err?.stack ?? err) });
 				status = 500;
-				body = { code: 500, message: `There was an error processing your request. It has been logged (ID ${id}).` };
+				body = {
+					code: 500,
+					message: `There was an error processing your request. It has been logged (ID ${id}).`,
+				};
 			}
 		}
 		if (fault?.kind === 'drop-after') {
@@ -312,14 +400,23 @@ export class FakeHttp {
 		this.send(reply, entry, status, body, kind, extraHeaders);
 	}
 
-	private send(reply: FastifyReply, entry: RequestLogEntry, status: number, body: unknown, kind: BodyKind, headers: Record<string, string>) {
+	private send(
+		reply: FastifyReply,
+		entry: RequestLogEntry,
+		status: number,
+		body: unknown,
+		kind: BodyKind,
+		headers: Record<string, string>,
+	) {
 		entry.status = status;
 		reply.code(status);
 		for (const [k, v] of Object.entries(headers)) reply.header(k, v);
 		if (kind === 'text') {
 			reply.type('text/plain; charset=utf-8').send(String(body));
 		} else if (kind === 'plain-string') {
-			reply.type('application/json').send(this.d.plainStringStyle === 'raw' ? String(body) : JSON.stringify(String(body)));
+			reply
+				.type('application/json')
+				.send(this.d.plainStringStyle === 'raw' ? String(body) : JSON.stringify(String(body)));
 		} else {
 			reply.type('application/json').send(JSON.stringify(body));
 		}
@@ -353,9 +450,11 @@ export class FakeHttp {
 		if (v === '2') {
 			if (this.d.clock.nowMs() >= V2_RETIREMENT.getTime()) throw invalidVersion();
 			extraHeaders['deprecation'] = 'true';
-			extraHeaders['warning'] = '299 - "API version 2 is deprecated and will be retired on 2026-07-01T00:01:00Z. Use X-API-Version: 3."';
+			extraHeaders['warning'] =
+				'299 - "API version 2 is deprecated and will be retired on 2026-07-01T00:01:00Z. Use X-API-Version: 3."';
 			extraHeaders['sunset'] = V2_RETIREMENT.toUTCString();
-			extraHeaders['link'] = `<${this.d.baseUrl()}/v3/discovery/capabilities>; rel="successor-version"`;
+			extraHeaders['link'] =
+				`<${this.d.baseUrl()}/v3/discovery/capabilities>; rel="successor-version"`;
 		} else if (!SUPPORTED_VERSIONS.includes(v)) throw invalidVersion();
 
 		// 2. routing
@@ -371,7 +470,10 @@ export class FakeHttp {
 		}
 		if (!route) throw notFound();
 		const op = route.methods[method as Method];
-		if (!op) throw apiError(405, 'HTTP 405 Method Not Allowed', { allow: Object.keys(route.methods).join(', ') });
+		if (!op)
+			throw apiError(405, 'HTTP 405 Method Not Allowed', {
+				allow: Object.keys(route.methods).join(', '),
+			});
 
 		// 3. content negotiation
 		if (!acceptsJson(headers['accept'])) throw httpStatusError(406);
@@ -418,11 +520,16 @@ export class FakeHttp {
 			if (!isObj(v)) throw new Error('expected a JSON object');
 			return v;
 		};
-		const ok = (reply: FastifyReply, body: unknown = { ok: true }) => reply.code(200).type('application/json').send(JSON.stringify(body));
+		const ok = (reply: FastifyReply, body: unknown = { ok: true }) =>
+			reply.code(200).type('application/json').send(JSON.stringify(body));
 		const bad = (reply: FastifyReply, e: unknown) =>
-			reply.code(400).type('application/json').send(JSON.stringify({ error: String((e as Error)?.message ?? e) }));
+			reply
+				.code(400)
+				.type('application/json')
+				.send(JSON.stringify({ error: String((e as Error)?.message ?? e) }));
 		const wrap =
-			(fn: (req: FastifyRequest, reply: FastifyReply) => unknown) => async (req: FastifyRequest, reply: FastifyReply) => {
+			(fn: (req: FastifyRequest, reply: FastifyReply) => unknown) =>
+			async (req: FastifyRequest, reply: FastifyReply) => {
 				try {
 					const r = await fn(req, reply);
 					if (!reply.sent) return ok(reply, r ?? { ok: true });
@@ -432,113 +539,192 @@ export class FakeHttp {
 				return undefined;
 			};
 
-		app.get('/__fake/clock', wrap(() => ({ now: clock.now().toISOString(), scale: clock.getScale() })));
-		app.post('/__fake/clock/advance', wrap((req) => {
-			const ms = Number(json(req).ms);
-			clock.advance(ms);
-			return { now: clock.now().toISOString() };
-		}));
-		app.post('/__fake/clock/set', wrap((req) => {
-			const d = new Date(String(json(req).iso));
-			clock.set(d);
-			return { now: clock.now().toISOString() };
-		}));
-		app.post('/__fake/clock/scale', wrap((req) => {
-			clock.setScale(Number(json(req).factor));
-			return { now: clock.now().toISOString(), scale: clock.getScale() };
-		}));
-		app.post('/__fake/reset', wrap(() => {
-			this.d.onReset();
-			return { ok: true };
-		}));
-		app.get('/__fake/balance/:username', wrap((req) => {
-			const b = store.getBalance((req.params as { username: string }).username);
-			if (!b) throw new Error('no balance for that user');
-			return b;
-		}));
-		app.post('/__fake/balance', wrap((req) => {
-			const b = json(req);
-			if (typeof b.username !== 'string' || !Number.isFinite(Number(b.total))) throw new Error('username and total are required');
-			store.setBalance(b.username, Number(b.total));
-			return store.getBalance(b.username);
-		}));
-		app.delete('/__fake/balance/:username', wrap((req) => {
-			store.deleteBalance((req.params as { username: string }).username);
-			return { ok: true };
-		}));
-		app.post('/__fake/faults', wrap((req) => {
-			const b = json(req);
-			const match: FaultMatch = {};
-			if (isObj(b.match)) {
-				if (b.match.method) match.method = String(b.match.method);
-				if (typeof b.match.path === 'string') match.path = b.match.path;
-				if (typeof b.match.pathRegex === 'string') match.path = new RegExp(b.match.pathRegex);
-			}
-			if (typeof b.pathRegex === 'string') match.path = new RegExp(b.pathRegex);
-			if (typeof b.path === 'string') match.path = b.path;
-			if (typeof b.method === 'string') match.method = b.method;
-			// addFault checks the kind and its fields
-			this.addFault({ ...(b as unknown as Fault), match });
-			return { ok: true, pending: this.faults.length };
-		}));
-		app.delete('/__fake/faults', wrap(() => {
-			this.faults = [];
-			return { ok: true };
-		}));
-		app.get('/__fake/log', wrap(() => ({ entries: this.log, count: this.log.length })));
-		app.delete('/__fake/log', wrap(() => {
-			this.log.length = 0;
-			return { ok: true };
-		}));
-		app.post('/__fake/capabilities', wrap((req) => {
-			// addCapability checks the name and fills in defaults
-			store.addCapability(json(req) as unknown as Capability);
-			return { ok: true, count: store.capabilities.length };
-		}));
-		app.get('/__fake/users', wrap(() => ({
-			baseUrl: this.d.baseUrl(),
-			users: Object.entries(store.users).map(([key, u]) => ({ key, username: u.username, password: u.password, apiKey: u.apiKey, roles: u.roles })),
-		})));
-		app.post('/__fake/failing-plots', wrap((req) => {
-			const b = json(req);
-			if (Array.isArray(b.names)) store.failingPlotNames = new Set(b.names.map(String));
-			if (Array.isArray(b.plot_ids)) store.failingPlotIds = new Set(b.plot_ids.map(String));
-			return { names: [...store.failingPlotNames], plot_ids: [...store.failingPlotIds] };
-		}));
-		app.post('/__fake/per-plot-duration', wrap((req) => {
-			const ms = Number(json(req).ms);
-			if (!Number.isFinite(ms) || ms < 0) throw new Error('ms must be >= 0');
-			store.perPlotDurationMs = ms;
-			return { ms };
-		}));
-		app.post('/__fake/seed/plots', wrap((req) => {
-			const b = json(req);
-			const ids = store.seedPlots(String(b.username ?? 'alice'), Number(b.count ?? 1), {
-				// passed through as sent, like the programmatic seedPlots
-				namePrefix: b.namePrefix as string | undefined,
-				commodity: b.commodity as string | null | undefined,
-			});
-			return { plot_ids: ids };
-		}));
-		app.get('/__fake/errors', wrap(() => ({ errors: this.internalErrors })));
-		app.get('/__fake/images/:file', async (_req, reply) => reply.code(200).type('image/png').send(PNG_1X1));
-		app.get('/__fake/visualizations/:job/:file', async (_req, reply) => reply.code(200).type('image/png').send(PNG_1X1));
+		app.get(
+			'/__fake/clock',
+			wrap(() => ({ now: clock.now().toISOString(), scale: clock.getScale() })),
+		);
+		app.post(
+			'/__fake/clock/advance',
+			wrap((req) => {
+				const ms = Number(json(req).ms);
+				clock.advance(ms);
+				return { now: clock.now().toISOString() };
+			}),
+		);
+		app.post(
+			'/__fake/clock/set',
+			wrap((req) => {
+				const d = new Date(String(json(req).iso));
+				clock.set(d);
+				return { now: clock.now().toISOString() };
+			}),
+		);
+		app.post(
+			'/__fake/clock/scale',
+			wrap((req) => {
+				clock.setScale(Number(json(req).factor));
+				return { now: clock.now().toISOString(), scale: clock.getScale() };
+			}),
+		);
+		app.post(
+			'/__fake/reset',
+			wrap(() => {
+				this.d.onReset();
+				return { ok: true };
+			}),
+		);
+		app.get(
+			'/__fake/balance/:username',
+			wrap((req) => {
+				const b = store.getBalance((req.params as { username: string }).username);
+				if (!b) throw new Error('no balance for that user');
+				return b;
+			}),
+		);
+		app.post(
+			'/__fake/balance',
+			wrap((req) => {
+				const b = json(req);
+				if (typeof b.username !== 'string' || !Number.isFinite(Number(b.total)))
+					throw new Error('username and total are required');
+				store.setBalance(b.username, Number(b.total));
+				return store.getBalance(b.username);
+			}),
+		);
+		app.delete(
+			'/__fake/balance/:username',
+			wrap((req) => {
+				store.deleteBalance((req.params as { username: string }).username);
+				return { ok: true };
+			}),
+		);
+		app.post(
+			'/__fake/faults',
+			wrap((req) => {
+				const b = json(req);
+				const match: FaultMatch = {};
+				if (isObj(b.match)) {
+					if (b.match.method) match.method = String(b.match.method);
+					if (typeof b.match.path === 'string') match.path = b.match.path;
+					if (typeof b.match.pathRegex === 'string') match.path = new RegExp(b.match.pathRegex);
+				}
+				if (typeof b.pathRegex === 'string') match.path = new RegExp(b.pathRegex);
+				if (typeof b.path === 'string') match.path = b.path;
+				if (typeof b.method === 'string') match.method = b.method;
+				// addFault checks the kind and its fields
+				this.addFault({ ...(b as unknown as Fault), match });
+				return { ok: true, pending: this.faults.length };
+			}),
+		);
+		app.delete(
+			'/__fake/faults',
+			wrap(() => {
+				this.faults = [];
+				return { ok: true };
+			}),
+		);
+		app.get(
+			'/__fake/log',
+			wrap(() => ({ entries: this.log, count: this.log.length })),
+		);
+		app.delete(
+			'/__fake/log',
+			wrap(() => {
+				this.log.length = 0;
+				return { ok: true };
+			}),
+		);
+		app.post(
+			'/__fake/capabilities',
+			wrap((req) => {
+				// addCapability checks the name and fills in defaults
+				store.addCapability(json(req) as unknown as Capability);
+				return { ok: true, count: store.capabilities.length };
+			}),
+		);
+		app.get(
+			'/__fake/users',
+			wrap(() => ({
+				baseUrl: this.d.baseUrl(),
+				users: Object.entries(store.users).map(([key, u]) => ({
+					key,
+					username: u.username,
+					password: u.password,
+					apiKey: u.apiKey,
+					roles: u.roles,
+				})),
+			})),
+		);
+		app.post(
+			'/__fake/failing-plots',
+			wrap((req) => {
+				const b = json(req);
+				if (Array.isArray(b.names)) store.failingPlotNames = new Set(b.names.map(String));
+				if (Array.isArray(b.plot_ids)) store.failingPlotIds = new Set(b.plot_ids.map(String));
+				return { names: [...store.failingPlotNames], plot_ids: [...store.failingPlotIds] };
+			}),
+		);
+		app.post(
+			'/__fake/per-plot-duration',
+			wrap((req) => {
+				const ms = Number(json(req).ms);
+				if (!Number.isFinite(ms) || ms < 0) throw new Error('ms must be >= 0');
+				store.perPlotDurationMs = ms;
+				return { ms };
+			}),
+		);
+		app.post(
+			'/__fake/seed/plots',
+			wrap((req) => {
+				const b = json(req);
+				const ids = store.seedPlots(String(b.username ?? 'alice'), Number(b.count ?? 1), {
+					// passed through as sent, like the programmatic seedPlots
+					namePrefix: b.namePrefix as string | undefined,
+					commodity: b.commodity as string | null | undefined,
+				});
+				return { plot_ids: ids };
+			}),
+		);
+		app.get(
+			'/__fake/errors',
+			wrap(() => ({ errors: this.internalErrors })),
+		);
+		app.get('/__fake/images/:file', async (_req, reply) =>
+			reply.code(200).type('image/png').send(PNG_1X1),
+		);
+		app.get('/__fake/visualizations/:job/:file', async (_req, reply) =>
+			reply.code(200).type('image/png').send(PNG_1X1),
+		);
 		app.get('/__fake/artifacts/:file', async (req, reply) => {
 			const runId = String((req.params as { file: string }).file).replace(/\.geojson$/, '');
 			const run = store.runs.get(runId);
 			const plot = run ? store.plots.get(run.plot_id) : undefined;
-			if (!plot) return reply.code(404).type('application/json').send(JSON.stringify({ code: 404, message: 'HTTP 404 Not Found' }));
+			if (!plot)
+				return reply
+					.code(404)
+					.type('application/json')
+					.send(JSON.stringify({ code: 404, message: 'HTTP 404 Not Found' }));
 			return reply
 				.code(200)
 				.type('application/geo+json')
-				.send(JSON.stringify({ type: 'FeatureCollection', features: plot.geojson_features, generated_at: fmtTs(clock.nowMs()) }));
+				.send(
+					JSON.stringify({
+						type: 'FeatureCollection',
+						features: plot.geojson_features,
+						generated_at: fmtTs(clock.nowMs()),
+					}),
+				);
 		});
 	}
 
 	addFault(f: Fault): void {
-		if (!f || !['status', 'drop-before', 'drop-after', 'delay'].includes((f as { kind: string }).kind))
+		if (
+			!f ||
+			!['status', 'drop-before', 'drop-after', 'delay'].includes((f as { kind: string }).kind)
+		)
 			throw new Error(`unknown fault kind '${(f as { kind?: string })?.kind}'`);
-		if (f.kind === 'status' && ![404, 429, 500, 502, 503, 504].includes(f.status)) throw new Error('status must be 404, 429, 500, 502, 503 or 504');
+		if (f.kind === 'status' && ![404, 429, 500, 502, 503, 504].includes(f.status))
+			throw new Error('status must be 404, 429, 500, 502, 503 or 504');
 		if (f.kind === 'delay' && !(Number(f.ms) >= 0)) throw new Error('delay needs ms >= 0');
 		const times = f.times === undefined ? 1 : Number(f.times);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');

@@ -14,7 +14,14 @@ import {
 	type Capability,
 } from './data';
 import { runCheck, type AnalysedPlot } from './analysis';
-import { areaHa, centre, GeometryError, normalizeGeometry, protectedAreaOverlap, round } from './geo';
+import {
+	areaHa,
+	centre,
+	GeometryError,
+	normalizeGeometry,
+	protectedAreaOverlap,
+	round,
+} from './geo';
 import {
 	apiError,
 	badRequest,
@@ -44,14 +51,32 @@ export const MAX_PAGE = 1000;
 export const DEFAULT_PAGE = 100;
 
 function apiKeyFor(name: string): string {
-	return 'service_live_' + createHash('sha256').update(`geospatial-fake:${name}`).digest('hex').slice(0, 40);
+	return (
+		'service_live_' +
+		createHash('sha256').update(`geospatial-fake:${name}`).digest('hex').slice(0, 40)
+	);
 }
 
 export function seedUsers(): Record<SeedUserName, UserRec> {
 	return {
-		alice: { username: 'alice', password: 'alice-fake-password', apiKey: apiKeyFor('alice'), roles: ['analyst'] },
-		bob: { username: 'bob', password: 'bob-fake-password', apiKey: apiKeyFor('bob'), roles: ['analyst'] },
-		viewer: { username: 'viewer', password: 'viewer-fake-password', apiKey: apiKeyFor('viewer'), roles: [] },
+		alice: {
+			username: 'alice',
+			password: 'alice-fake-password',
+			apiKey: apiKeyFor('alice'),
+			roles: ['analyst'],
+		},
+		bob: {
+			username: 'bob',
+			password: 'bob-fake-password',
+			apiKey: apiKeyFor('bob'),
+			roles: ['analyst'],
+		},
+		viewer: {
+			username: 'viewer',
+			password: 'viewer-fake-password',
+			apiKey: apiKeyFor('viewer'),
+			roles: [],
+		},
 	};
 }
 
@@ -83,7 +108,8 @@ function invalidCommodity(v: unknown): HttpError {
 }
 function checkCommodity(v: unknown): string | undefined {
 	if (v === undefined || v === null || v === '') return undefined;
-	if (typeof v !== 'string' || !(COMMODITIES as readonly string[]).includes(v)) throw invalidCommodity(v);
+	if (typeof v !== 'string' || !(COMMODITIES as readonly string[]).includes(v))
+		throw invalidCommodity(v);
 	return v;
 }
 
@@ -207,7 +233,8 @@ export class Store {
 		this.jobs.clear();
 		this.runs.clear();
 		this.balances.clear();
-		for (const u of Object.values(this.users)) this.balances.set(u.username, { total: this.opts.initialTokens, reserved: 0 });
+		for (const u of Object.values(this.users))
+			this.balances.set(u.username, { total: this.opts.initialTokens, reserved: 0 });
 		this.capabilities = builtInCapabilities();
 		this.failingPlotNames = new Set(this.opts.failingPlotNames);
 		this.failingPlotIds = new Set();
@@ -252,7 +279,8 @@ export class Store {
 	}
 
 	addCapability(cap: Capability): void {
-		if (!cap || typeof cap.name !== 'string' || !cap.name) throw new Error('addCapability: name is required');
+		if (!cap || typeof cap.name !== 'string' || !cap.name)
+			throw new Error('addCapability: name is required');
 		const full: Capability = {
 			transport: 'sync',
 			cost_hint: { model: 'per_plot', tokens_per_plot: 1, currency: 'tokens' },
@@ -268,7 +296,9 @@ export class Store {
 		const extras = (include ?? '').split(',').map((s) => s.trim().toLowerCase());
 		const withDoc = extras.includes('doc');
 		const withHidden = extras.includes('hidden');
-		return this.capabilities.filter((c) => withHidden || !c.hidden).map((c) => publicCapability(c, withDoc));
+		return this.capabilities
+			.filter((c) => withHidden || !c.hidden)
+			.map((c) => publicCapability(c, withDoc));
 	}
 
 	// ---------- plots ----------
@@ -319,7 +349,13 @@ export class Store {
 		username: string,
 		feature: Feature,
 		norm: ReturnType<typeof normalizeGeometry>,
-		f: { name?: string; commodity?: string; harvestDate?: string; notes?: string; additional_info?: Record<string, unknown> },
+		f: {
+			name?: string;
+			commodity?: string;
+			harvestDate?: string;
+			notes?: string;
+			additional_info?: Record<string, unknown>;
+		},
 		createdMs: number,
 	): PlotRec {
 		const num = this.nextPlot++;
@@ -367,7 +403,8 @@ export class Store {
 			fc = body;
 		} else {
 			checkKeys(body, [...common, 'geojson']);
-			if (body.geojson === undefined) throw badRequest('geojson is required: a GeoJSON FeatureCollection');
+			if (body.geojson === undefined)
+				throw badRequest('geojson is required: a GeoJSON FeatureCollection');
 			fc = body.geojson;
 		}
 		if (!isObj(fc) || fc.type !== 'FeatureCollection')
@@ -383,25 +420,49 @@ export class Store {
 			);
 		const commodity = checkCommodity(body.commodity);
 		const harvestDate = checkDate(body.harvest_date, 'harvest_date');
-		if (body.notes !== undefined && body.notes !== null && typeof body.notes !== 'string') throw badRequest('notes must be a string');
-		if (body.plot_name !== undefined && body.plot_name !== null && typeof body.plot_name !== 'string')
+		if (body.notes !== undefined && body.notes !== null && typeof body.notes !== 'string')
+			throw badRequest('notes must be a string');
+		if (
+			body.plot_name !== undefined &&
+			body.plot_name !== null &&
+			typeof body.plot_name !== 'string'
+		)
 			throw badRequest('plot_name must be a string');
-		if (body.additional_info !== undefined && body.additional_info !== null && !isObj(body.additional_info))
+		if (
+			body.additional_info !== undefined &&
+			body.additional_info !== null &&
+			!isObj(body.additional_info)
+		)
 			throw badRequest('additional_info must be an object');
 		const n = fc.features.length;
 		const prepared = (fc.features as unknown[]).map((f, i) => {
 			const where = `feature ${i}`;
-			if (!isObj(f) || f.type !== 'Feature') throw new GeometryError(`Invalid Geometry in GeoJSON: ${where}: type must be 'Feature'`);
+			if (!isObj(f) || f.type !== 'Feature')
+				throw new GeometryError(`Invalid Geometry in GeoJSON: ${where}: type must be 'Feature'`);
 			if (f.properties !== undefined && f.properties !== null && !isObj(f.properties))
-				throw new GeometryError(`Invalid Geometry in GeoJSON: ${where}: properties must be an object`);
+				throw new GeometryError(
+					`Invalid Geometry in GeoJSON: ${where}: properties must be an object`,
+				);
 			const props = (f.properties ?? {}) as Record<string, unknown>;
 			const norm = normalizeGeometry(f.geometry, props, where);
 			const fCommodity = checkCommodity(props.commodity) ?? commodity;
 			const fHarvest = checkDate(props.harvest_date, 'harvest_date') ?? harvestDate;
-			const propName = typeof props.plot_name === 'string' ? props.plot_name : typeof props.name === 'string' ? props.name : undefined;
-			const baseName = typeof body.plot_name === 'string' && body.plot_name ? body.plot_name : undefined;
+			const propName =
+				typeof props.plot_name === 'string'
+					? props.plot_name
+					: typeof props.name === 'string'
+						? props.name
+						: undefined;
+			const baseName =
+				typeof body.plot_name === 'string' && body.plot_name ? body.plot_name : undefined;
 			const name = propName ?? (baseName ? (n > 1 ? `${baseName} ${i + 1}` : baseName) : undefined);
-			return { feature: f as unknown as Feature, norm, commodity: fCommodity, harvestDate: fHarvest, name };
+			return {
+				feature: f as unknown as Feature,
+				norm,
+				commodity: fCommodity,
+				harvestDate: fHarvest,
+				name,
+			};
 		});
 		const now = this.clock.nowMs();
 		const created = prepared.map((p) =>
@@ -415,7 +476,8 @@ export class Store {
 					harvestDate: p.harvestDate,
 					// both checked above: a string / an object, or absent
 					notes: (body.notes as string | null | undefined) ?? undefined,
-					additional_info: (body.additional_info as Record<string, unknown> | null | undefined) ?? undefined,
+					additional_info:
+						(body.additional_info as Record<string, unknown> | null | undefined) ?? undefined,
 				},
 				now,
 			),
@@ -447,14 +509,25 @@ export class Store {
 			const d = 0.002;
 			const g: Polygon = {
 				type: 'Polygon',
-				coordinates: [[[lon, lat], [lon + d, lat], [lon + d, lat + d], [lon, lat + d], [lon, lat]]],
+				coordinates: [
+					[
+						[lon, lat],
+						[lon + d, lat],
+						[lon + d, lat + d],
+						[lon, lat + d],
+						[lon, lat],
+					],
+				],
 			};
 			const created = opts.createdAt ? opts.createdAt(i).getTime() : now - (count - i) * 1000;
 			const rec = this.insertPlot(
 				username,
 				{ type: 'Feature', geometry: g, properties: {} },
 				{ analysisGeometry: g, storedGeometry: g, wasPoint: false },
-				{ name: `${opts.namePrefix ?? 'Seeded plot'} ${i + 1}`, commodity: opts.commodity === null ? undefined : (opts.commodity ?? 'cocoa') },
+				{
+					name: `${opts.namePrefix ?? 'Seeded plot'} ${i + 1}`,
+					commodity: opts.commodity === null ? undefined : (opts.commodity ?? 'cocoa'),
+				},
 				created,
 			);
 			ids.push(rec.plot_id);
@@ -471,7 +544,12 @@ export class Store {
 	seedJobs(
 		username: string,
 		count: number,
-		opts: { createdAt?: (i: number) => Date; namePrefix?: string; plotIds?: string[]; perPlotMs?: number } = {},
+		opts: {
+			createdAt?: (i: number) => Date;
+			namePrefix?: string;
+			plotIds?: string[];
+			perPlotMs?: number;
+		} = {},
 	): string[] {
 		const ids: string[] = [];
 		const now = this.clock.nowMs();
@@ -502,7 +580,9 @@ export class Store {
 				plot_ids: [...plotIds],
 				username,
 				createdMs: created,
-				updatedMs: settled ? Math.max(created + CREATING_MS, ...schedule.map((e) => e.endMs)) : created,
+				updatedMs: settled
+					? Math.max(created + CREATING_MS, ...schedule.map((e) => e.endMs))
+					: created,
 				notes: '',
 				additional_info: {},
 				token_cost: 0,
@@ -542,29 +622,50 @@ export class Store {
 	): {
 		plots: PlotRec[];
 		checks: { cap: Capability; config: Record<string, unknown> }[];
-		perPlot: { plot: PlotRec; tokens: number; byCheck: number[]; commodity: string | null; harvestDate: string | null }[];
+		perPlot: {
+			plot: PlotRec;
+			tokens: number;
+			byCheck: number[];
+			commodity: string | null;
+			harvestDate: string | null;
+		}[];
 		total: number;
 		body: JobRequestBody;
 	} {
 		if (!isObj(body)) throw badRequest('Unable to process JSON');
-		checkKeys(body, ['plot_ids', 'checks', 'config', 'per_plot', 'job_name', 'notes', 'additional_info', 'harvest_date']);
-		if (!Array.isArray(body.plot_ids) || body.plot_ids.length === 0) throw badRequest('plot_ids is required: a non-empty array of plot ids');
+		checkKeys(body, [
+			'plot_ids',
+			'checks',
+			'config',
+			'per_plot',
+			'job_name',
+			'notes',
+			'additional_info',
+			'harvest_date',
+		]);
+		if (!Array.isArray(body.plot_ids) || body.plot_ids.length === 0)
+			throw badRequest('plot_ids is required: a non-empty array of plot ids');
 		if (body.plot_ids.length > MAX_PLOTS_PER_JOB)
-			throw badRequest(`Too many plot_ids: ${body.plot_ids.length}. A job accepts at most ${MAX_PLOTS_PER_JOB} plots.`);
+			throw badRequest(
+				`Too many plot_ids: ${body.plot_ids.length}. A job accepts at most ${MAX_PLOTS_PER_JOB} plots.`,
+			);
 		const ids = body.plot_ids.map((v: unknown) => {
-			if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('plot_ids must be an array of strings');
+			if (typeof v !== 'string' && typeof v !== 'number')
+				throw badRequest('plot_ids must be an array of strings');
 			return String(v);
 		});
 		const seen = new Set<string>();
 		for (const id of ids) {
-			if (seen.has(id)) throw badRequest(`Duplicate plot id '${id}': each plot may appear in a job at most once`);
+			if (seen.has(id))
+				throw badRequest(`Duplicate plot id '${id}': each plot may appear in a job at most once`);
 			seen.add(id);
 		}
 		// checks
 		let rawChecks: unknown[] = [{ type: 'eudr' }];
 		if (body.checks !== undefined && body.checks !== null) {
 			if (!Array.isArray(body.checks)) throw badRequest('checks must be an array');
-			if (body.checks.length === 0) throw badRequest('checks must not be empty; omit it to run the default eudr check');
+			if (body.checks.length === 0)
+				throw badRequest('checks must not be empty; omit it to run the default eudr check');
 			rawChecks = body.checks;
 		}
 		const checks = rawChecks.map((c) => {
@@ -572,11 +673,15 @@ export class Store {
 			checkKeys(c, ['type', 'config']);
 			const cap = typeof c.type === 'string' ? this.capability(c.type) : undefined;
 			if (!cap)
-				throw badRequest(`Invalid check type '${String(c.type)}'. Allowed types: ${this.capabilities.map((x) => x.name).join(', ')}`);
+				throw badRequest(
+					`Invalid check type '${String(c.type)}'. Allowed types: ${this.capabilities.map((x) => x.name).join(', ')}`,
+				);
 			const cfg = c.config === undefined || c.config === null ? {} : c.config;
-			if (!isObj(cfg)) throw badRequest(`Invalid config for check '${cap.name}': config must be an object`);
+			if (!isObj(cfg))
+				throw badRequest(`Invalid config for check '${cap.name}': config must be an object`);
 			const errs = cap.input_schema ? validateSchema(cap.input_schema, cfg) : [];
-			if (errs.length) throw badRequest(`Invalid config for check '${cap.name}': ${errs.join('; ')}`);
+			if (errs.length)
+				throw badRequest(`Invalid config for check '${cap.name}': ${errs.join('; ')}`);
 			if (cap.input_schema) checkCommodityInConfig(cfg);
 			return { cap, config: cap.input_schema ? applyDefaults(cap.input_schema, cfg) : { ...cfg } };
 		});
@@ -585,22 +690,35 @@ export class Store {
 		if (body.config !== undefined && body.config !== null) {
 			if (!isObj(body.config)) throw badRequest('config must be an object');
 			checkKeys(body.config, ['harvest_date', 'commodity']);
-			shared = { commodity: checkCommodity(body.config.commodity), harvest_date: checkDate(body.config.harvest_date, 'harvest_date') };
+			shared = {
+				commodity: checkCommodity(body.config.commodity),
+				harvest_date: checkDate(body.config.harvest_date, 'harvest_date'),
+			};
 		}
 		const topHarvest = checkDate(body.harvest_date, 'harvest_date');
 		const perPlotCfg: Record<string, { commodity?: string; harvest_date?: string }> = {};
 		if (body.per_plot !== undefined && body.per_plot !== null) {
 			if (!isObj(body.per_plot)) throw badRequest('per_plot must be an object keyed by plot id');
 			for (const [pid, v] of Object.entries(body.per_plot)) {
-				if (!seen.has(pid)) throw badRequest(`per_plot refers to plot '${pid}', which is not in plot_ids`);
+				if (!seen.has(pid))
+					throw badRequest(`per_plot refers to plot '${pid}', which is not in plot_ids`);
 				if (!isObj(v)) throw badRequest(`per_plot.${pid} must be an object`);
 				checkKeys(v, ['harvest_date', 'commodity']);
-				perPlotCfg[pid] = { commodity: checkCommodity(v.commodity), harvest_date: checkDate(v.harvest_date, 'harvest_date') };
+				perPlotCfg[pid] = {
+					commodity: checkCommodity(v.commodity),
+					harvest_date: checkDate(v.harvest_date, 'harvest_date'),
+				};
 			}
 		}
-		if (body.job_name !== undefined && body.job_name !== null && typeof body.job_name !== 'string') throw badRequest('job_name must be a string');
-		if (body.notes !== undefined && body.notes !== null && typeof body.notes !== 'string') throw badRequest('notes must be a string');
-		if (body.additional_info !== undefined && body.additional_info !== null && !isObj(body.additional_info))
+		if (body.job_name !== undefined && body.job_name !== null && typeof body.job_name !== 'string')
+			throw badRequest('job_name must be a string');
+		if (body.notes !== undefined && body.notes !== null && typeof body.notes !== 'string')
+			throw badRequest('notes must be a string');
+		if (
+			body.additional_info !== undefined &&
+			body.additional_info !== null &&
+			!isObj(body.additional_info)
+		)
 			throw badRequest('additional_info must be an object');
 		// plots
 		this.tick();
@@ -609,12 +727,18 @@ export class Store {
 		const plots = ids.map((id: string) => this.plots.get(id)!);
 		if (plots.some((p: PlotRec) => p.username !== username)) throw forbiddenEntity();
 		const perPlot = plots.map((plot: PlotRec) => {
-			const commodity = perPlotCfg[plot.plot_id]?.commodity ?? shared.commodity ?? plot.commodity ?? null;
+			const commodity =
+				perPlotCfg[plot.plot_id]?.commodity ?? shared.commodity ?? plot.commodity ?? null;
 			if (!commodity)
 				throw badRequest(
 					`Plot ${plot.plot_id} has no commodity: give one at registration, in config.commodity or in per_plot.${plot.plot_id}.commodity. Allowed types: ${COMMODITIES.join(', ')}`,
 				);
-			const harvestDate = perPlotCfg[plot.plot_id]?.harvest_date ?? shared.harvest_date ?? topHarvest ?? plot.harvest_dates[0] ?? null;
+			const harvestDate =
+				perPlotCfg[plot.plot_id]?.harvest_date ??
+				shared.harvest_date ??
+				topHarvest ??
+				plot.harvest_dates[0] ??
+				null;
 			const byCheck = checks.map((c) => checkTokens(c.cap, plot.tokens_cost));
 			return { plot, tokens: byCheck.reduce((a, b) => a + b, 0), byCheck, commodity, harvestDate };
 		});
@@ -646,7 +770,12 @@ export class Store {
 				sufficient: free >= q.total,
 			};
 		}
-		if (!bal || free < q.total) throw new HttpError(400, { error: 'Insufficient tokens', required: q.total, available: free });
+		if (!bal || free < q.total)
+			throw new HttpError(400, {
+				error: 'Insufficient tokens',
+				required: q.total,
+				available: free,
+			});
 		const now = this.clock.nowMs();
 		const num = this.nextJob++;
 		const job_id = String(num);
@@ -706,7 +835,8 @@ export class Store {
 	jobStatus(j: JobRec, now = this.clock.nowMs()): string {
 		if (now < j.createdMs + CREATING_MS) return 'creating';
 		const finished = j.schedule.filter((s) => s.endMs <= now);
-		if (finished.length === j.schedule.length) return finished.some((s) => s.fails) ? 'done-with-errors' : 'done';
+		if (finished.length === j.schedule.length)
+			return finished.some((s) => s.fails) ? 'done-with-errors' : 'done';
 		if (finished.some((s) => s.fails)) return 'incomplete';
 		return 'pending';
 	}
@@ -730,7 +860,11 @@ export class Store {
 			harvest_date: j.harvest_date,
 			checks: j.checks,
 		};
-		if (withPlots) out.plots = j.plot_ids.map((id) => this.plots.get(id)).filter(Boolean).map((p) => this.plotView(p!));
+		if (withPlots)
+			out.plots = j.plot_ids
+				.map((id) => this.plots.get(id))
+				.filter(Boolean)
+				.map((p) => this.plotView(p!));
 		return out;
 	}
 
@@ -777,7 +911,9 @@ export class Store {
 	private applyPlot(job: JobRec, s: ScheduleEntry): void {
 		s.applied = true;
 		const plot = this.plots.get(s.plot_id);
-		const runs = [...this.runs.values()].filter((r) => r.job_id === job.job_id && r.plot_id === s.plot_id);
+		const runs = [...this.runs.values()].filter(
+			(r) => r.job_id === job.job_id && r.plot_id === s.plot_id,
+		);
 		if (!plot) return;
 		plot.updatedMs = s.endMs;
 		if (s.fails) {
@@ -795,7 +931,14 @@ export class Store {
 		for (const r of runs) {
 			const cap = this.capability(r.check_type);
 			if (!cap) continue;
-			const { writes, output } = runCheck(cap, resultKeyOf(cap), analysed, { commodity: s.commodity, harvestDate: s.harvestDate, nowDate }, r.config, image);
+			const { writes, output } = runCheck(
+				cap,
+				resultKeyOf(cap),
+				analysed,
+				{ commodity: s.commodity, harvestDate: s.harvestDate, nowDate },
+				r.config,
+				image,
+			);
 			Object.assign(next, writes);
 			r.output = output;
 		}
@@ -807,7 +950,8 @@ export class Store {
 
 	runView(r: RunRec, detail: boolean): Record<string, unknown> {
 		const now = this.clock.nowMs();
-		const status = now < r.startMs ? 'pending' : now < r.endMs ? 'running' : r.fails ? 'failed' : 'completed';
+		const status =
+			now < r.startMs ? 'pending' : now < r.endMs ? 'running' : r.fails ? 'failed' : 'completed';
 		const base = this.baseUrl();
 		const out: Record<string, unknown> = {
 			run_id: r.run_id,
@@ -842,7 +986,11 @@ export class Store {
 		const runs = [...this.runs.values()]
 			.filter((r) => r.plot_id === plot.plot_id)
 			.sort((a, b) => b.createdMs - a.createdMs || b.num - a.num);
-		return { plot_id: plot.plot_id, runs: runs.map((r) => this.runView(r, false)), count: runs.length };
+		return {
+			plot_id: plot.plot_id,
+			runs: runs.map((r) => this.runView(r, false)),
+			count: runs.length,
+		};
 	}
 
 	ownedRun(username: string, id: string): RunRec {
@@ -865,17 +1013,22 @@ export class Store {
 		if (hasIds) {
 			if (!Array.isArray(body.plot_ids)) throw badRequest('plot_ids must be an array of strings');
 			for (const v of body.plot_ids) {
-				if (typeof v !== 'string' && typeof v !== 'number') throw badRequest('plot_ids must be an array of strings');
+				if (typeof v !== 'string' && typeof v !== 'number')
+					throw badRequest('plot_ids must be an array of strings');
 				ids.push(String(v));
 			}
 		}
 		let feats: Feature[] = [];
 		if (hasGeo) {
 			const g = body.geojson;
-			if (!isObj(g)) throw new GeometryError('Invalid Geometry in GeoJSON: geojson must be a Feature, a FeatureCollection or a geometry');
+			if (!isObj(g))
+				throw new GeometryError(
+					'Invalid Geometry in GeoJSON: geojson must be a Feature, a FeatureCollection or a geometry',
+				);
 			if (g.type === 'FeatureCollection') {
 				this.checkCrs(g.crs);
-				if (!Array.isArray(g.features)) throw new GeometryError('Invalid Geometry in GeoJSON: features must be an array');
+				if (!Array.isArray(g.features))
+					throw new GeometryError('Invalid Geometry in GeoJSON: features must be an array');
 				feats = g.features as Feature[];
 			} else if (g.type === 'Feature') feats = [g as unknown as Feature];
 			// a bare geometry; normalizeGeometry validates it like any feature's geometry
@@ -892,18 +1045,28 @@ export class Store {
 			if (!/^\d+$/.test(id) || !this.plots.has(id)) throw apiError(404, `Plot not found: ${id}`);
 			const p = this.plots.get(id)!;
 			if (p.username !== username) throw forbiddenEntity();
-			items.push({ geometry: p.analysisGeometry, props: { input_type: 'plot', plot_id: p.plot_id, plot_name: p.plot_name } });
+			items.push({
+				geometry: p.analysisGeometry,
+				props: { input_type: 'plot', plot_id: p.plot_id, plot_name: p.plot_name },
+			});
 		}
 		feats.forEach((f, i) => {
-			if (!isObj(f) || f.type !== 'Feature') throw new GeometryError(`Invalid Geometry in GeoJSON: feature ${i}: type must be 'Feature'`);
+			if (!isObj(f) || f.type !== 'Feature')
+				throw new GeometryError(
+					`Invalid Geometry in GeoJSON: feature ${i}: type must be 'Feature'`,
+				);
 			const props = (isObj(f.properties) ? f.properties : {}) as Record<string, unknown>;
 			const norm = normalizeGeometry(f.geometry, props, `feature ${i}`);
-			items.push({ geometry: norm.analysisGeometry, props: { input_type: 'geojson', geojson_index: i, input_properties: props } });
+			items.push({
+				geometry: norm.analysisGeometry,
+				props: { input_type: 'geojson', geojson_index: i, input_properties: props },
+			});
 		});
 		const cost = n * PROTECTED_AREA_TOKENS_PER_ITEM;
 		const bal = this.getBalance(username);
 		const free = bal?.free ?? 0;
-		if (!bal || free < cost) throw plainStringError(400, `Insufficient tokens: ${cost} required, ${free} available`);
+		if (!bal || free < cost)
+			throw plainStringError(400, `Insufficient tokens: ${cost} required, ${free} available`);
 		this.balances.get(username)!.total -= cost;
 		return {
 			type: 'FeatureCollection',
@@ -923,7 +1086,12 @@ export class Store {
 				};
 			}),
 			sources: PA_SOURCES,
-			metadata: { checked: n, tokens_charged: cost, batch_limit: PROTECTED_AREA_BATCH_LIMIT, checked_at: fmtTs(this.clock.nowMs()) },
+			metadata: {
+				checked: n,
+				tokens_charged: cost,
+				batch_limit: PROTECTED_AREA_BATCH_LIMIT,
+				checked_at: fmtTs(this.clock.nowMs()),
+			},
 		};
 	}
 
@@ -933,7 +1101,17 @@ export class Store {
 		const { ring, ...props } = pa;
 		return {
 			type: 'FeatureCollection',
-			features: [{ type: 'Feature', id: pa.area_id, geometry: { type: 'Polygon', coordinates: [ring] }, properties: { ...props, area_ha: round(areaHa({ type: 'Polygon', coordinates: [ring] }), 1) } }],
+			features: [
+				{
+					type: 'Feature',
+					id: pa.area_id,
+					geometry: { type: 'Polygon', coordinates: [ring] },
+					properties: {
+						...props,
+						area_ha: round(areaHa({ type: 'Polygon', coordinates: [ring] }), 1),
+					},
+				},
+			],
 			sources: PA_SOURCES,
 		};
 	}
@@ -953,7 +1131,8 @@ function decodeCursor(s: string, kind: string): Cursor {
 	try {
 		if (!/^[A-Za-z0-9_-]+={0,2}$/.test(s)) throw new Error('charset');
 		const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8'));
-		if (!isObj(c) || c.k !== kind || typeof c.t !== 'number' || typeof c.i !== 'number') throw new Error('shape');
+		if (!isObj(c) || c.k !== kind || typeof c.t !== 'number' || typeof c.i !== 'number')
+			throw new Error('shape');
 		return c as unknown as Cursor;
 	} catch {
 		throw cursorError('Cursor not found');
@@ -977,7 +1156,10 @@ export function paginate<T extends { createdMs: number; num: number }>(
 	items: T[],
 	q: Record<string, string>,
 	kind: string,
-): { page: T[]; meta: { next_cursor: string | null; limit: number; count: number; has_more: boolean } } {
+): {
+	page: T[];
+	meta: { next_cursor: string | null; limit: number; count: number; has_more: boolean };
+} {
 	let limit = DEFAULT_PAGE;
 	if (q.limit !== undefined) {
 		if (!/^\d+$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > MAX_PAGE)
@@ -985,7 +1167,9 @@ export function paginate<T extends { createdMs: number; num: number }>(
 		limit = Number(q.limit);
 	}
 	const from = q.created_at_from ? parseTimeParam(q.created_at_from, 'created_at_from') : -Infinity;
-	const until = q.created_at_until ? parseTimeParam(q.created_at_until, 'created_at_until') : Infinity;
+	const until = q.created_at_until
+		? parseTimeParam(q.created_at_until, 'created_at_until')
+		: Infinity;
 	const cur = q.cursor ? decodeCursor(q.cursor, kind) : undefined;
 	const sorted = items
 		.filter((x) => x.createdMs >= from && x.createdMs <= until)
@@ -997,7 +1181,8 @@ export function paginate<T extends { createdMs: number; num: number }>(
 	return {
 		page,
 		meta: {
-			next_cursor: hasMore && last ? encodeCursor({ k: kind, t: last.createdMs, i: last.num }) : null,
+			next_cursor:
+				hasMore && last ? encodeCursor({ k: kind, t: last.createdMs, i: last.num }) : null,
 			limit,
 			count: page.length,
 			has_more: hasMore,

@@ -140,7 +140,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 									'',
 								)
 							: value;
-					const target = ((requestOptions as unknown as IDataObject)[outerKey] ??= {}) as IDataObject;
+					const target = ((requestOptions as unknown as IDataObject)[outerKey] ??=
+						{}) as IDataObject;
 					target[key] = resolved as string;
 				}
 			}
@@ -157,14 +158,23 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	): Promise<ICredentialDataDecryptedObject | undefined> {
 		const type = credentialTypes[typeName];
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] === '' || credentials[expirable.name] === undefined || credentialsExpired) {
+		if (
+			credentials[expirable.name] === '' ||
+			credentials[expirable.name] === undefined ||
+			credentialsExpired
+		) {
 			const output = await type.preAuthentication.call(helpers, credentials);
 			this.store.logins++;
 			if (output[expirable.name] === undefined) return undefined;
 			Object.assign(credentials, output);
-			this.store.data[typeName] = { ...this.store.data[typeName], ...output } as ICredentialDataDecryptedObject;
+			this.store.data[typeName] = {
+				...this.store.data[typeName],
+				...output,
+			} as ICredentialDataDecryptedObject;
 			return credentials;
 		}
 		return undefined;
@@ -201,7 +211,9 @@ class TestCredentialsHelper extends ICredentialsHelper {
 }
 
 // n8n-core must be given the DI container of its own @n8n/di copy (the lint tooling brings another).
-const { Container } = require(require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] })) as typeof import('@n8n/di');
+const { Container } = require(
+	require.resolve('@n8n/di', { paths: [require.resolve('n8n-core')] }),
+) as typeof import('@n8n/di');
 
 let containerReady = false;
 /** Prepares the services n8n-core resolves from its DI container (once per process). */
@@ -209,7 +221,9 @@ export function prepareContainer() {
 	if (containerReady) return;
 	// Give n8n-core an isolated user folder unless the caller chose one.
 	if (!process.env.N8N_USER_FOLDER) {
-		const folder = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'n8n-test-'));
+		const folder = require('node:fs').mkdtempSync(
+			require('node:path').join(require('node:os').tmpdir(), 'n8n-test-'),
+		);
 		process.env.N8N_USER_FOLDER = folder;
 	}
 	process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS = 'false';
@@ -217,7 +231,10 @@ export function prepareContainer() {
 	containerReady = true;
 }
 
-export function additionalData(store: CredentialStore, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+export function additionalData(
+	store: CredentialStore,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new TestCredentialsHelper(store),
 		hooks,
@@ -267,9 +284,17 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	prepareContainer();
 	const nodeName = 'Geospatial Analysis';
 	const parameters = { authentication: 'apiKey', ...options.parameters };
-	const credentialType = parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
+	const credentialType =
+		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
 	const nodes: INode[] = [
-		{ id: 'in', name: 'Input', type: INPUT_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'in',
+			name: 'Input',
+			type: INPUT_NODE_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 		{
 			id: 'geo',
 			name: nodeName,
@@ -292,7 +317,13 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		settings: { executionOrder: 'v1' },
 	});
 
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test', name: 'test', nodes, connections: {}, active: false } as never);
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test',
+		name: 'test',
+		nodes,
+		connections: {},
+		active: false,
+	} as never);
 	const done = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => done.resolve(run));
 
@@ -313,7 +344,11 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			],
 		},
 	} as unknown as IRunExecutionData;
-	const execute = new WorkflowExecute(additionalData(options.store, hooks), options.mode ?? 'manual', runExecutionData);
+	const execute = new WorkflowExecute(
+		additionalData(options.store, hooks),
+		options.mode ?? 'manual',
+		runExecutionData,
+	);
 	const running = execute.processRunExecutionData(workflow);
 	if (options.cancelAfterMs !== undefined) {
 		// n8n aborts the execution's cancel signal and reports the run at once; the node's own

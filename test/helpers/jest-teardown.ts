@@ -5,7 +5,9 @@
 afterAll(() => {
 	const corePath = require.resolve('n8n-core');
 	if (!require.cache[corePath]) return;
-	const { Container } = require(require.resolve('@n8n/di', { paths: [corePath] })) as typeof import('@n8n/di');
+	const { Container } = require(
+		require.resolve('@n8n/di', { paths: [corePath] }),
+	) as typeof import('@n8n/di');
 	const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager') as {
 		SSHClientsManager: new () => { onShutdown(): void };
 	};

@@ -16,7 +16,15 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
-import { CredentialStore, PollContext, prepareContainer, registerNodeType, TRIGGER_NODE_TYPE, Workflow, additionalData } from './engine';
+import {
+	CredentialStore,
+	PollContext,
+	prepareContainer,
+	registerNodeType,
+	TRIGGER_NODE_TYPE,
+	Workflow,
+	additionalData,
+} from './engine';
 
 export { CredentialStore };
 
@@ -56,7 +64,8 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	prepareContainer();
 	const nodeName = options.nodeName ?? 'Geospatial Analysis Trigger';
 	const parameters = { authentication: 'apiKey', ...options.parameters };
-	const credentialType = parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
+	const credentialType =
+		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
 	const node: INode = {
 		id: 'trigger',
 		name: nodeName,
@@ -68,7 +77,14 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	};
 	// Defaults resolved as n8n does when it loads a workflow.
 	node.parameters =
-		NodeHelpers.getNodeParameters(trigger.description.properties, parameters, true, false, node, trigger.description) ?? parameters;
+		NodeHelpers.getNodeParameters(
+			trigger.description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			trigger.description,
+		) ?? parameters;
 	const workflow = new Workflow({
 		id: 'poll-test',
 		name: 'poll test',
@@ -80,7 +96,9 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 			getByNameAndVersion: () => trigger,
 			getKnownTypes: () => ({}),
 		},
-		staticData: options.staticData ? (JSON.parse(JSON.stringify(options.staticData)) as IDataObject) : undefined,
+		staticData: options.staticData
+			? (JSON.parse(JSON.stringify(options.staticData)) as IDataObject)
+			: undefined,
 		settings: { executionOrder: 'v1' },
 	});
 	const ctx = new PollContext(
@@ -91,9 +109,15 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		options.activation ?? 'activate',
 	);
 	const logs: LogEntry[] = [];
-	const capture = (level: LogEntry['level']) => (message: string, meta?: unknown) => logs.push({ level, message, meta });
+	const capture = (level: LogEntry['level']) => (message: string, meta?: unknown) =>
+		logs.push({ level, message, meta });
 	Object.defineProperty(ctx, 'logger', {
-		value: { warn: capture('warn'), error: capture('error'), info: capture('info'), debug: capture('debug') },
+		value: {
+			warn: capture('warn'),
+			error: capture('error'),
+			info: capture('info'),
+			debug: capture('debug'),
+		},
 	});
 	let items: INodeExecutionData[] | null = null;
 	let error: RunPollResult['error'];
@@ -126,6 +150,7 @@ export async function makeJob(
 		body: JSON.stringify(body),
 	});
 	const json = (await res.json()) as IDataObject;
-	if (res.status !== 200 && res.status !== 201) throw new Error(`make_job failed: ${res.status} ${JSON.stringify(json)}`);
+	if (res.status !== 200 && res.status !== 201)
+		throw new Error(`make_job failed: ${res.status} ${JSON.stringify(json)}`);
 	return json;
 }

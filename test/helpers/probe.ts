@@ -3,7 +3,14 @@
  * so transport behaviour (headers, retries, errors, re-login) is tested through n8n's
  * engine independently of any operation.
  */
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 import { apiRequest } from '../../nodes/GeospatialAnalysis/v1/transport/request';
 import { registerNodeType } from './engine';
@@ -21,11 +28,28 @@ class TransportProbe implements INodeType {
 		inputs: ['main'],
 		outputs: ['main'],
 		credentials: [
-			{ name: 'geospatialAnalysisApi', required: true, displayOptions: { show: { authentication: ['apiKey'] } } },
-			{ name: 'geospatialAnalysisLoginApi', required: true, displayOptions: { show: { authentication: ['login'] } } },
+			{
+				name: 'geospatialAnalysisApi',
+				required: true,
+				displayOptions: { show: { authentication: ['apiKey'] } },
+			},
+			{
+				name: 'geospatialAnalysisLoginApi',
+				required: true,
+				displayOptions: { show: { authentication: ['login'] } },
+			},
 		],
 		properties: [
-			{ displayName: 'Authentication', name: 'authentication', type: 'options', options: [{ name: 'API Key', value: 'apiKey' }, { name: 'Login', value: 'login' }], default: 'apiKey' },
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key', value: 'apiKey' },
+					{ name: 'Login', value: 'login' },
+				],
+				default: 'apiKey',
+			},
 			{ displayName: 'Method', name: 'method', type: 'string', default: 'GET' },
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/users/check_tokens' },
 			{ displayName: 'Body', name: 'body', type: 'json', default: '' },
@@ -41,13 +65,17 @@ class TransportProbe implements INodeType {
 			const path = this.getNodeParameter('path', i) as string;
 			const rawBody = this.getNodeParameter('body', i) as string | IDataObject;
 			const idempotent = this.getNodeParameter('idempotent', i) as string;
-			const body = rawBody === '' ? undefined : typeof rawBody === 'string' ? JSON.parse(rawBody) : rawBody;
+			const body =
+				rawBody === '' ? undefined : typeof rawBody === 'string' ? JSON.parse(rawBody) : rawBody;
 			const json = await apiRequest.call(this, method, path, {
 				body,
 				itemIndex: i,
 				idempotent: idempotent === '' ? undefined : idempotent === 'true',
 			});
-			out.push({ json: (json && typeof json === 'object' ? json : { value: json }) as IDataObject, pairedItem: { item: i } });
+			out.push({
+				json: (json && typeof json === 'object' ? json : { value: json }) as IDataObject,
+				pairedItem: { item: i },
+			});
 		}
 		return [out];
 	}

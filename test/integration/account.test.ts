@@ -72,7 +72,10 @@ describe('Account → Get Token Balance (through the n8n engine, against the fak
 
 	it('shows tokens reserved by a running job, and the free rest', async () => {
 		fake.setBalance('alice', 1000);
-		const plots = await makePlots(fake, fake.users.alice.apiKey, ['Balance plot 1', 'Balance plot 2']);
+		const plots = await makePlots(fake, fake.users.alice.apiKey, [
+			'Balance plot 1',
+			'Balance plot 2',
+		]);
 		await makeJob(fake, fake.users.alice.apiKey, plots, [{ type: 'eudr' }]);
 		const running = fake.getBalance('alice');
 		expect(running.reserved).toBeGreaterThan(0);
@@ -80,7 +83,11 @@ describe('Account → Get Token Balance (through the n8n engine, against the fak
 			parameters: { resource: 'account', operation: 'getTokenBalance' },
 			store: apiKeyStore,
 		});
-		expect(items[0].json).toMatchObject({ total: 1000, reserved: running.reserved, free: 1000 - running.reserved });
+		expect(items[0].json).toMatchObject({
+			total: 1000,
+			reserved: running.reserved,
+			free: 1000 - running.reserved,
+		});
 	});
 
 	it('answers one balance per input item, each paired with its item', async () => {

@@ -9,7 +9,13 @@ export interface CreatedJob {
 	plotIds: string[];
 }
 
-async function call(fake: FakeService, apiKey: string, method: string, path: string, body?: unknown): Promise<unknown> {
+async function call(
+	fake: FakeService,
+	apiKey: string,
+	method: string,
+	path: string,
+	body?: unknown,
+): Promise<unknown> {
 	const response = await fetch(`${fake.url}${path}`, {
 		method,
 		headers: {
@@ -21,7 +27,8 @@ async function call(fake: FakeService, apiKey: string, method: string, path: str
 		body: body === undefined ? undefined : JSON.stringify(body),
 	});
 	const json: unknown = await response.json();
-	if (!response.ok) throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(json)}`);
+	if (!response.ok)
+		throw new Error(`${method} ${path} → ${response.status}: ${JSON.stringify(json)}`);
 	return json;
 }
 
@@ -51,7 +58,11 @@ export function square(n: number) {
 /** Registers one plot per name for the user and returns their ids. */
 let plotsMade = 0;
 
-export async function makePlots(fake: FakeService, apiKey: string, names: string[]): Promise<string[]> {
+export async function makePlots(
+	fake: FakeService,
+	apiKey: string,
+	names: string[],
+): Promise<string[]> {
 	const ids: string[] = [];
 	for (const name of names) {
 		const n = plotsMade++;
@@ -72,12 +83,21 @@ export async function makeJob(
 	plotIds: string[],
 	checks: Array<{ type: string; config?: Record<string, unknown> }>,
 ): Promise<CreatedJob> {
-	const job = (await call(fake, apiKey, 'POST', '/jobs/make_job', { plot_ids: plotIds, checks })) as { job_id: string };
+	const job = (await call(fake, apiKey, 'POST', '/jobs/make_job', {
+		plot_ids: plotIds,
+		checks,
+	})) as { job_id: string };
 	return { jobId: job.job_id, plotIds };
 }
 
 /** Lists a plot's runs straight from the fake (for expectations). */
-export async function runsOf(fake: FakeService, apiKey: string, plotId: string): Promise<Array<Record<string, unknown>>> {
-	const body = (await call(fake, apiKey, 'GET', `/analysis-runs?plot_id=${plotId}`)) as { runs: Array<Record<string, unknown>> };
+export async function runsOf(
+	fake: FakeService,
+	apiKey: string,
+	plotId: string,
+): Promise<Array<Record<string, unknown>>> {
+	const body = (await call(fake, apiKey, 'GET', `/analysis-runs?plot_id=${plotId}`)) as {
+		runs: Array<Record<string, unknown>>;
+	};
 	return body.runs;
 }

@@ -14,11 +14,24 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 	beforeAll(async () => {
 		fake = await startFakeService({ perPlotDurationMs: 1000 });
 		fake.clock.setScale(0);
-		alice = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
-		bob = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.bob.apiKey } });
-		[plotA, plotB, idle] = await makePlots(fake, fake.users.alice.apiKey, ['Run plot A', 'Run plot B', 'Never analysed']);
+		alice = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
+		bob = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.bob.apiKey },
+		});
+		[plotA, plotB, idle] = await makePlots(fake, fake.users.alice.apiKey, [
+			'Run plot A',
+			'Run plot B',
+			'Never analysed',
+		]);
 		// Two jobs over plot A (eudr + deforestation, then deforestation again): three runs.
-		await makeJob(fake, fake.users.alice.apiKey, [plotA, plotB], [{ type: 'eudr' }, { type: 'deforestation' }]);
+		await makeJob(
+			fake,
+			fake.users.alice.apiKey,
+			[plotA, plotB],
+			[{ type: 'eudr' }, { type: 'deforestation' }],
+		);
 		fake.clock.advance(10_000);
 		await makeJob(fake, fake.users.alice.apiKey, [plotA], [{ type: 'deforestation' }]);
 		fake.clock.advance(10_000);
@@ -30,12 +43,21 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			const expected = await runsOf(fake, fake.users.alice.apiKey, plotA);
 			expect(expected).toHaveLength(3);
 			const { items, error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+				},
 				store: alice,
 			});
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json)).toEqual(expected);
-			expect(items.map((i) => i.json.check_type)).toEqual(['deforestation', 'deforestation', 'eudr']);
+			expect(items.map((i) => i.json.check_type)).toEqual([
+				'deforestation',
+				'deforestation',
+				'eudr',
+			]);
 			for (const item of items) expect(item.pairedItem).toEqual({ item: 0 });
 			// The list carries no output; Get does.
 			expect(items[0].json.output).toBeUndefined();
@@ -64,7 +86,13 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 
 		it('applies Limit, and the Check Type and Status filters', async () => {
 			const limited = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: false, limit: 2 },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: false,
+					limit: 2,
+				},
 				store: alice,
 			});
 			expect(limited.items).toHaveLength(2);
@@ -78,9 +106,18 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				},
 				store: alice,
 			});
-			expect(filtered.items.map((i) => i.json.check_type)).toEqual(['deforestation', 'deforestation']);
+			expect(filtered.items.map((i) => i.json.check_type)).toEqual([
+				'deforestation',
+				'deforestation',
+			]);
 			const none = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true, filters: { status: 'failed' } },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+					filters: { status: 'failed' },
+				},
 				store: alice,
 			});
 			expect(none.items).toHaveLength(0);
@@ -88,7 +125,13 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 
 		it('Simplify gives check type, status, timing, token cost and artifact links as flat fields', async () => {
 			const { items, error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotB, returnAll: true, simplify: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotB,
+					returnAll: true,
+					simplify: true,
+				},
 				store: alice,
 			});
 			expect(error).toBeUndefined();
@@ -109,7 +152,8 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			expect(eudr.artifact_urls).toEqual([eudr.visualization_url, eudr.geojson_url]);
 			// Flat: no nested objects except the artifact URL list.
 			for (const [key, value] of Object.entries(eudr)) {
-				if (key !== 'artifact_urls') expect(typeof value === 'object' && value !== null).toBe(false);
+				if (key !== 'artifact_urls')
+					expect(typeof value === 'object' && value !== null).toBe(false);
 			}
 		});
 
@@ -117,18 +161,34 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			const [fresh] = await makePlots(fake, fake.users.alice.apiKey, ['Still running']);
 			await makeJob(fake, fake.users.alice.apiKey, [fresh], [{ type: 'eudr' }]);
 			const { items } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: fresh, returnAll: true, simplify: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: fresh,
+					returnAll: true,
+					simplify: true,
+				},
 				store: alice,
 			});
 			expect(items).toHaveLength(1);
-			expect(items[0].json).toMatchObject({ status: 'pending', finished_at: null, duration_seconds: null, artifact_urls: [] });
+			expect(items[0].json).toMatchObject({
+				status: 'pending',
+				finished_at: null,
+				duration_seconds: null,
+				artifact_urls: [],
+			});
 			fake.clock.advance(10_000);
 		});
 
 		it('fails before any request when the Plot ID is empty, naming the item and the field', async () => {
 			fake.log.clear();
 			const { error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: '={{ $json.plot_id }}', returnAll: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: '={{ $json.plot_id }}',
+					returnAll: true,
+				},
 				input: [{ plot_id: plotA }, { plot_id: '' }],
 				store: alice,
 			});
@@ -139,7 +199,12 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 
 		it('with Continue On Fail, a bad item becomes an error item and the good ones proceed', async () => {
 			const { items, error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: '={{ $json.plot_id }}', returnAll: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: '={{ $json.plot_id }}',
+					returnAll: true,
+				},
 				input: [{ plot_id: '' }, { plot_id: plotB }],
 				store: alice,
 				continueOnFail: true,
@@ -157,7 +222,12 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 
 		it("gets 403 with the service's message for another user's plot", async () => {
 			const { error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'getMany', plotId: plotA, returnAll: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+				},
 				store: bob,
 			});
 			expect(error?.message).toContain('Unauthorized access to entity retrieved');
@@ -188,7 +258,12 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				store: alice,
 			});
 			const { items, error } = await runNode({
-				parameters: { resource: 'analysisRun', operation: 'get', runId: eudr.run_id as string, simplify: true },
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'get',
+					runId: eudr.run_id as string,
+					simplify: true,
+				},
 				store: alice,
 			});
 			expect(error).toBeUndefined();
@@ -212,7 +287,9 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				store: alice,
 			});
 			expect(error).toBeUndefined();
-			expect(items.map((i) => [i.json.run_id, i.pairedItem])).toEqual(runs.map((r, n) => [r.run_id, { item: n }]));
+			expect(items.map((i) => [i.json.run_id, i.pairedItem])).toEqual(
+				runs.map((r, n) => [r.run_id, { item: n }]),
+			);
 		});
 
 		it("answers 403 Unauthorized access to entity retrieved for alice's run read with bob's key", async () => {
@@ -274,7 +351,12 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				},
 			});
 			const { items, error } = await runNode({
-				parameters: { authentication: 'login', resource: 'analysisRun', operation: 'get', runId: run.run_id as string },
+				parameters: {
+					authentication: 'login',
+					resource: 'analysisRun',
+					operation: 'get',
+					runId: run.run_id as string,
+				},
 				store: login,
 			});
 			expect(error).toBeUndefined();

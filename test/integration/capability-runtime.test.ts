@@ -4,7 +4,13 @@
  * and runs in a job created through the engine, with no code change.
  */
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeType, INodeTypes, IVersionedNodeType, IWorkflowExecuteAdditionalData } from 'n8n-workflow';
+import type {
+	INode,
+	INodeType,
+	INodeTypes,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import type { Capability, FakeService } from '../fake-service';
@@ -45,7 +51,13 @@ class NodeTypes implements INodeTypes {
 
 /** The context n8n gives a loadOptions method when the editor opens the Checks list of Job → Create. */
 function editorContext(store: CredentialStore): LoadOptionsContext {
-	const parameters = { authentication: 'apiKey', resource: 'job', operation: 'create', checkSource: 'list', checks: [] };
+	const parameters = {
+		authentication: 'apiKey',
+		resource: 'job',
+		operation: 'create',
+		checkSource: 'list',
+		checks: [],
+	};
 	const node: INode = {
 		id: 'geo',
 		name: 'Geospatial Analysis',
@@ -55,8 +67,16 @@ function editorContext(store: CredentialStore): LoadOptionsContext {
 		parameters,
 		credentials: { geospatialAnalysisApi: { id: '1', name: 'Test credential' } },
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new NodeTypes() });
-	const data = { ...additionalData(store), currentNodeParameters: parameters } as IWorkflowExecuteAdditionalData;
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new NodeTypes(),
+	});
+	const data = {
+		...additionalData(store),
+		currentNodeParameters: parameters,
+	} as IWorkflowExecuteAdditionalData;
 	return new LoadOptionsContext(workflow, node, data, 'parameters.checks');
 }
 
@@ -68,10 +88,15 @@ describe('A capability added to the catalog at run time', () => {
 	beforeAll(async () => {
 		fake = await startFakeService({ perPlotDurationMs: 1000 });
 		fake.clock.setScale(0);
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		[plotId] = await makePlots(fake, fake.users.alice.apiKey, ['Carbon plot']);
 		// The first run also prepares n8n-core's container, which LoadOptionsContext needs.
-		const { error } = await runNode({ parameters: { resource: 'capability', operation: 'getMany' }, store });
+		const { error } = await runNode({
+			parameters: { resource: 'capability', operation: 'getMany' },
+			store,
+		});
 		expect(error).toBeUndefined();
 	});
 	afterAll(async () => await fake.close());
@@ -113,7 +138,9 @@ describe('A capability added to the catalog at run time', () => {
 	});
 
 	it('runs in a job created through the engine, and its analysis run can be read back', async () => {
-		const option = (await loadOptions.getChecks.call(editorContext(store))).find((o) => o.value === CARBON.name);
+		const option = (await loadOptions.getChecks.call(editorContext(store))).find(
+			(o) => o.value === CARBON.name,
+		);
 		expect(option).toBeDefined();
 		const balanceBefore = fake.getBalance('alice').total;
 
@@ -131,27 +158,52 @@ describe('A capability added to the catalog at run time', () => {
 		expect(created.error).toBeUndefined();
 		expect(created.items).toHaveLength(1);
 		const jobId = String(created.items[0].json.job_id);
-		const make = fake.log.entries().find((e) => e.method === 'POST' && e.path === '/jobs/make_job' && e.status === 200);
-		expect(make?.body).toMatchObject({ plot_ids: [plotId], checks: [{ type: 'carbon_stock', config: { depth_cm: 30 } }] });
-		expect(fake.getJob(jobId)).toMatchObject({ checks: [{ type: 'carbon_stock', config: { depth_cm: 30 } }] });
+		const make = fake.log
+			.entries()
+			.find((e) => e.method === 'POST' && e.path === '/jobs/make_job' && e.status === 200);
+		expect(make?.body).toMatchObject({
+			plot_ids: [plotId],
+			checks: [{ type: 'carbon_stock', config: { depth_cm: 30 } }],
+		});
+		expect(fake.getJob(jobId)).toMatchObject({
+			checks: [{ type: 'carbon_stock', config: { depth_cm: 30 } }],
+		});
 
 		fake.clock.advance(10_000);
 		expect(fake.getJob(jobId)).toMatchObject({ status: 'done', tokensCharged: 3 });
 		expect(fake.getBalance('alice').total).toBe(balanceBefore - 3);
 
 		const runs = await runNode({
-			parameters: { resource: 'analysisRun', operation: 'getMany', plotId, returnAll: true, simplify: true },
+			parameters: {
+				resource: 'analysisRun',
+				operation: 'getMany',
+				plotId,
+				returnAll: true,
+				simplify: true,
+			},
 			store,
 		});
 		expect(runs.error).toBeUndefined();
 		expect(runs.items.map((i) => i.json)).toEqual([
-			expect.objectContaining({ check_type: 'carbon_stock', job_id: jobId, status: 'completed', token_cost: 3 }),
+			expect.objectContaining({
+				check_type: 'carbon_stock',
+				job_id: jobId,
+				status: 'completed',
+				token_cost: 3,
+			}),
 		]);
 		const run = await runNode({
-			parameters: { resource: 'analysisRun', operation: 'get', runId: runs.items[0].json.run_id as string },
+			parameters: {
+				resource: 'analysisRun',
+				operation: 'get',
+				runId: runs.items[0].json.run_id as string,
+			},
 			store,
 		});
-		expect(run.items[0].json).toMatchObject({ check_type: 'carbon_stock', config: { depth_cm: 30 } });
+		expect(run.items[0].json).toMatchObject({
+			check_type: 'carbon_stock',
+			config: { depth_cm: 30 },
+		});
 		expect(run.items[0].json.output).toBeTruthy();
 	});
 });

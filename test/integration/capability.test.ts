@@ -2,7 +2,13 @@ import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import { CredentialStore, runNode } from '../helpers/engine';
 
-const HIDDEN = ['precipitation', 'water_detection', 'land_cover', 'fire_damage', 'flood_water_history'];
+const HIDDEN = [
+	'precipitation',
+	'water_detection',
+	'land_cover',
+	'fire_damage',
+	'flood_water_history',
+];
 
 describe('Capability → Get Many (through the n8n engine, against the fake)', () => {
 	let fake: FakeService;
@@ -11,7 +17,9 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 
 	beforeAll(async () => {
 		fake = await startFakeService();
-		alice = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		alice = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 	});
 	afterEach(() => fake.reset());
 	afterAll(async () => await fake.close());
@@ -24,13 +32,28 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 	};
 
 	it('returns one item per capability of the default listing, without hidden ones or methodology', async () => {
-		const { items, error } = await runNode({ parameters: { resource: 'capability', operation: 'getMany' }, store: alice });
+		const { items, error } = await runNode({
+			parameters: { resource: 'capability', operation: 'getMany' },
+			store: alice,
+		});
 		expect(error).toBeUndefined();
-		expect(fake.log.entries().filter((e) => e.path === path).map((e) => e.query)).toEqual([{}]);
+		expect(
+			fake.log
+				.entries()
+				.filter((e) => e.path === path)
+				.map((e) => e.query),
+		).toEqual([{}]);
 		expect(items.map((i) => i.json)).toEqual(await catalog());
 		expect(items).toHaveLength(28);
 		const names = items.map((i) => i.json.name);
-		expect(names).toEqual(expect.arrayContaining(['eudr', 'deforestation', 'protected_area', 'data_center_site_suitability']));
+		expect(names).toEqual(
+			expect.arrayContaining([
+				'eudr',
+				'deforestation',
+				'protected_area',
+				'data_center_site_suitability',
+			]),
+		);
 		for (const hidden of HIDDEN) expect(names).not.toContain(hidden);
 		for (const item of items) {
 			expect(item.pairedItem).toEqual({ item: 0 });
@@ -40,7 +63,11 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 
 	it('Include Hidden Capabilities adds the hidden ones (include=hidden)', async () => {
 		const { items, error } = await runNode({
-			parameters: { resource: 'capability', operation: 'getMany', options: { includeHidden: true } },
+			parameters: {
+				resource: 'capability',
+				operation: 'getMany',
+				options: { includeHidden: true },
+			},
 			store: alice,
 		});
 		expect(error).toBeUndefined();
@@ -51,7 +78,11 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 
 	it('Include Methodology adds each methodology (include=doc)', async () => {
 		const { items, error } = await runNode({
-			parameters: { resource: 'capability', operation: 'getMany', options: { includeMethodology: true } },
+			parameters: {
+				resource: 'capability',
+				operation: 'getMany',
+				options: { includeMethodology: true },
+			},
 			store: alice,
 		});
 		expect(error).toBeUndefined();
@@ -62,11 +93,20 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 
 	it('both options together send include=doc,hidden', async () => {
 		const { items } = await runNode({
-			parameters: { resource: 'capability', operation: 'getMany', options: { includeMethodology: true, includeHidden: true } },
+			parameters: {
+				resource: 'capability',
+				operation: 'getMany',
+				options: { includeMethodology: true, includeHidden: true },
+			},
 			store: alice,
 		});
 		expect(items).toHaveLength(33);
-		expect(fake.log.entries().filter((e) => e.path === path).map((e) => e.query)).toEqual([{ include: 'doc,hidden' }]);
+		expect(
+			fake.log
+				.entries()
+				.filter((e) => e.path === path)
+				.map((e) => e.query),
+		).toEqual([{ include: 'doc,hidden' }]);
 		expect(items.map((i) => i.json)).toEqual(await catalog('doc,hidden'));
 	});
 
@@ -104,7 +144,10 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 	});
 
 	it('reads the catalog again in the next execution: a capability added at run time appears without a code change', async () => {
-		const before = await runNode({ parameters: { resource: 'capability', operation: 'getMany' }, store: alice });
+		const before = await runNode({
+			parameters: { resource: 'capability', operation: 'getMany' },
+			store: alice,
+		});
 		expect(before.items.map((i) => i.json.name)).not.toContain('carbon_stock');
 		fake.addCapability({
 			name: 'carbon_stock',
@@ -125,7 +168,11 @@ describe('Capability → Get Many (through the n8n engine, against the fake)', (
 
 	it('works with the username and password credential, and reports service errors with a description', async () => {
 		const login = new CredentialStore({
-			geospatialAnalysisLoginApi: { baseUrl: fake.url, username: 'alice', password: fake.users.alice.password },
+			geospatialAnalysisLoginApi: {
+				baseUrl: fake.url,
+				username: 'alice',
+				password: fake.users.alice.password,
+			},
 		});
 		const ok = await runNode({
 			parameters: { authentication: 'login', resource: 'capability', operation: 'getMany' },

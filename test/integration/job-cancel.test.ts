@@ -20,8 +20,12 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 		await fake.close();
 	});
 
-	const store = () => new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
-	const statusGets = () => fake.log.entries().filter((e) => e.method === 'GET' && e.path.startsWith('/jobs/job/'));
+	const store = () =>
+		new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
+	const statusGets = () =>
+		fake.log.entries().filter((e) => e.method === 'GET' && e.path.startsWith('/jobs/job/'));
 
 	it('stops its polling loop at once (no further waits, no status request)', async () => {
 		// Real sleeps, recorded: a loop that ignored the cancel would go on sleeping and polling
@@ -34,7 +38,10 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 			},
 		});
 		const [plotId] = fake.seedPlots('alice', 1, { commodity: 'coffee' });
-		const created = await runNode({ parameters: { resource: 'job', operation: 'create', plotIds: plotId }, store: store() });
+		const created = await runNode({
+			parameters: { resource: 'job', operation: 'create', plotIds: plotId },
+			store: store(),
+		});
 		expect(created.error).toBeUndefined();
 		const jobId = String((created.items[0].json as IDataObject).job_id);
 		fake.log.clear();

@@ -10,18 +10,34 @@ import { loadOptions } from '../../nodes/GeospatialAnalysis/v1/methods';
  */
 function loadOptionsContext(fake: FakeService): ILoadOptionsFunctions {
 	return {
-		getNode: () => ({ id: 'n', name: 'Geospatial Analysis', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
-		getNodeParameter: (name: string, fallback?: unknown) => (name === 'authentication' ? 'apiKey' : fallback),
+		getNode: () => ({
+			id: 'n',
+			name: 'Geospatial Analysis',
+			type: 'x',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		}),
+		getNodeParameter: (name: string, fallback?: unknown) =>
+			name === 'authentication' ? 'apiKey' : fallback,
 		getCredentials: async () => ({ baseUrl: fake.url, apiKey: fake.users.alice.apiKey }),
 		helpers: {
 			httpRequestWithAuthentication: async (_type: string, options: IHttpRequestOptions) => {
 				const url = new URL(options.url);
-				for (const [k, v] of Object.entries((options.qs ?? {}) as IDataObject)) url.searchParams.set(k, String(v));
+				for (const [k, v] of Object.entries((options.qs ?? {}) as IDataObject))
+					url.searchParams.set(k, String(v));
 				const response = await fetch(url, {
 					method: options.method,
-					headers: { ...(options.headers as Record<string, string>), Authorization: `Bearer ${fake.users.alice.apiKey}` },
+					headers: {
+						...(options.headers as Record<string, string>),
+						Authorization: `Bearer ${fake.users.alice.apiKey}`,
+					},
 				});
-				return { statusCode: response.status, headers: Object.fromEntries(response.headers), body: await response.json() };
+				return {
+					statusCode: response.status,
+					headers: Object.fromEntries(response.headers),
+					body: await response.json(),
+				};
 			},
 		},
 	} as unknown as ILoadOptionsFunctions;
@@ -39,7 +55,9 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 		const before = await loadOptions.getChecks.call(loadOptionsContext(fake));
 		expect(before.length).toBe(28);
 		expect(before).toContainEqual(expect.objectContaining({ name: 'EUDR', value: 'eudr' }));
-		expect(before.every((o) => typeof o.description === 'string' && o.description.length > 0)).toBe(true);
+		expect(before.every((o) => typeof o.description === 'string' && o.description.length > 0)).toBe(
+			true,
+		);
 		fake.addCapability({
 			name: 'peat_depth',
 			label: 'Peat Depth',
@@ -48,7 +66,13 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 		} as never);
 		const after = await loadOptions.getChecks.call(loadOptionsContext(fake));
 		expect(after.length).toBe(29);
-		expect(after).toContainEqual(expect.objectContaining({ name: 'Peat Depth', value: 'peat_depth', description: expect.stringContaining('2 token(s) per plot') }));
+		expect(after).toContainEqual(
+			expect.objectContaining({
+				name: 'Peat Depth',
+				value: 'peat_depth',
+				description: expect.stringContaining('2 token(s) per plot'),
+			}),
+		);
 		expect(fake.log.count({ method: 'GET', path: '/v3/discovery/capabilities' })).toBe(2);
 	});
 });

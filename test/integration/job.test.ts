@@ -26,7 +26,9 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 	beforeEach(() => {
 		fake.reset();
 		fake.clock.setScale(0);
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		virtualNow = 1_000_000;
 		sleeps = [];
 		setWaitTimingForTests({
@@ -40,9 +42,12 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		});
 	});
 
-	const seed = (n: number, prefix = 'Plot') => fake.seedPlots('alice', n, { commodity: 'soy', namePrefix: prefix });
-	const makeJobs = () => fake.log.entries().filter((e) => e.method === 'POST' && e.path === '/jobs/make_job');
-	const statusGets = () => fake.log.entries().filter((e) => e.method === 'GET' && e.path.startsWith('/jobs/job/'));
+	const seed = (n: number, prefix = 'Plot') =>
+		fake.seedPlots('alice', n, { commodity: 'soy', namePrefix: prefix });
+	const makeJobs = () =>
+		fake.log.entries().filter((e) => e.method === 'POST' && e.path === '/jobs/make_job');
+	const statusGets = () =>
+		fake.log.entries().filter((e) => e.method === 'GET' && e.path.startsWith('/jobs/job/'));
 
 	type Job = IDataObject & { job_id: string; token_cost: number };
 	async function create(plotIds: string[], extra: IDataObject = {}): Promise<Job> {
@@ -85,11 +90,18 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		const ids = seed(2);
 		const before = fake.getBalance('alice');
 		const { items, error } = await runNode({
-			parameters: { resource: 'job', operation: 'create', plotIds: ids.join(','), options: { maxTokens: 1 } },
+			parameters: {
+				resource: 'job',
+				operation: 'create',
+				plotIds: ids.join(','),
+				options: { maxTokens: 1 },
+			},
 			store,
 		});
 		expect(items).toHaveLength(0);
-		expect(error?.message).toMatch(/would cost \d+ tokens, more than Max Tokens \(1\); nothing was created/);
+		expect(error?.message).toMatch(
+			/would cost \d+ tokens, more than Max Tokens \(1\); nothing was created/,
+		);
 		expect(error?.description).toMatch(new RegExp(`free balance: ${before.free} tokens`));
 		// Only the dry run reached make_job.
 		expect(makeJobs()).toHaveLength(1);
@@ -99,7 +111,10 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 
 	it('Max Tokens at or above the quote creates the job once', async () => {
 		const ids = seed(2);
-		const job = await create(ids, { options: { maxTokens: 100000 }, additionalFields: { jobName: 'Budgeted', notes: 'n' } });
+		const job = await create(ids, {
+			options: { maxTokens: 100000 },
+			additionalFields: { jobName: 'Budgeted', notes: 'n' },
+		});
 		expect(job).toMatchObject({ job_name: 'Budgeted', notes: 'n', plot_ids: ids });
 		expect(makeJobs().map((e) => e.headers['x-dry-run'] ?? 'real')).toEqual(['true', 'real']);
 	});
@@ -111,22 +126,37 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		expect(makeJobs()).toHaveLength(1); // never re-sent
 		const jobs = await listJobs();
 		expect(jobs).toHaveLength(1);
-		expect(job).toMatchObject({ job_id: jobs[0].job_id, job_name: 'Dropped once', recovered_after_connection_error: true });
+		expect(job).toMatchObject({
+			job_id: jobs[0].job_id,
+			job_name: 'Dropped once',
+			recovered_after_connection_error: true,
+		});
 	});
 
 	it('an insufficient balance says how many tokens are needed and free', async () => {
 		const ids = seed(2);
 		fake.setBalance('alice', 1);
-		const { error } = await runNode({ parameters: { resource: 'job', operation: 'create', plotIds: ids.join(',') }, store });
+		const { error } = await runNode({
+			parameters: { resource: 'job', operation: 'create', plotIds: ids.join(',') },
+			store,
+		});
 		expect(error?.message).toMatch(/needs \d+ tokens and 1 are free/);
 	});
 
 	it('bad input fails before any request: no plot ids, bad date, bad config against the input schema', async () => {
 		const ids = seed(1);
-		const noIds = await runNode({ parameters: { resource: 'job', operation: 'create', plotIds: '={{ $json.missing }}' }, store });
+		const noIds = await runNode({
+			parameters: { resource: 'job', operation: 'create', plotIds: '={{ $json.missing }}' },
+			store,
+		});
 		expect(noIds.error?.message).toMatch(/No plot ID in "Plot IDs" of item 0/);
 		const badDate = await runNode({
-			parameters: { resource: 'job', operation: 'create', plotIds: ids[0], harvestDate: '31/12/2025' },
+			parameters: {
+				resource: 'job',
+				operation: 'create',
+				plotIds: ids[0],
+				harvestDate: '31/12/2025',
+			},
 			store,
 		});
 		expect(badDate.error?.message).toMatch(/"Harvest Date" of item 0 is not a date/);
@@ -142,10 +172,18 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 			},
 			store,
 		});
-		expect(badConfig.error?.message).toMatch(/Invalid config for check "data_center_site_suitability" in item 0: config\.power_mw: is required/);
+		expect(badConfig.error?.message).toMatch(
+			/Invalid config for check "data_center_site_suitability" in item 0: config\.power_mw: is required/,
+		);
 		expect(makeJobs()).toHaveLength(0);
 		const unknown = await runNode({
-			parameters: { resource: 'job', operation: 'create', plotIds: ids[0], checkSource: 'names', checkNames: 'no_such_check' },
+			parameters: {
+				resource: 'job',
+				operation: 'create',
+				plotIds: ids[0],
+				checkSource: 'names',
+				checkNames: 'no_such_check',
+			},
 			store,
 		});
 		expect(unknown.error?.message).toMatch(/Unknown check "no_such_check"/);
@@ -192,11 +230,19 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 	});
 
 	it('waits for three jobs of different lengths in one loop, with backoff visible in the request log', async () => {
-		const jobs = [await create(seed(1, 'A')), await create(seed(3, 'B')), await create(seed(6, 'C'))];
+		const jobs = [
+			await create(seed(1, 'A')),
+			await create(seed(3, 'B')),
+			await create(seed(6, 'C')),
+		];
 		// Done on the fake clock 1.5 s, 3.5 s and 6.5 s after creation (500 ms creating + 1 s per plot).
 		fake.log.clear();
 		const { items, error } = await runNode({
-			parameters: { resource: 'job', operation: 'waitForCompletion', jobIds: '={{ $json.job_id }}' },
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: '={{ $json.job_id }}',
+			},
 			input: jobs.map((j) => ({ job_id: j.job_id })),
 			store,
 		});
@@ -241,11 +287,18 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		fake.setPerPlotDuration(10 * 24 * 3600 * 1000);
 		const job = await create(seed(1));
 		const { error, items } = await runNode({
-			parameters: { resource: 'job', operation: 'waitForCompletion', jobIds: job.job_id, maxWaitMinutes: 2 },
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: job.job_id,
+				maxWaitMinutes: 2,
+			},
 			store,
 		});
 		expect(items).toHaveLength(0);
-		expect(error?.message).toBe(`Job still running after the Max Wait of 2 min: ${job.job_id} (pending)`);
+		expect(error?.message).toBe(
+			`Job still running after the Max Wait of 2 min: ${job.job_id} (pending)`,
+		);
 		expect(sleeps.reduce((a, b) => a + b, 0)).toBe(120_000);
 		// 2, 4, 8, 16, 30, 30, 30 → 120 s: seven checks, the last one at the deadline.
 		expect(statusGets()).toHaveLength(7);
@@ -265,14 +318,26 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 			store,
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual([expect.objectContaining({ job_id: job.job_id, status: 'pending', timed_out: true })]);
+		expect(items.map((i) => i.json)).toEqual([
+			expect.objectContaining({ job_id: job.job_id, status: 'pending', timed_out: true }),
+		]);
 	});
 
 	it('a service that keeps failing never makes the wait loop forever', async () => {
 		const job = await create(seed(1));
-		fake.faults.add({ kind: 'status', status: 503, times: 1000, match: { method: 'GET', path: `/jobs/job/${job.job_id}` } });
+		fake.faults.add({
+			kind: 'status',
+			status: 503,
+			times: 1000,
+			match: { method: 'GET', path: `/jobs/job/${job.job_id}` },
+		});
 		const { error } = await runNode({
-			parameters: { resource: 'job', operation: 'waitForCompletion', jobIds: job.job_id, maxWaitMinutes: 1 },
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: job.job_id,
+				maxWaitMinutes: 1,
+			},
 			store,
 		});
 		expect(error?.message).toMatch(/still running after the Max Wait of 1 min/);
@@ -338,7 +403,10 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		expect(after.reserved).toBe(before.reserved);
 		expect(after.total).toBe(before.total - (Number(job.token_cost) - settled.tokensRefunded));
 		// Balance as the node reports it.
-		const balance = await runNode({ parameters: { resource: 'account', operation: 'getTokenBalance' }, store });
+		const balance = await runNode({
+			parameters: { resource: 'account', operation: 'getTokenBalance' },
+			store,
+		});
 		expect(balance.items[0].json.total).toBe(after.total);
 
 		// Get Results returns the same rows without waiting; raw mode keeps the nested analysis.
@@ -349,7 +417,11 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		});
 		expect(results.error).toBeUndefined();
 		expect(results.items).toHaveLength(3);
-		expect(results.items[1].json).toMatchObject({ plot_id: ids[1], failed: true, analysis: { status: 'failed' } });
+		expect(results.items[1].json).toMatchObject({
+			plot_id: ids[1],
+			failed: true,
+			analysis: { status: 'failed' },
+		});
 		expect(statusGets()).toHaveLength(1);
 	});
 
@@ -357,7 +429,12 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		const job = await create(seed(2));
 		fake.clock.advance(10_000);
 		const { items, error } = await runNode({
-			parameters: { resource: 'job', operation: 'getResults', jobId: job.job_id, downloadImages: true },
+			parameters: {
+				resource: 'job',
+				operation: 'getResults',
+				jobId: job.job_id,
+				downloadImages: true,
+			},
 			store,
 		});
 		expect(error).toBeUndefined();
@@ -370,9 +447,15 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 
 	it('Get Results refuses a job that is still running, and Get returns it', async () => {
 		const job = await create(seed(1));
-		const results = await runNode({ parameters: { resource: 'job', operation: 'getResults', jobId: job.job_id }, store });
+		const results = await runNode({
+			parameters: { resource: 'job', operation: 'getResults', jobId: job.job_id },
+			store,
+		});
 		expect(results.error?.message).toMatch(/has not finished yet \(status: creating\)/);
-		const got = await runNode({ parameters: { resource: 'job', operation: 'get', jobId: job.job_id }, store });
+		const got = await runNode({
+			parameters: { resource: 'job', operation: 'get', jobId: job.job_id },
+			store,
+		});
 		expect(got.items[0].json).toMatchObject({ job_id: job.job_id, status: 'creating' });
 	});
 
@@ -381,12 +464,20 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 			await create(seed(1));
 			fake.clock.advance(60_000);
 		}
-		const limited = await runNode({ parameters: { resource: 'job', operation: 'getMany', limit: 2 }, store });
+		const limited = await runNode({
+			parameters: { resource: 'job', operation: 'getMany', limit: 2 },
+			store,
+		});
 		expect(limited.items).toHaveLength(2);
 		const all = await listJobs();
 		const oldest = all[2].created_at as string;
 		const filtered = await runNode({
-			parameters: { resource: 'job', operation: 'getMany', returnAll: true, filters: { createdAtUntil: oldest } },
+			parameters: {
+				resource: 'job',
+				operation: 'getMany',
+				returnAll: true,
+				filters: { createdAtUntil: oldest },
+			},
 			store,
 		});
 		expect(filtered.items.map((i) => i.json.job_id)).toEqual([all[2].job_id]);
@@ -422,7 +513,12 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 		});
 		const ids = fake.seedPlots('alice', 4, { commodity: 'soy' });
 		const created = await runNode({
-			parameters: { authentication: 'login', resource: 'job', operation: 'create', plotIds: ids.join(',') },
+			parameters: {
+				authentication: 'login',
+				resource: 'job',
+				operation: 'create',
+				plotIds: ids.join(','),
+			},
 			store,
 		});
 		expect(created.error).toBeUndefined();
@@ -441,6 +537,8 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 		expect(items.every((i) => i.json.failed === false)).toBe(true);
 		// 4 minutes of analysis with a 1-minute JWT: the node logged in again on the way.
 		expect(store.logins).toBeGreaterThanOrEqual(2);
-		expect(fake.log.entries().some((e) => e.path.startsWith('/jobs/job/') && e.status === 401)).toBe(true);
+		expect(
+			fake.log.entries().some((e) => e.path.startsWith('/jobs/job/') && e.status === 401),
+		).toBe(true);
 	});
 });

@@ -16,21 +16,36 @@ describe.each([
 		fake.seedPlots('alice', 3);
 		fake.seedJobs('alice', 3);
 	});
-	const store = () => new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+	const store = () =>
+		new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 
 	it('sends nothing when a later item has an invalid filter, naming the item and the field', async () => {
 		const { error } = await runNode({
-			parameters: { resource, operation: 'getMany', returnAll: true, filters: { createdAtFrom: '={{ $json.from }}' } },
+			parameters: {
+				resource,
+				operation: 'getMany',
+				returnAll: true,
+				filters: { createdAtFrom: '={{ $json.from }}' },
+			},
 			input: [{ from: '2026-01-01' }, { from: 'last tuesday' }],
 			store: store(),
 		});
-		expect(error?.message).toMatch(/Item 1, field "Created After": "last tuesday" is not an ISO-8601 date/);
+		expect(error?.message).toMatch(
+			/Item 1, field "Created After": "last tuesday" is not an ISO-8601 date/,
+		);
 		expect(fake.log.count({ path })).toBe(0);
 	});
 
 	it('with Continue On Fail, lists for the good items and outputs an error item for the bad one, in input order', async () => {
 		const { items, error } = await runNode({
-			parameters: { resource, operation: 'getMany', returnAll: true, filters: { createdAtFrom: '={{ $json.from }}' } },
+			parameters: {
+				resource,
+				operation: 'getMany',
+				returnAll: true,
+				filters: { createdAtFrom: '={{ $json.from }}' },
+			},
 			input: [{ from: 'nope' }, { from: '2000-01-01' }],
 			store: store(),
 			continueOnFail: true,
@@ -50,7 +65,10 @@ describe('Job → Get checks every item before any request', () => {
 		fake = await startFakeService();
 	});
 	afterAll(async () => await fake.close());
-	const store = () => new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+	const store = () =>
+		new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 
 	it('sends nothing when a later item has no job id, naming the item and the field', async () => {
 		fake.reset();

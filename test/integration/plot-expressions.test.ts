@@ -20,19 +20,33 @@ describe('Plot → Register: geometry fields as plain field references and as ex
 		{ 'Lat (deg)': '-11,223344', lon: -51.554433, pair: '-11.223344;-51.554433' },
 	];
 	const centres = async (latitude: string, longitude: string) => {
-		const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		const store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		const { items, error } = await runNode({
-			parameters: { resource: 'plot', operation: 'register', geometrySource: 'latLon', latitude, longitude },
+			parameters: {
+				resource: 'plot',
+				operation: 'register',
+				geometrySource: 'latLon',
+				latitude,
+				longitude,
+			},
 			input: rows,
 			store,
 		});
 		expect(error).toBeUndefined();
-		return items.map((i) => [Number((i.json as IDataObject).lat).toFixed(4), Number((i.json as IDataObject).lon).toFixed(4)]);
+		return items.map((i) => [
+			Number((i.json as IDataObject).lat).toFixed(4),
+			Number((i.json as IDataObject).lon).toFixed(4),
+		]);
 	};
 
 	it('gives the same plots either way', async () => {
 		const direct = await centres('={{ $json["Lat (deg)"] }}', '={{ $json.lon }}');
-		const computed = await centres("={{ $json.pair.split(';')[0] }}", "={{ Number($json.pair.split(';')[1]) }}");
+		const computed = await centres(
+			"={{ $json.pair.split(';')[0] }}",
+			"={{ Number($json.pair.split(';')[1]) }}",
+		);
 		expect(direct).toEqual([
 			['-10.1235', '-50.6543'],
 			['-11.2233', '-51.5544'],
@@ -41,9 +55,17 @@ describe('Plot → Register: geometry fields as plain field references and as ex
 	});
 
 	it('reports a missing field by its name', async () => {
-		const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		const store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		const { error } = await runNode({
-			parameters: { resource: 'plot', operation: 'register', geometrySource: 'latLon', latitude: '={{ $json.latitude }}', longitude: '={{ $json.lon }}' },
+			parameters: {
+				resource: 'plot',
+				operation: 'register',
+				geometrySource: 'latLon',
+				latitude: '={{ $json.latitude }}',
+				longitude: '={{ $json.lon }}',
+			},
 			input: rows,
 			store,
 		});

@@ -11,7 +11,9 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 	let store: CredentialStore;
 	beforeAll(async () => {
 		fake = await startFakeService();
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 	});
 	afterAll(async () => await fake.close());
 	beforeEach(() => fake.log.clear());
@@ -59,7 +61,12 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 	];
 	const closed = (ring: number[][]) => [...ring, ring[0]];
 	const REPAIRABLE: Array<[string, IDataObject, RegExp, RegExp]> = [
-		['unclosed ring', { type: 'Polygon', coordinates: [RING] }, /the polygon ring is not closed/, /closed ring 0/],
+		[
+			'unclosed ring',
+			{ type: 'Polygon', coordinates: [RING] },
+			/the polygon ring is not closed/,
+			/closed ring 0/,
+		],
 		[
 			'duplicate consecutive vertices',
 			{ type: 'Polygon', coordinates: [closed([RING[0], RING[1], RING[1], RING[2], RING[3]])] },
@@ -68,39 +75,59 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 		],
 	];
 
-	it.each(REPAIRABLE)('with Repair Geometry off, %s fails with the validation message and nothing is sent', async (_n, geometry, message) => {
-		const { error } = await register([{ geojson: geometry }], { geometrySource: 'geoJson', geoJson: '={{ $json.geojson }}' });
-		expect(String(error?.message)).toMatch(message);
-		expect(fake.log.count()).toBe(0);
-	});
+	it.each(REPAIRABLE)(
+		'with Repair Geometry off, %s fails with the validation message and nothing is sent',
+		async (_n, geometry, message) => {
+			const { error } = await register([{ geojson: geometry }], {
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+			});
+			expect(String(error?.message)).toMatch(message);
+			expect(fake.log.count()).toBe(0);
+		},
+	);
 
-	it.each(REPAIRABLE)('with Repair Geometry on, %s registers and lists its repairs', async (_n, geometry, _m, repair) => {
-		const { items, error } = await register([{ geojson: geometry }], {
+	it.each(REPAIRABLE)(
+		'with Repair Geometry on, %s registers and lists its repairs',
+		async (_n, geometry, _m, repair) => {
+			const { items, error } = await register([{ geojson: geometry }], {
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+				options: { repairGeometry: true },
+			});
+			expect(error).toBeUndefined();
+			expect(fake.log.count(MAKE_PLOT)).toBe(1);
+			expect(items).toHaveLength(1);
+			const repairs = items[0].json.repairs as string[];
+			expect(repairs.some((r) => repair.test(r))).toBe(true);
+			expect(repairs.every((r) => r.startsWith('Item 0, feature 0: '))).toBe(true);
+			const sent = (fake.log.entries()[0].body as IDataObject).geojson as {
+				features: Array<{ geometry: { coordinates: number[][][] } }>;
+			};
+			const ring = sent.features[0].geometry.coordinates[0];
+			expect(ring[0]).toEqual(ring[ring.length - 1]);
+		},
+	);
+
+	it('with Repair Geometry on, a valid polygon drops z and is listed; with it off z is passed through untouched', async () => {
+		const withZ = { type: 'Polygon', coordinates: [closed(RING).map(([x, y]) => [x, y, 812.5])] };
+		const on = await register([{ geojson: withZ }], {
 			geometrySource: 'geoJson',
 			geoJson: '={{ $json.geojson }}',
 			options: { repairGeometry: true },
 		});
-		expect(error).toBeUndefined();
-		expect(fake.log.count(MAKE_PLOT)).toBe(1);
-		expect(items).toHaveLength(1);
-		const repairs = items[0].json.repairs as string[];
-		expect(repairs.some((r) => repair.test(r))).toBe(true);
-		expect(repairs.every((r) => r.startsWith('Item 0, feature 0: '))).toBe(true);
-		const sent = (fake.log.entries()[0].body as IDataObject).geojson as { features: Array<{ geometry: { coordinates: number[][][] } }> };
-		const ring = sent.features[0].geometry.coordinates[0];
-		expect(ring[0]).toEqual(ring[ring.length - 1]);
-	});
-
-	it('with Repair Geometry on, a valid polygon drops z and is listed; with it off z is passed through untouched', async () => {
-		const withZ = { type: 'Polygon', coordinates: [closed(RING).map(([x, y]) => [x, y, 812.5])] };
-		const on = await register([{ geojson: withZ }], { geometrySource: 'geoJson', geoJson: '={{ $json.geojson }}', options: { repairGeometry: true } });
 		expect(on.error).toBeUndefined();
 		expect((on.items[0].json.repairs as string[]).join(' ')).toMatch(/z/i);
 		fake.log.clear();
-		const off = await register([{ geojson: withZ }], { geometrySource: 'geoJson', geoJson: '={{ $json.geojson }}' });
+		const off = await register([{ geojson: withZ }], {
+			geometrySource: 'geoJson',
+			geoJson: '={{ $json.geojson }}',
+		});
 		expect(off.error).toBeUndefined();
 		expect(off.items[0].json.repairs).toBeUndefined();
-		const sent = (fake.log.entries()[0].body as IDataObject).geojson as { features: Array<{ geometry: { coordinates: number[][][] } }> };
+		const sent = (fake.log.entries()[0].body as IDataObject).geojson as {
+			features: Array<{ geometry: { coordinates: number[][][] } }>;
+		};
 		expect(sent.features[0].geometry.coordinates[0][0]).toEqual([-47.882778, -15.793889, 812.5]);
 	});
 
@@ -140,7 +167,10 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 			},
 		});
 		expect(error).toBeUndefined();
-		const bodies = fake.log.entries().filter((e) => e.path === MAKE_PLOT.path).map((e) => e.body as IDataObject);
+		const bodies = fake.log
+			.entries()
+			.filter((e) => e.path === MAKE_PLOT.path)
+			.map((e) => e.body as IDataObject);
 		// additional_info differs per row (row number), so every item has its own request here
 		expect(bodies).toHaveLength(5);
 		expect(items.map((i) => [i.json.plot_name, i.json.commodity, i.json.harvest_dates])).toEqual([
@@ -151,7 +181,13 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 			['Fazenda Esperança', 'soy', []],
 		]);
 		expect(items.every((i) => i.json.notes === 'from the supplier sheet')).toBe(true);
-		expect(items.map((i) => (i.json.additional_info as IDataObject).row)).toEqual(['0', '1', '2', '3', '4']);
+		expect(items.map((i) => (i.json.additional_info as IDataObject).row)).toEqual([
+			'0',
+			'1',
+			'2',
+			'3',
+			'4',
+		]);
 	});
 
 	it('packs items with equal request-level fields together and keeps named items apart', async () => {
@@ -169,8 +205,17 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 			options: { parallelRequests: 1 },
 		});
 		expect(error).toBeUndefined();
-		const bodies = fake.log.entries().filter((e) => e.path === MAKE_PLOT.path).map((e) => e.body as IDataObject);
-		expect(bodies.map((b) => [b.commodity, b.plot_name, (b.geojson as { features: unknown[] }).features.length])).toEqual([
+		const bodies = fake.log
+			.entries()
+			.filter((e) => e.path === MAKE_PLOT.path)
+			.map((e) => e.body as IDataObject);
+		expect(
+			bodies.map((b) => [
+				b.commodity,
+				b.plot_name,
+				(b.geojson as { features: unknown[] }).features.length,
+			]),
+		).toEqual([
 			['cocoa', undefined, 2],
 			['coffee', undefined, 1],
 			['cocoa', 'Named', 1],
@@ -190,13 +235,19 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 			features: [0, 1, 2].map((k) => ({
 				type: 'Feature',
 				properties: {},
-				geometry: { type: 'Polygon', coordinates: [closed(RING.map(([x, y]) => [Number((x + k * 0.02).toFixed(6)), y]))] },
+				geometry: {
+					type: 'Polygon',
+					coordinates: [closed(RING.map(([x, y]) => [Number((x + k * 0.02).toFixed(6)), y]))],
+				},
 			})),
 		};
-		const { items, error } = await register([{ geojson: { type: 'Point', coordinates: [-47.912345, -15.712345] } }, { geojson: fc }], {
-			geometrySource: 'geoJson',
-			geoJson: '={{ $json.geojson }}',
-		});
+		const { items, error } = await register(
+			[{ geojson: { type: 'Point', coordinates: [-47.912345, -15.712345] } }, { geojson: fc }],
+			{
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+			},
+		);
 		expect(error).toBeUndefined();
 		expect(fake.log.count(MAKE_PLOT)).toBe(1);
 		expect(items.map((i) => [i.pairedItem, i.json.input_feature_index])).toEqual([
@@ -211,15 +262,30 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 	});
 
 	it('lists low-precision warnings on the output without failing', async () => {
-		const { items, error } = await register([{ latitude: '-15.79', longitude: '-47.88' }], { geometrySource: 'latLon' });
+		const { items, error } = await register([{ latitude: '-15.79', longitude: '-47.88' }], {
+			geometrySource: 'latLon',
+		});
 		expect(error).toBeUndefined();
-		expect(items[0].json.warnings).toEqual([expect.stringMatching(/^Item 0, feature 0 \(warning\): .*fewer than 6 decimal places/)]);
+		expect(items[0].json.warnings).toEqual([
+			expect.stringMatching(/^Item 0, feature 0 \(warning\): .*fewer than 6 decimal places/),
+		]);
 	});
 
 	it('never retries a failed make_plot and says which items were already registered', async () => {
-		const rows = Array.from({ length: 25 }, (_, i) => ({ latitude: (-10.123456 - i * 0.01).toFixed(6), longitude: '-50.123456' }));
-		fake.faults.add({ kind: 'status', status: 503, times: 5, match: { method: 'POST', path: MAKE_PLOT.path } });
-		const { error } = await register(rows, { geometrySource: 'latLon', options: { parallelRequests: 1 } });
+		const rows = Array.from({ length: 25 }, (_, i) => ({
+			latitude: (-10.123456 - i * 0.01).toFixed(6),
+			longitude: '-50.123456',
+		}));
+		fake.faults.add({
+			kind: 'status',
+			status: 503,
+			times: 5,
+			match: { method: 'POST', path: MAKE_PLOT.path },
+		});
+		const { error } = await register(rows, {
+			geometrySource: 'latLon',
+			options: { parallelRequests: 1 },
+		});
 		fake.faults.clear();
 		expect(error).toBeDefined();
 		expect(fake.log.count(MAKE_PLOT)).toBe(1);
@@ -232,7 +298,9 @@ describe('Plot → Get and Get Many (through the n8n engine, against the fake)',
 	let store: CredentialStore;
 	beforeAll(async () => {
 		fake = await startFakeService();
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		fake.seedPlots('alice', 2500, { commodity: 'cocoa' });
 	});
 	afterAll(async () => await fake.close());
@@ -270,29 +338,54 @@ describe('Plot → Get and Get Many (through the n8n engine, against the fake)',
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(5);
 		const query = all.entries()[0].query;
-		expect(query).toMatchObject({ created_at_from: '2000-01-01T00:00:00', created_at_until: '2100-01-01', lite: 'true' });
-		expect(items[0].json).toMatchObject({ plot_id: expect.any(String), commodity: 'cocoa', country: expect.anything() });
-		expect(Object.values(items[0].json).every((v) => v === null || typeof v !== 'object')).toBe(true);
+		expect(query).toMatchObject({
+			created_at_from: '2000-01-01T00:00:00',
+			created_at_until: '2100-01-01',
+			lite: 'true',
+		});
+		expect(items[0].json).toMatchObject({
+			plot_id: expect.any(String),
+			commodity: 'cocoa',
+			country: expect.anything(),
+		});
+		expect(Object.values(items[0].json).every((v) => v === null || typeof v !== 'object')).toBe(
+			true,
+		);
 	});
 
 	it('an unreadable Created After fails before any request', async () => {
 		const { error } = await getMany({ returnAll: true, filters: { createdAtFrom: 'last week' } });
-		expect(String(error?.message)).toMatch(/^Item 0, field "Created After": "last week" is not an ISO-8601 date/);
+		expect(String(error?.message)).toMatch(
+			/^Item 0, field "Created After": "last week" is not an ISO-8601 date/,
+		);
 		expect(fake.log.count()).toBe(0);
 	});
 
 	it('Get returns one plot, simplified with lat/lon as numbers, or raw', async () => {
 		const [id] = fake.seedPlots('alice', 1, { namePrefix: 'Single' });
-		const simple = await runNode({ parameters: { resource: 'plot', operation: 'get', plotId: id }, store });
+		const simple = await runNode({
+			parameters: { resource: 'plot', operation: 'get', plotId: id },
+			store,
+		});
 		expect(simple.error).toBeUndefined();
-		expect(simple.items[0].json).toMatchObject({ plot_id: id, lat: expect.any(Number), lon: expect.any(Number) });
-		const raw = await runNode({ parameters: { resource: 'plot', operation: 'get', plotId: id, simplify: false }, store });
+		expect(simple.items[0].json).toMatchObject({
+			plot_id: id,
+			lat: expect.any(Number),
+			lon: expect.any(Number),
+		});
+		const raw = await runNode({
+			parameters: { resource: 'plot', operation: 'get', plotId: id, simplify: false },
+			store,
+		});
 		expect(Array.isArray(raw.items[0].json.geojson_features)).toBe(true);
 	});
 
 	it("Get on another user's plot gives the service's 403 message", async () => {
 		const [id] = fake.seedPlots('bob', 1);
-		const { error } = await runNode({ parameters: { resource: 'plot', operation: 'get', plotId: id }, store });
+		const { error } = await runNode({
+			parameters: { resource: 'plot', operation: 'get', plotId: id },
+			store,
+		});
 		expect(String(error?.message)).toMatch(/Unauthorized access to entity retrieved/);
 	});
 });

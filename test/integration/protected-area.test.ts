@@ -24,13 +24,20 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 	let store: CredentialStore;
 	beforeAll(async () => {
 		fake = await startFakeService();
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 	});
 	afterAll(async () => await fake.close());
 	beforeEach(() => fake.log.clear());
 
 	const run = async (parameters: IDataObject, input: IDataObject[], continueOnFail = false) =>
-		await runNode({ parameters: { resource: 'protectedArea', ...parameters }, input, store, continueOnFail });
+		await runNode({
+			parameters: { resource: 'protectedArea', ...parameters },
+			input,
+			store,
+			continueOnFail,
+		});
 
 	it('checks 25 geometries from input items in one request and pairs each output with its input', async () => {
 		// Odd rows inside Jamanxim National Forest (351814, limited), even rows far outside any area.
@@ -38,7 +45,10 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 			row: i,
 			geojson: i % 2 === 1 ? square(-55.6 + i * 0.01, -6.8) : square(-50 + i * 0.02, -12),
 		}));
-		const { items, error } = await run({ operation: 'check', checkBy: 'geometry', geometrySource: 'geoJson' }, input);
+		const { items, error } = await run(
+			{ operation: 'check', checkBy: 'geometry', geometrySource: 'geoJson' },
+			input,
+		);
 		expect(error).toBeUndefined();
 		expect(fake.log.count(CHECKS)).toBe(1);
 		const body = fake.log.entries().find((e) => e.path === CHECKS.path)?.body as IDataObject;
@@ -55,7 +65,11 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 				expect(item.json.most_restrictive_extractive_activity_legality).toBe('limited');
 				const areas = item.json.overlapping_areas as IDataObject[];
 				expect(areas).toHaveLength(1);
-				expect(areas[0]).toMatchObject({ area_id: '351814', iucn_category: 'VI', extractive_activity_legality: 'limited' });
+				expect(areas[0]).toMatchObject({
+					area_id: '351814',
+					iucn_category: 'VI',
+					extractive_activity_legality: 'limited',
+				});
 				expect(Array.isArray(areas[0].regulation_urls)).toBe(true);
 				expect(typeof areas[0].extractive_activity_conditions).toBe('string');
 			} else {
@@ -69,8 +83,14 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 	});
 
 	it('batches more than 100 checks into as few requests as the service allows', async () => {
-		const input = Array.from({ length: 130 }, (_, i) => ({ latitude: -12.123456 - i * 0.001, longitude: -50.123456 }));
-		const { items, error } = await run({ operation: 'check', checkBy: 'geometry', geometrySource: 'latLon' }, input);
+		const input = Array.from({ length: 130 }, (_, i) => ({
+			latitude: -12.123456 - i * 0.001,
+			longitude: -50.123456,
+		}));
+		const { items, error } = await run(
+			{ operation: 'check', checkBy: 'geometry', geometrySource: 'latLon' },
+			input,
+		);
 		expect(error).toBeUndefined();
 		expect(fake.log.count(CHECKS)).toBe(2);
 		expect(items.map((i) => i.pairedItem)).toEqual(input.map((_, item) => ({ item })));
@@ -95,7 +115,13 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 	it('returns the raw FeatureCollection as one item paired with every input item', async () => {
 		const ids = fake.seedPlots('alice', 2);
 		const { items, error } = await run(
-			{ operation: 'check', checkBy: 'both', plotIds: '={{ $json.id }}', geometrySource: 'wkt', output: 'raw' },
+			{
+				operation: 'check',
+				checkBy: 'both',
+				plotIds: '={{ $json.id }}',
+				geometrySource: 'wkt',
+				output: 'raw',
+			},
 			ids.map((id, i) => ({ id, wkt: `POINT (${-55.512345 + i * 0.01} -6.712345)` })),
 		);
 		expect(error).toBeUndefined();
@@ -108,16 +134,19 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 	it('rejects an invalid geometry before sending anything', async () => {
 		const open = square(-55.6, -6.8);
 		(open.coordinates as number[][][])[0].pop();
-		const { error } = await run({ operation: 'check', checkBy: 'geometry', geometrySource: 'geoJson' }, [
-			{ geojson: square(-50, -12) },
-			{ geojson: open },
-		]);
+		const { error } = await run(
+			{ operation: 'check', checkBy: 'geometry', geometrySource: 'geoJson' },
+			[{ geojson: square(-50, -12) }, { geojson: open }],
+		);
 		expect(error?.message).toMatch(/^Item 1, feature 0: .*not closed/);
 		expect(fake.log.count()).toBe(0);
 	});
 
 	it('reports an empty plot id field before any request', async () => {
-		const { error } = await run({ operation: 'check', checkBy: 'plotIds', plotIds: '={{ $json.missing }}' }, [{}]);
+		const { error } = await run(
+			{ operation: 'check', checkBy: 'plotIds', plotIds: '={{ $json.missing }}' },
+			[{}],
+		);
 		expect(error?.message).toMatch(/Item 0, field "Plot IDs": no plot ID was given/);
 		expect(fake.log.count()).toBe(0);
 	});
@@ -133,17 +162,25 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 	});
 
 	it('tries /protected-areas/areas/{id} when the first path answers 404', async () => {
-		fake.faults.add({ kind: 'status', status: 404, match: { method: 'GET', path: '/protected-areas/59' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 404,
+			match: { method: 'GET', path: '/protected-areas/59' },
+		});
 		const { items, error } = await run({ operation: 'get', areaId: '59' }, [{}]);
 		fake.faults.clear();
 		expect(error).toBeUndefined();
 		expect(fake.log.count({ method: 'GET', path: '/protected-areas/areas/59' })).toBe(1);
-		expect(((items[0].json.features as IDataObject[])[0].properties as IDataObject).area_id).toBe('59');
+		expect(((items[0].json.features as IDataObject[])[0].properties as IDataObject).area_id).toBe(
+			'59',
+		);
 	});
 
 	it('gives a clear message for a non-numeric area id (404 on both paths)', async () => {
 		const { error } = await run({ operation: 'get', areaId: 'jamanxim' }, [{}]);
-		expect(error?.message).toBe('No protected area with ID "jamanxim" was found: area IDs are numbers');
+		expect(error?.message).toBe(
+			'No protected area with ID "jamanxim" was found: area IDs are numbers',
+		);
 		expect(error?.description).toMatch(/numeric area ID such as 351814/);
 		expect(fake.log.count({ method: 'GET', path: '/protected-areas/jamanxim' })).toBe(1);
 		expect(fake.log.count({ method: 'GET', path: '/protected-areas/areas/jamanxim' })).toBe(1);

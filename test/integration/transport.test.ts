@@ -26,7 +26,9 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	const apiKeyStore = () =>
-		new CredentialStore({ geospatialAnalysisApi: { baseUrl: `${fake.url}/`, apiKey: fake.users.alice.apiKey } });
+		new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: `${fake.url}/`, apiKey: fake.users.alice.apiKey },
+		});
 	const loginStore = () =>
 		new CredentialStore({
 			geospatialAnalysisLoginApi: {
@@ -43,15 +45,27 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ total: 100000, reserved: 0, free: 100000 });
 		const [entry] = fake.log.entries();
-		expect(entry).toMatchObject({ method: 'GET', path: '/users/check_tokens', status: 200, auth: 'api_key' });
+		expect(entry).toMatchObject({
+			method: 'GET',
+			path: '/users/check_tokens',
+			status: 200,
+			auth: 'api_key',
+		});
 		expect(entry.headers['x-api-version']).toBe('3');
 		expect(entry.headers['content-type']).toBeUndefined();
 	});
 
 	it('reads the credential once per node run for its own checks, however many requests it sends', async () => {
 		const store = apiKeyStore();
-		const rows = Array.from({ length: 45 }, (_, i) => ({ latitude: -10.123456 - i / 100, longitude: -50.123456 }));
-		const { error } = await runNode({ parameters: { resource: 'plot', operation: 'register' }, input: rows, store });
+		const rows = Array.from({ length: 45 }, (_, i) => ({
+			latitude: -10.123456 - i / 100,
+			longitude: -50.123456,
+		}));
+		const { error } = await runNode({
+			parameters: { resource: 'plot', operation: 'register' },
+			input: rows,
+			store,
+		});
 		expect(error).toBeUndefined();
 		const requests = fake.log.count({ method: 'POST', path: '/plots/make_plot' });
 		expect(requests).toBe(3);
@@ -62,7 +76,11 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	it('adds Content-Type: application/json when there is a body', async () => {
 		const { error } = await runNode({
 			nodeType: PROBE_NODE_TYPE,
-			parameters: { method: 'POST', path: '/protected-areas/checks', body: JSON.stringify({ plot_ids: [] }) },
+			parameters: {
+				method: 'POST',
+				path: '/protected-areas/checks',
+				body: JSON.stringify({ plot_ids: [] }),
+			},
 			store: apiKeyStore(),
 		});
 		const entry = fake.log.entries().find((e) => e.path === '/protected-areas/checks');
@@ -75,13 +93,21 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	it('logs in once with the login credential and reuses the JWT across executions', async () => {
 		const store = loginStore();
 		for (let run = 0; run < 3; run++) {
-			const { items, error } = await runNode({ parameters: { ...balance, authentication: 'login' }, store });
+			const { items, error } = await runNode({
+				parameters: { ...balance, authentication: 'login' },
+				store,
+			});
 			expect(error).toBeUndefined();
 			expect(items[0].json.free).toBe(100000);
 		}
 		expect(store.logins).toBe(1);
 		expect(fake.log.count({ path: '/login' })).toBe(1);
-		expect(fake.log.entries().filter((e) => e.path === '/users/check_tokens').every((e) => e.auth === 'jwt')).toBe(true);
+		expect(
+			fake.log
+				.entries()
+				.filter((e) => e.path === '/users/check_tokens')
+				.every((e) => e.auth === 'jwt'),
+		).toBe(true);
 	});
 
 	it('renews an expired JWT transparently (401 → login → retry once)', async () => {
@@ -91,7 +117,10 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		fake.clock.advance((JWT_LIFETIME_S + 1) * 1000);
 		fake.log.clear();
 
-		const { items, error } = await runNode({ parameters: { ...balance, authentication: 'login' }, store });
+		const { items, error } = await runNode({
+			parameters: { ...balance, authentication: 'login' },
+			store,
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json.free).toBe(100000);
 		expect(store.logins).toBe(2);
@@ -107,7 +136,12 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	it('renews a JWT that expires in the middle of an execution, without failing any item', async () => {
 		const store = loginStore();
 		// The second item's request is held 400 ms; meanwhile the fake's clock passes the JWT's expiry.
-		fake.faults.add({ kind: 'delay', ms: 400, match: { method: 'GET', path: '/users/check_tokens' }, times: 1 });
+		fake.faults.add({
+			kind: 'delay',
+			ms: 400,
+			match: { method: 'GET', path: '/users/check_tokens' },
+			times: 1,
+		});
 		setTimeout(() => fake.clock.advance((JWT_LIFETIME_S + 1) * 1000), 150);
 		const { items, error } = await runNode({
 			parameters: { ...balance, authentication: 'login' },
@@ -122,8 +156,18 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	it('retries a GET on 503 and 502 with backoff, then succeeds', async () => {
-		fake.faults.add({ kind: 'status', status: 503, times: 1, match: { path: '/users/check_tokens' } });
-		fake.faults.add({ kind: 'status', status: 502, times: 1, match: { path: '/users/check_tokens' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 503,
+			times: 1,
+			match: { path: '/users/check_tokens' },
+		});
+		fake.faults.add({
+			kind: 'status',
+			status: 502,
+			times: 1,
+			match: { path: '/users/check_tokens' },
+		});
 		const { items, error } = await runNode({ parameters: balance, store: apiKeyStore() });
 		expect(error).toBeUndefined();
 		expect(items[0].json.total).toBe(100000);
@@ -131,7 +175,13 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	it('honours Retry-After on a 429 for a GET', async () => {
-		fake.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 1, times: 1, match: { path: '/users/check_tokens' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 1,
+			times: 1,
+			match: { path: '/users/check_tokens' },
+		});
 		const { error } = await runNode({ parameters: balance, store: apiKeyStore() });
 		expect(error).toBeUndefined();
 		const [limited, ok] = fake.log.entries();
@@ -148,7 +198,12 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	it('gives up on a GET after a bounded number of attempts, with the service message', async () => {
-		fake.faults.add({ kind: 'status', status: 503, times: 10, match: { path: '/users/check_tokens' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 503,
+			times: 10,
+			match: { path: '/users/check_tokens' },
+		});
 		const { error } = await runNode({ parameters: balance, store: apiKeyStore() });
 		expect(error?.description).toMatch(/temporarily unavailable/);
 		expect(fake.log.count({ path: '/users/check_tokens' })).toBe(4);
@@ -158,10 +213,18 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		['503', { kind: 'status' as const, status: 503 as const }],
 		['a connection dropped after processing', { kind: 'drop-after' as const }],
 	])('never retries a POST after %s', async (_label, fault) => {
-		fake.faults.add({ ...fault, times: 1, match: { method: 'POST', path: '/protected-areas/checks' } });
+		fake.faults.add({
+			...fault,
+			times: 1,
+			match: { method: 'POST', path: '/protected-areas/checks' },
+		});
 		const { error } = await runNode({
 			nodeType: PROBE_NODE_TYPE,
-			parameters: { method: 'POST', path: '/protected-areas/checks', body: JSON.stringify({ plot_ids: ['1'] }) },
+			parameters: {
+				method: 'POST',
+				path: '/protected-areas/checks',
+				body: JSON.stringify({ plot_ids: ['1'] }),
+			},
 			store: apiKeyStore(),
 		});
 		expect(error).toBeDefined();
@@ -169,21 +232,41 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	it('keeps a 429 Retry-After on the error for callers that schedule their own retries', async () => {
-		fake.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 3, times: 1, match: { method: 'POST' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 429,
+			retryAfterSeconds: 3,
+			times: 1,
+			match: { method: 'POST' },
+		});
 		const { error } = await runNode({
 			nodeType: PROBE_NODE_TYPE,
-			parameters: { method: 'POST', path: '/protected-areas/checks', body: JSON.stringify({ plot_ids: ['1'] }) },
+			parameters: {
+				method: 'POST',
+				path: '/protected-areas/checks',
+				body: JSON.stringify({ plot_ids: ['1'] }),
+			},
 			store: apiKeyStore(),
 		});
 		expect(error?.httpCode).toBe('429');
-		expect((error as unknown as { errorResponse: { retry_after_ms: number } }).errorResponse.retry_after_ms).toBe(3000);
+		expect(
+			(error as unknown as { errorResponse: { retry_after_ms: number } }).errorResponse
+				.retry_after_ms,
+		).toBe(3000);
 		expect(error?.description).toMatch(/retry after 3 s/);
 	});
 
 	it('maps a 500 to the service message with its log ID and what to do', async () => {
-		fake.faults.add({ kind: 'status', status: 500, times: 1, match: { path: '/users/check_tokens' } });
+		fake.faults.add({
+			kind: 'status',
+			status: 500,
+			times: 1,
+			match: { path: '/users/check_tokens' },
+		});
 		const { error } = await runNode({ parameters: balance, store: apiKeyStore() });
-		expect(error?.message).toMatch(/^There was an error processing your request\. It has been logged \(ID [0-9a-f]{16}\)\.$/);
+		expect(error?.message).toMatch(
+			/^There was an error processing your request\. It has been logged \(ID [0-9a-f]{16}\)\.$/,
+		);
 		expect(error?.description).toMatch(/logged it under ID [0-9a-f]{16}/);
 		expect(error?.httpCode).toBe('500');
 	});
@@ -198,7 +281,9 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 	});
 
 	it('refuses a key without the service_live_ prefix before sending anything', async () => {
-		const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: KEY_WITH_WRONG_PREFIX } });
+		const store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: KEY_WITH_WRONG_PREFIX },
+		});
 		const { error } = await runNode({ parameters: balance, store });
 		expect(error?.message).toMatch(/keys start with "service_live_"/);
 		expect(fake.log.entries()).toHaveLength(0);
@@ -214,7 +299,12 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 
 	it('says the username or password is wrong when the login fails', async () => {
 		const store = new CredentialStore({
-			geospatialAnalysisLoginApi: { baseUrl: fake.url, username: 'alice', password: BAD_LOGIN_WORD, sessionToken: '' },
+			geospatialAnalysisLoginApi: {
+				baseUrl: fake.url,
+				username: 'alice',
+				password: BAD_LOGIN_WORD,
+				sessionToken: '',
+			},
 		});
 		const { error } = await runNode({ parameters: { ...balance, authentication: 'login' }, store });
 		expect(error?.message).toMatch(/username or password is wrong/);
@@ -238,7 +328,12 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 			const { error, run } = await runNode({ nodeType: PROBE_NODE_TYPE, parameters, store });
 			expect(error).toBeDefined();
 			const secret = fake.users.alice.apiKey;
-			for (const text of [error!.message, error!.description ?? '', JSON.stringify(error), JSON.stringify(run.data)]) {
+			for (const text of [
+				error!.message,
+				error!.description ?? '',
+				JSON.stringify(error),
+				JSON.stringify(run.data),
+			]) {
 				expect(text).not.toContain(secret);
 				expect(text).not.toContain(secret.slice('service_live_'.length));
 			}
@@ -251,11 +346,20 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 			expect(jwt.length).toBeGreaterThan(20);
 			inject();
 			const parameters = label.startsWith('403')
-				? { authentication: 'login', method: 'GET', path: `/plots/plot/${fake.seedPlots('bob', 1)[0]}` }
+				? {
+						authentication: 'login',
+						method: 'GET',
+						path: `/plots/plot/${fake.seedPlots('bob', 1)[0]}`,
+					}
 				: { authentication: 'login', method: 'GET', path: '/users/check_tokens' };
 			const { error, run } = await runNode({ nodeType: PROBE_NODE_TYPE, parameters, store });
 			expect(error).toBeDefined();
-			for (const text of [error!.message, error!.description ?? '', JSON.stringify(error), JSON.stringify(run.data)]) {
+			for (const text of [
+				error!.message,
+				error!.description ?? '',
+				JSON.stringify(error),
+				JSON.stringify(run.data),
+			]) {
 				expect(text).not.toContain(fake.users.alice.password);
 				expect(text).not.toContain(jwt);
 			}

@@ -13,7 +13,8 @@ const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 /** Bytes per remembered job id (id, created ms, JSON punctuation) — generous. */
 const BYTES_PER_ENTRY = 40;
-const STATE_BOUND = (DEFAULT_SETTINGS.maxPending + DEFAULT_SETTINGS.maxSeen) * BYTES_PER_ENTRY + 200;
+const STATE_BOUND =
+	(DEFAULT_SETTINGS.maxPending + DEFAULT_SETTINGS.maxSeen) * BYTES_PER_ENTRY + 200;
 
 describe('Trigger with 5,000 historical jobs', () => {
 	let fake: FakeService;
@@ -25,7 +26,9 @@ describe('Trigger with 5,000 historical jobs', () => {
 	beforeEach(() => {
 		fake.reset();
 		fake.clock.setScale(0);
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 	});
 
 	const size = (data: IDataObject) => Buffer.byteLength(JSON.stringify(data));
@@ -70,8 +73,14 @@ describe('Trigger with 5,000 historical jobs', () => {
 		expect(costs).toEqual([4, 4, 4, 4, 4, 4]);
 
 		// new jobs that complete cost no extra requests with the Job output
-		const a = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[1]], job_name: 'A' });
-		const b = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[2]], job_name: 'B' });
+		const a = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[1]],
+			job_name: 'A',
+		});
+		const b = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[2]],
+			job_name: 'B',
+		});
 		fake.clock.advance(5 * MIN);
 		fake.log.clear();
 		const withNew = await runPoll({ parameters: {}, store, staticData });

@@ -70,7 +70,9 @@ describe('Trigger simulation: exactly once under random schedules, failures and 
 				fake.reset();
 				fake.clock.setScale(0);
 				const key = fake.users.alice.apiKey;
-				const store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: key } });
+				const store = new CredentialStore({
+					geospatialAnalysisApi: { baseUrl: fake.url, apiKey: key },
+				});
 				const plots = fake.seedPlots('alice', 6);
 				fake.setFailingPlotIds([plots[4], plots[5]]);
 				const parameters: INodeParameters = {
@@ -84,7 +86,10 @@ describe('Trigger simulation: exactly once under random schedules, failures and 
 					for (const spec of specs) {
 						fake.setPerPlotDuration(spec.perPlotMs);
 						const name = spec.named ? `EUDR Weekly ${jobs.length}` : `Ad hoc ${jobs.length}`;
-						const job = await makeJob(fake.url, key, { plot_ids: spec.plots.map((i) => plots[i]), job_name: name });
+						const job = await makeJob(fake.url, key, {
+							plot_ids: spec.plots.map((i) => plots[i]),
+							job_name: name,
+						});
 						jobs.push({ id: String(job.job_id), name, plots: spec.plots.length });
 					}
 				};
@@ -97,9 +102,20 @@ describe('Trigger simulation: exactly once under random schedules, failures and 
 
 				const poll = async (fault: Step['fault']) => {
 					if (fault === 'restart') memory = saved;
-					if (fault === 'list') fake.faults.add({ kind: 'status', status: 500, match: { method: 'GET', path: '/jobs' } });
-					if (fault === 'job') fake.faults.add({ kind: 'status', status: 500, match: { method: 'GET', path: /^\/jobs\/job\// } });
-					const activating = memory === undefined || memory['node:Geospatial Analysis Trigger'] === undefined;
+					if (fault === 'list')
+						fake.faults.add({
+							kind: 'status',
+							status: 500,
+							match: { method: 'GET', path: '/jobs' },
+						});
+					if (fault === 'job')
+						fake.faults.add({
+							kind: 'status',
+							status: 500,
+							match: { method: 'GET', path: /^\/jobs\/job\// },
+						});
+					const activating =
+						memory === undefined || memory['node:Geospatial Analysis Trigger'] === undefined;
 					const result = await runPoll({ parameters, store, staticData: memory });
 					fake.faults.clear();
 					if (result.error) {
@@ -110,7 +126,9 @@ describe('Trigger simulation: exactly once under random schedules, failures and 
 					}
 					expect(result.logs.filter((l) => l.level === 'warn')).toEqual([]);
 					if (activating) {
-						finalAtActivation = new Set(jobs.filter((j) => FINAL.has(String(fake.getJob(j.id)!.status))).map((j) => j.id));
+						finalAtActivation = new Set(
+							jobs.filter((j) => FINAL.has(String(fake.getJob(j.id)!.status))).map((j) => j.id),
+						);
 					}
 					const ids = new Set<string>();
 					for (const item of result.items ?? []) {
@@ -145,8 +163,12 @@ describe('Trigger simulation: exactly once under random schedules, failures and 
 						!finalAtActivation.has(job.id) &&
 						scenario.statuses.includes(status) &&
 						(scenario.jobName === '' || job.name.toLowerCase().includes(scenario.jobName));
-					expect({ id: job.id, polls: emittedIn.get(job.id) ?? 0 }).toEqual({ id: job.id, polls: wanted ? 1 : 0 });
-					if (wanted) expect(rowsOf.get(job.id)).toBe(scenario.output === 'perPlot' ? job.plots : 1);
+					expect({ id: job.id, polls: emittedIn.get(job.id) ?? 0 }).toEqual({
+						id: job.id,
+						polls: wanted ? 1 : 0,
+					});
+					if (wanted)
+						expect(rowsOf.get(job.id)).toBe(scenario.output === 'perPlot' ? job.plots : 1);
 				}
 			}),
 			{ numRuns: 25 },

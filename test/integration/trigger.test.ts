@@ -15,22 +15,35 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 	beforeEach(() => {
 		fake.reset();
 		fake.clock.setScale(0);
-		store = new CredentialStore({ geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey } });
+		store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 	});
 
 	it('skips jobs finished before activation and emits a later job once, when it is done', async () => {
 		const plots = fake.seedPlots('alice', 3);
-		const old = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[0]], job_name: 'Old' });
+		const old = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[0]],
+			job_name: 'Old',
+		});
 		fake.clock.advance(15 * MIN); // beyond the overlap window of the newest job
-		const running = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Running' });
+		const running = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'Running',
+		});
 		fake.clock.advance(MIN);
 
 		const first = await runPoll({ parameters: {}, store });
 		expect(first.error).toBeUndefined();
 		expect(first.items).toBeNull();
-		expect(first.nodeStaticData.tracker).toMatchObject({ pending: { [String(running.job_id)]: expect.any(Number) } });
+		expect(first.nodeStaticData.tracker).toMatchObject({
+			pending: { [String(running.job_id)]: expect.any(Number) },
+		});
 
-		const fresh = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[1]], job_name: 'Fresh' });
+		const fresh = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[1]],
+			job_name: 'Fresh',
+		});
 		const second = await runPoll({ parameters: {}, store, staticData: first.staticData });
 		expect(second.items).toBeNull();
 
@@ -53,13 +66,27 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 		fake.setFailingPlotIds([plots[1]]);
 		const first = await runPoll({ parameters: { output: 'perPlot' }, store });
 		expect(first.error).toBeUndefined();
-		const bad = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'EUDR weekly A' });
-		const other = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Ad hoc' });
+		const bad = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'EUDR weekly A',
+		});
+		const other = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'Ad hoc',
+		});
 		fake.setFailingPlotIds([]);
-		const good = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[0]], job_name: 'eudr WEEKLY B' });
+		const good = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[0]],
+			job_name: 'eudr WEEKLY B',
+		});
 		fake.clock.advance(10 * MIN);
 
-		const params = { output: 'perPlot', simplify: true, statuses: ['done-with-errors'], options: { jobName: 'eudr weekly' } };
+		const params = {
+			output: 'perPlot',
+			simplify: true,
+			statuses: ['done-with-errors'],
+			options: { jobName: 'eudr weekly' },
+		};
 		const perPlot = await runPoll({ parameters: params, store, staticData: first.staticData });
 		expect(perPlot.error).toBeUndefined();
 		const rows = perPlot.items!.map((i) => i.json);
@@ -67,7 +94,11 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			[bad.job_id, plots[0], false],
 			[bad.job_id, plots[1], true],
 		]);
-		expect(rows[0]).toMatchObject({ job_status: 'done-with-errors', status: 'analysed', risk_level: expect.any(String) });
+		expect(rows[0]).toMatchObject({
+			job_status: 'done-with-errors',
+			status: 'analysed',
+			risk_level: expect.any(String),
+		});
 		expect(rows[1].failure_reason).toEqual(expect.stringContaining('failed'));
 		expect([other.job_id, good.job_id]).not.toContain(rows[0].job_id);
 
@@ -84,14 +115,24 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 
 	it('with a look-back period, also emits jobs that finished shortly before activation', async () => {
 		const plots = fake.seedPlots('alice', 1);
-		const longAgo = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Long ago' });
+		const longAgo = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'Long ago',
+		});
 		fake.clock.advance(5 * 3_600_000);
-		const recent = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Recent' });
+		const recent = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'Recent',
+		});
 		fake.clock.advance(30 * MIN);
 		const first = await runPoll({ parameters: { options: { lookBackHours: 2 } }, store });
 		expect(first.items?.map((i) => i.json.job_id)).toEqual([recent.job_id]);
 		expect(first.items?.map((i) => i.json.job_id)).not.toContain(longAgo.job_id);
-		const second = await runPoll({ parameters: { options: { lookBackHours: 2 } }, store, staticData: first.staticData });
+		const second = await runPoll({
+			parameters: { options: { lookBackHours: 2 } },
+			store,
+			staticData: first.staticData,
+		});
 		expect(second.items).toBeNull();
 	});
 
@@ -102,12 +143,22 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 		expect(none.error?.message).toMatch(/No finished job found/);
 		expect(none.error?.description).toMatch(/Job → Create/);
 
-		const slow = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Slow' }); // done at +3.5 min
-		const quick = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[0]], job_name: 'Quick' }); // done at +1.5 min
+		const slow = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: plots,
+			job_name: 'Slow',
+		}); // done at +3.5 min
+		const quick = await makeJob(fake.url, fake.users.alice.apiKey, {
+			plot_ids: [plots[0]],
+			job_name: 'Quick',
+		}); // done at +1.5 min
 		fake.clock.advance(MIN);
 		await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Unfinished' }); // done at +4.5 min
 		fake.clock.advance(MIN);
-		const stored = { 'node:Geospatial Analysis Trigger': { tracker: { v: 1, from: 1, newest: null, pending: {}, seen: {} } } };
+		const stored = {
+			'node:Geospatial Analysis Trigger': {
+				tracker: { v: 1, from: 1, newest: null, pending: {}, seen: {} },
+			},
+		};
 		const manual = await runPoll({ parameters: {}, store, mode: 'manual', staticData: stored });
 		expect(manual.error).toBeUndefined();
 		expect(manual.items?.map((i) => i.json.job_id)).toEqual([quick.job_id]);
@@ -133,7 +184,11 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 
 	it('works with the login credential and rejects an empty status selection before any request', async () => {
 		const loginStore = new CredentialStore({
-			geospatialAnalysisLoginApi: { baseUrl: fake.url, username: 'alice', password: fake.users.alice.password },
+			geospatialAnalysisLoginApi: {
+				baseUrl: fake.url,
+				username: 'alice',
+				password: fake.users.alice.password,
+			},
 		});
 		const first = await runPoll({ parameters: { authentication: 'login' }, store: loginStore });
 		expect(first.error).toBeUndefined();

@@ -18,14 +18,19 @@ describe('analysis runs: runsFromResponse', () => {
 		expect(runsFromResponse(null)).toEqual([]);
 		expect(runsFromResponse('text')).toEqual([]);
 		expect(runsFromResponse({ count: 0 })).toEqual([]);
-		expect(runsFromResponse({ runs: ['7', { run_id: '8' }] })).toEqual([{ value: '7' }, { run_id: '8' }]);
+		expect(runsFromResponse({ runs: ['7', { run_id: '8' }] })).toEqual([
+			{ value: '7' },
+			{ run_id: '8' },
+		]);
 	});
 });
 
 describe('analysis runs: parseServiceTime', () => {
 	it('reads timestamps without a zone as UTC, with micro- or milliseconds', () => {
 		expect(parseServiceTime('2026-03-01T12:00:00')).toBe(Date.UTC(2026, 2, 1, 12));
-		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(Date.UTC(2026, 2, 1, 12, 0, 0, 123));
+		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(
+			Date.UTC(2026, 2, 1, 12, 0, 0, 123),
+		);
 		expect(parseServiceTime('2026-03-01T12:00:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
 	});
 
@@ -58,7 +63,10 @@ describe('analysis runs: flattenArtifacts', () => {
 			artifact_url: 'u1',
 			artifact_url_2: 'u2',
 		});
-		expect(flattenArtifacts({ reportPdf: 'r', image: { url: 'i' } })).toEqual({ report_pdf_url: 'r', image_url: 'i' });
+		expect(flattenArtifacts({ reportPdf: 'r', image: { url: 'i' } })).toEqual({
+			report_pdf_url: 'r',
+			image_url: 'i',
+		});
 	});
 
 	it('skips entries without a URL and anything that is not a list or map', () => {
@@ -117,7 +125,13 @@ describe('analysis runs: simplifyRun', () => {
 
 	it('reads alternative field names and numeric strings', () => {
 		expect(
-			simplifyRun({ id: 12, type: 'deforestation', state: 'running', tokens_cost: '3', startedAt: '2026-03-01T12:00:00Z' }),
+			simplifyRun({
+				id: 12,
+				type: 'deforestation',
+				state: 'running',
+				tokens_cost: '3',
+				startedAt: '2026-03-01T12:00:00Z',
+			}),
 		).toMatchObject({
 			run_id: '12',
 			check_type: 'deforestation',
@@ -131,14 +145,17 @@ describe('analysis runs: simplifyRun', () => {
 	});
 
 	it('gives a failed run its error as text, whether a string or an object', () => {
-		expect(simplifyRun({ status: 'failed', error: 'Analysis failed' }).error).toBe('Analysis failed');
+		expect(simplifyRun({ status: 'failed', error: 'Analysis failed' }).error).toBe(
+			'Analysis failed',
+		);
 		expect(simplifyRun({ error: { message: 'boom', code: 7 } }).error).toBe('boom');
 		expect(simplifyRun({ error: { code: 7 } }).error).toBe('{"code":7}');
 	});
 
 	it('never reports a negative duration', () => {
 		expect(
-			simplifyRun({ started_at: '2026-03-01T12:00:05', finished_at: '2026-03-01T12:00:00' }).duration_seconds,
+			simplifyRun({ started_at: '2026-03-01T12:00:05', finished_at: '2026-03-01T12:00:00' })
+				.duration_seconds,
 		).toBeNull();
 	});
 });

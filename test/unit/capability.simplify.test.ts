@@ -56,7 +56,11 @@ describe('capabilities: simplifyCapability', () => {
 	});
 
 	it('uses result_key when the entry has one, and keeps the methodology when present', () => {
-		const out = simplifyCapability({ name: 'protected_area', result_key: 'protected_areas', methodology: 'How' });
+		const out = simplifyCapability({
+			name: 'protected_area',
+			result_key: 'protected_areas',
+			methodology: 'How',
+		});
 		expect(out.result_key).toBe('protected_areas');
 		expect(out.methodology).toBe('How');
 		expect(out.label).toBe('protected_area');

@@ -41,12 +41,18 @@ describe('API key credential', () => {
 			{ baseUrl: 'https://api.example.com', apiKey: GOOD_KEY },
 			{ url: '/x', headers: { 'X-API-Version': '3' } },
 		);
-		expect(options.headers).toEqual({ 'X-API-Version': '3', Authorization: 'Bearer service_live_abc' });
+		expect(options.headers).toEqual({
+			'X-API-Version': '3',
+			Authorization: 'Bearer service_live_abc',
+		});
 	});
 
 	it('refuses a key without the service_live_ prefix, with a message that says so and does not echo it', async () => {
 		await expect(
-			credential.authenticate({ baseUrl: 'https://api.example.com', apiKey: FOREIGN_KEY }, { url: '/x' }),
+			credential.authenticate(
+				{ baseUrl: 'https://api.example.com', apiKey: FOREIGN_KEY },
+				{ url: '/x' },
+			),
 		).rejects.toThrow(/keys start with "service_live_"/);
 		await credential
 			.authenticate({ baseUrl: 'https://api.example.com', apiKey: FOREIGN_KEY }, { url: '/x' })
@@ -59,7 +65,10 @@ describe('API key credential', () => {
 
 	it('refuses an http base URL before sending the key anywhere', async () => {
 		await expect(
-			credential.authenticate({ baseUrl: 'http://api.example.com', apiKey: GOOD_KEY }, { url: '/x' }),
+			credential.authenticate(
+				{ baseUrl: 'http://api.example.com', apiKey: GOOD_KEY },
+				{ url: '/x' },
+			),
 		).rejects.toThrow(/https/);
 	});
 
@@ -105,7 +114,9 @@ describe('login credential', () => {
 		const helpers = {
 			helpers: {
 				httpRequest: async () => {
-					throw Object.assign(new Error('Request failed with status code 401'), { response: { status: 401 } });
+					throw Object.assign(new Error('Request failed with status code 401'), {
+						response: { status: 401 },
+					});
 				},
 			},
 		};

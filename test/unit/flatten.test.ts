@@ -24,8 +24,19 @@ const square = (lon: number, lat: number, d = 0.01) => ({
 });
 
 function analysedPlot(id: string, name: string, extra: IDataObject = {}): IDataObject {
-	const p = { plot_id: id, lat: '-3.1', lon: '-60.0', area_ha: 12.3, additional_info: {}, analysisGeometry: square(-60, -3.1) };
-	const analysis = eudrBundle(p, { commodity: 'soy', harvestDate: null, nowDate: '2026-03-01' }, {});
+	const p = {
+		plot_id: id,
+		lat: '-3.1',
+		lon: '-60.0',
+		area_ha: 12.3,
+		additional_info: {},
+		analysisGeometry: square(-60, -3.1),
+	};
+	const analysis = eudrBundle(
+		p,
+		{ commodity: 'soy', harvestDate: null, nowDate: '2026-03-01' },
+		{},
+	);
 	return {
 		plot_id: id,
 		plot_name: name,
@@ -41,7 +52,11 @@ const failedPlot: IDataObject = {
 	plot_id: '2',
 	plot_name: 'Bad plot',
 	analysis_image: null,
-	analysis: { status: 'failed', error: 'Analysis failed for plot 2: no usable satellite imagery', job_id: '7001' },
+	analysis: {
+		status: 'failed',
+		error: 'Analysis failed for plot 2: no usable satellite imagery',
+		job_id: '7001',
+	},
 };
 
 const job = (plots: IDataObject[], more: IDataObject = {}): IDataObject => ({
@@ -85,10 +100,12 @@ describe('simplifyPlotResult', () => {
 			deforestation_area_ha: (analysis.deforestation as IDataObject).total,
 			image_url: 'http://x/__fake/images/1.png',
 		});
-		const pa = (analysis.protected_areas as IDataObject).protected_area_overlap_summary as IDataObject;
+		const pa = (analysis.protected_areas as IDataObject)
+			.protected_area_overlap_summary as IDataObject;
 		expect(row.protected_area_overlap).toBe(pa.protected_area_overlap);
 		expect(row.protected_area_overlap_percentage).toBe(pa.total_overlap_percentage ?? null);
-		const il = (analysis.indigenous_land as IDataObject).indigenous_land_overlap_summary as IDataObject;
+		const il = (analysis.indigenous_land as IDataObject)
+			.indigenous_land_overlap_summary as IDataObject;
 		expect(row.indigenous_land_overlap).toBe(il.indigenous_land_overlap);
 		// Every value is a scalar: fit for a spreadsheet row.
 		for (const v of Object.values(row)) expect(v === null || typeof v !== 'object').toBe(true);
@@ -109,7 +126,10 @@ describe('simplifyPlotResult', () => {
 					protected_area_details: [{ area_id: '59', area_name: 'Parque X' }],
 				},
 				indigenous_land: {
-					indigenous_land_overlap_summary: { indigenous_land_overlap: false, total_overlap_percentage: 0 },
+					indigenous_land_overlap_summary: {
+						indigenous_land_overlap: false,
+						total_overlap_percentage: 0,
+					},
 				},
 			},
 		};
@@ -127,17 +147,36 @@ describe('simplifyPlotResult', () => {
 
 	it('adds the top-level result of every other capability, unknown ones included, using result keys', () => {
 		const base = analysedPlot('1', 'Farm A');
-		const p = { plot_id: '1', lat: '-3.1', lon: '-60.0', area_ha: 12.3, additional_info: {}, analysisGeometry: square(-60, -3.1) };
+		const p = {
+			plot_id: '1',
+			lat: '-3.1',
+			lon: '-60.0',
+			area_ha: 12.3,
+			additional_info: {},
+			analysisGeometry: square(-60, -3.1),
+		};
 		const ctx = { commodity: 'soy', harvestDate: null, nowDate: '2026-03-01' };
 		const soil = builtInCapabilities().find((c) => c.name === 'soil_moisture')!;
 		const soilWrites = runCheck(soil, 'soil_moisture', p, ctx, {}, 'img').writes;
 		const plot = {
 			...base,
-			analysis: { ...(base.analysis as IDataObject), ...soilWrites, brand_new_check: { score: 7, details: { a: 1 } }, water_stress_v2: 'ok' },
+			analysis: {
+				...(base.analysis as IDataObject),
+				...soilWrites,
+				brand_new_check: { score: 7, details: { a: 1 } },
+				water_stress_v2: 'ok',
+			},
 		};
 		const row = simplifyPlotResult(
 			plot,
-			job([plot], { checks: [{ type: 'eudr' }, { type: 'soil_moisture' }, { type: 'protected_area' }, { type: 'brand_new' }] }),
+			job([plot], {
+				checks: [
+					{ type: 'eudr' },
+					{ type: 'soil_moisture' },
+					{ type: 'protected_area' },
+					{ type: 'brand_new' },
+				],
+			}),
 			{ brand_new: 'brand_new_check' },
 		);
 		expect(row.soil_moisture_result).toBe((soilWrites.soil_moisture as IDataObject).summary);
@@ -165,17 +204,35 @@ describe('simplifyPlotResult', () => {
 	it('is tolerant of missing fields', () => {
 		expect(() => simplifyPlotResult({}, {})).not.toThrow();
 		const row = simplifyPlotResult({ plot_id: 5 } as unknown as IDataObject, {});
-		expect(row).toMatchObject({ plot_id: '5', status: 'not analysed', failed: false, risk_level: null, protected_area_overlap: null });
+		expect(row).toMatchObject({
+			plot_id: '5',
+			status: 'not analysed',
+			failed: false,
+			risk_level: null,
+			protected_area_overlap: null,
+		});
 		const legacyOnly = simplifyPlotResult(
-			{ plot_id: '6', analysis: { protectedAreas: [['Reserva A', 1.5]], indigenous_overlap: { total_overlap_area: 0, overlap_percentage: 0 } } },
+			{
+				plot_id: '6',
+				analysis: {
+					protectedAreas: [['Reserva A', 1.5]],
+					indigenous_overlap: { total_overlap_area: 0, overlap_percentage: 0 },
+				},
+			},
 			{},
 		);
-		expect(legacyOnly).toMatchObject({ protected_area_overlap: true, protected_area_names: 'Reserva A', indigenous_land_overlap: false });
+		expect(legacyOnly).toMatchObject({
+			protected_area_overlap: true,
+			protected_area_names: 'Reserva A',
+			indigenous_land_overlap: false,
+		});
 	});
 
 	it('falls back to the job visualisation URL of the plot', () => {
 		const plot = { ...analysedPlot('1', 'A'), analysis_image: null };
-		expect(simplifyPlotResult(plot, job([plot])).image_url).toBe('http://x/__fake/visualizations/7001/1.png');
+		expect(simplifyPlotResult(plot, job([plot])).image_url).toBe(
+			'http://x/__fake/visualizations/7001/1.png',
+		);
 	});
 });
 
@@ -192,17 +249,31 @@ describe('perPlotResults', () => {
 	it('raw mode returns the plot with job id and status added', () => {
 		const plots = [analysedPlot('1', 'A'), failedPlot];
 		const rows = perPlotResults(job(plots), { simplify: false });
-		expect(rows[0]).toMatchObject({ ...plots[0], job_id: '7001', job_status: 'done-with-errors', failed: false });
+		expect(rows[0]).toMatchObject({
+			...plots[0],
+			job_id: '7001',
+			job_status: 'done-with-errors',
+			failed: false,
+		});
 		expect(rows[0].analysis).toEqual(plots[0].analysis);
-		expect(rows[1]).toMatchObject({ plot_id: '2', failed: true, failure_reason: expect.stringContaining('no usable') });
+		expect(rows[1]).toMatchObject({
+			plot_id: '2',
+			failed: true,
+			failure_reason: expect.stringContaining('no usable'),
+		});
 	});
 
 	it('keeps plots listed in plot_ids but not embedded, and survives a job without plots', () => {
-		const rows = perPlotResults({ job_id: '1', status: 'done', plot_ids: ['1', '2'], plots: [analysedPlot('1', 'A')] }, { simplify: true });
+		const rows = perPlotResults(
+			{ job_id: '1', status: 'done', plot_ids: ['1', '2'], plots: [analysedPlot('1', 'A')] },
+			{ simplify: true },
+		);
 		expect(rows.map((r) => r.plot_id)).toEqual(['1', '2']);
 		expect(rows[1].status).toBe('not analysed');
 		expect(perPlotResults({}, { simplify: true })).toEqual([]);
-		expect(perPlotResults({ plots: 'nonsense' } as unknown as IDataObject, { simplify: false })).toEqual([]);
+		expect(
+			perPlotResults({ plots: 'nonsense' } as unknown as IDataObject, { simplify: false }),
+		).toEqual([]);
 	});
 });
 

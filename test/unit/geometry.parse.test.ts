@@ -311,7 +311,10 @@ describe('helpers', () => {
 });
 
 describe('hasDecimalPlaces', () => {
-	const { decimalPlaces, hasDecimalPlaces } = require('../../nodes/GeospatialAnalysis/v1/geometry/numbers');
+	const {
+		decimalPlaces,
+		hasDecimalPlaces,
+	} = require('../../nodes/GeospatialAnalysis/v1/geometry/numbers');
 	it.each([
 		[-15.793889, true],
 		[-15.79389, false],

@@ -14,7 +14,9 @@ const schedule = { firstDelayMs: 2000, capMs: 30000 };
 describe('waitScheduler', () => {
 	it('first check after the first delay, then exponential backoff up to the cap', () => {
 		const mid = () => 0.5;
-		expect([0, 1, 2, 3, 4, 5, 6].map((r) => pollDelay(r, schedule, mid))).toEqual([2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+		expect([0, 1, 2, 3, 4, 5, 6].map((r) => pollDelay(r, schedule, mid))).toEqual([
+			2000, 4000, 8000, 16000, 30000, 30000, 30000,
+		]);
 	});
 
 	it('jitter stays within ±20 % and never above the cap or below the first delay', () => {
@@ -39,13 +41,18 @@ describe('waitScheduler', () => {
 	});
 
 	it('reads Retry-After from the transport error wording', () => {
-		expect(retryAfterFromError({ description: 'The service is limiting requests (retry after 3 s). Wait…' })).toBe(3000);
+		expect(
+			retryAfterFromError({
+				description: 'The service is limiting requests (retry after 3 s). Wait…',
+			}),
+		).toBe(3000);
 		expect(retryAfterFromError({ description: 'limited' })).toBeUndefined();
 		expect(retryAfterFromError(undefined)).toBeUndefined();
 	});
 
 	it('classifies poll failures', () => {
-		for (const code of [429, '429', 500, 502, 503, 504, undefined, null, 0]) expect(isTransientPollError(code)).toBe(true);
+		for (const code of [429, '429', 500, 502, 503, 504, undefined, null, 0])
+			expect(isTransientPollError(code)).toBe(true);
 		for (const code of [400, 401, 403, 404, '404']) expect(isTransientPollError(code)).toBe(false);
 	});
 
@@ -78,8 +85,15 @@ describe('waitScheduler', () => {
 describe('retryAfterFromError', () => {
 	it('prefers the Retry-After the transport keeps on the error', () => {
 		const { retryAfterFromError } = require('../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler');
-		expect(retryAfterFromError({ errorResponse: { retry_after_ms: 4000 }, description: 'retry after 9 s' })).toBe(4000);
-		expect(retryAfterFromError({ description: 'The service is limiting requests (retry after 9 s).' })).toBe(9000);
+		expect(
+			retryAfterFromError({
+				errorResponse: { retry_after_ms: 4000 },
+				description: 'retry after 9 s',
+			}),
+		).toBe(4000);
+		expect(
+			retryAfterFromError({ description: 'The service is limiting requests (retry after 9 s).' }),
+		).toBe(9000);
 		expect(retryAfterFromError({ message: 'nothing' })).toBeUndefined();
 	});
 });

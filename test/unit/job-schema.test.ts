@@ -1,4 +1,7 @@
-import { describeSchema, validateAgainstSchema } from '../../nodes/GeospatialAnalysis/v1/jobs/schemaCheck';
+import {
+	describeSchema,
+	validateAgainstSchema,
+} from '../../nodes/GeospatialAnalysis/v1/jobs/schemaCheck';
 import { builtInCapabilities } from '../fake-service/data';
 import { validateSchema } from '../fake-service/schema';
 
@@ -10,7 +13,12 @@ const schema = {
 		power_mw: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
 		tier: { type: 'string', enum: ['I', 'II', 'III'] },
 		date: { type: 'string', format: 'date' },
-		tags: { type: 'array', items: { type: 'string', minLength: 2 }, uniqueItems: true, maxItems: 3 },
+		tags: {
+			type: 'array',
+			items: { type: 'string', minLength: 2 },
+			uniqueItems: true,
+			maxItems: 3,
+		},
 		count: { type: 'integer', minimum: 1 },
 		code: { type: 'string', pattern: '^[A-Z]{2}$' },
 	},
@@ -18,7 +26,16 @@ const schema = {
 
 describe('validateAgainstSchema', () => {
 	it('accepts a valid config and ignores unknown keywords', () => {
-		expect(validateAgainstSchema(schema, { power_mw: 20, tier: 'II', date: '2025-10-31', tags: ['ab'], count: 2, code: 'BR' })).toEqual([]);
+		expect(
+			validateAgainstSchema(schema, {
+				power_mw: 20,
+				tier: 'II',
+				date: '2025-10-31',
+				tags: ['ab'],
+				count: 2,
+				code: 'BR',
+			}),
+		).toEqual([]);
 		expect(validateAgainstSchema({ type: 'object', 'x-custom': 1, if: {} }, {})).toEqual([]);
 		expect(validateAgainstSchema(undefined, { anything: 1 })).toEqual([]);
 	});
@@ -57,11 +74,19 @@ describe('validateAgainstSchema', () => {
 		expect(validateAgainstSchema({ oneOf: [{ type: 'number' }, { type: 'integer' }] }, 1)).toEqual([
 			'config: matches more than one allowed form',
 		]);
-		expect(validateAgainstSchema({ allOf: [{ minimum: 2 }] }, 1)).toEqual(['config: must be at least 2']);
+		expect(validateAgainstSchema({ allOf: [{ minimum: 2 }] }, 1)).toEqual([
+			'config: must be at least 2',
+		]);
 	});
 
 	it('agrees with the service (the fake) on every catalog schema for empty and sample configs', () => {
-		const samples: unknown[] = [{}, { power_mw: 10 }, { power_mw: -1 }, { resolution: 'ultra' }, { unknown_key: 1 }];
+		const samples: unknown[] = [
+			{},
+			{ power_mw: 10 },
+			{ power_mw: -1 },
+			{ resolution: 'ultra' },
+			{ unknown_key: 1 },
+		];
 		for (const cap of builtInCapabilities()) {
 			if (!cap.input_schema) continue;
 			for (const sample of samples) {
@@ -73,7 +98,9 @@ describe('validateAgainstSchema', () => {
 	});
 
 	it('describes a schema for error messages', () => {
-		expect(describeSchema(schema)).toMatch(/^power_mw \(number, required\), tier \('I'\|'II'\|'III'\)/);
+		expect(describeSchema(schema)).toMatch(
+			/^power_mw \(number, required\), tier \('I'\|'II'\|'III'\)/,
+		);
 		expect(describeSchema({})).toBe('an object');
 	});
 });

@@ -1,7 +1,15 @@
 import type { RegistrationUnit } from '../../nodes/GeospatialAnalysis/v1/plots/batching';
-import { planRegistrationRequests, plotsOfResponse, runPool } from '../../nodes/GeospatialAnalysis/v1/plots/batching';
+import {
+	planRegistrationRequests,
+	plotsOfResponse,
+	runPool,
+} from '../../nodes/GeospatialAnalysis/v1/plots/batching';
 
-const unit = (itemIndex: number, featureCount = 1, fields: RegistrationUnit['fields'] = {}): RegistrationUnit => ({
+const unit = (
+	itemIndex: number,
+	featureCount = 1,
+	fields: RegistrationUnit['fields'] = {},
+): RegistrationUnit => ({
 	itemIndex,
 	featureCount,
 	fields,
@@ -36,7 +44,12 @@ describe('planRegistrationRequests', () => {
 	});
 
 	it('gives every item with its own plot name its own request, even when the names are equal', () => {
-		const plan = planRegistrationRequests([unit(0, 1, { plot_name: 'A' }), unit(1, 1, { plot_name: 'A' }), unit(2), unit(3)]);
+		const plan = planRegistrationRequests([
+			unit(0, 1, { plot_name: 'A' }),
+			unit(1, 1, { plot_name: 'A' }),
+			unit(2),
+			unit(3),
+		]);
 		expect(plan.map((r) => r.units)).toEqual([[0], [1], [2, 3]]);
 	});
 
@@ -49,7 +62,10 @@ describe('planRegistrationRequests', () => {
 describe('plotsOfResponse', () => {
 	it('reads a single plot object and a plots array alike', () => {
 		expect(plotsOfResponse({ plot_id: '1' })).toEqual([{ plot_id: '1' }]);
-		expect(plotsOfResponse({ plots: [{ plot_id: '1' }, { plot_id: '2' }] })).toEqual([{ plot_id: '1' }, { plot_id: '2' }]);
+		expect(plotsOfResponse({ plots: [{ plot_id: '1' }, { plot_id: '2' }] })).toEqual([
+			{ plot_id: '1' },
+			{ plot_id: '2' },
+		]);
 		expect(plotsOfResponse([{ plot_id: '3' }])).toEqual([{ plot_id: '3' }]);
 		expect(plotsOfResponse('nope')).toEqual([]);
 	});
@@ -83,8 +99,18 @@ describe('runPool', () => {
 			return n;
 		};
 		const stopped = await runPool([1, 2, 3, 4], 1, work, true);
-		expect(stopped.results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'skipped', 'skipped']);
+		expect(stopped.results.map((r) => r.status)).toEqual([
+			'fulfilled',
+			'rejected',
+			'skipped',
+			'skipped',
+		]);
 		const all = await runPool([1, 2, 3, 4], 1, work, false);
-		expect(all.results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+		expect(all.results.map((r) => r.status)).toEqual([
+			'fulfilled',
+			'rejected',
+			'fulfilled',
+			'fulfilled',
+		]);
 	});
 });

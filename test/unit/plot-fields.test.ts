@@ -1,5 +1,10 @@
 import { readHarvestDate } from '../../nodes/GeospatialAnalysis/v1/plots/dates';
-import { readAdditionalInfo, readCommodity, readPointHa, readText } from '../../nodes/GeospatialAnalysis/v1/plots/fields';
+import {
+	readAdditionalInfo,
+	readCommodity,
+	readPointHa,
+	readText,
+} from '../../nodes/GeospatialAnalysis/v1/plots/fields';
 import { readItemGeometry } from '../../nodes/GeospatialAnalysis/v1/plots/geometrySource';
 
 describe('readHarvestDate', () => {
@@ -31,20 +36,33 @@ describe('readHarvestDate', () => {
 
 	it('reads spreadsheet serial numbers, Dates and Luxon-like DateTimes', () => {
 		expect(readHarvestDate(45366)).toEqual({ kind: 'date', value: '2024-03-15' });
-		expect(readHarvestDate(new Date('2024-03-15T12:00:00Z'))).toEqual({ kind: 'date', value: '2024-03-15' });
-		expect(readHarvestDate({ toISODate: () => '2024-03-15' })).toEqual({ kind: 'date', value: '2024-03-15' });
+		expect(readHarvestDate(new Date('2024-03-15T12:00:00Z'))).toEqual({
+			kind: 'date',
+			value: '2024-03-15',
+		});
+		expect(readHarvestDate({ toISODate: () => '2024-03-15' })).toEqual({
+			kind: 'date',
+			value: '2024-03-15',
+		});
 	});
 
 	it('treats empty values as missing', () => {
-		for (const v of [undefined, null, '', '   ']) expect(readHarvestDate(v)).toEqual({ kind: 'missing' });
+		for (const v of [undefined, null, '', '   '])
+			expect(readHarvestDate(v)).toEqual({ kind: 'missing' });
 	});
 
 	it('rejects ambiguous day/month dates unless an order is chosen', () => {
 		const r = readHarvestDate('03/04/2024');
 		expect(r.kind).toBe('invalid');
 		expect(r.kind === 'invalid' && r.reason).toMatch(/ambiguous.*YYYY-MM-DD.*"Date Order"/);
-		expect(readHarvestDate('03/04/2024', 'dayFirst')).toEqual({ kind: 'date', value: '2024-04-03' });
-		expect(readHarvestDate('03/04/2024', 'monthFirst')).toEqual({ kind: 'date', value: '2024-03-04' });
+		expect(readHarvestDate('03/04/2024', 'dayFirst')).toEqual({
+			kind: 'date',
+			value: '2024-04-03',
+		});
+		expect(readHarvestDate('03/04/2024', 'monthFirst')).toEqual({
+			kind: 'date',
+			value: '2024-03-04',
+		});
 	});
 
 	it.each([
@@ -83,7 +101,9 @@ describe('readCommodity', () => {
 		const r = readCommodity('cacao');
 		expect(r).toEqual({
 			kind: 'invalid',
-			reason: expect.stringMatching(/^"cacao" is not a commodity the service knows. Use one of: wood, soy, cocoa, coffee, palm_oil, beef, rubber/),
+			reason: expect.stringMatching(
+				/^"cacao" is not a commodity the service knows. Use one of: wood, soy, cocoa, coffee, palm_oil, beef, rubber/,
+			),
 		});
 		expect(readCommodity(3).kind).toBe('invalid');
 		expect(readCommodity('').kind).toBe('missing');
@@ -97,7 +117,13 @@ describe('other fields', () => {
 		expect(readText({}).kind).toBe('invalid');
 		expect(readPointHa('2,5')).toEqual({ kind: 'value', value: 2.5 });
 		expect(readPointHa('x').kind).toBe('invalid');
-		expect(readAdditionalInfo([{ key: 'a', value: 1 }, { key: ' b ', value: { x: 1 } }, { key: 'c', value: null }])).toEqual({
+		expect(
+			readAdditionalInfo([
+				{ key: 'a', value: 1 },
+				{ key: ' b ', value: { x: 1 } },
+				{ key: 'c', value: null },
+			]),
+		).toEqual({
 			kind: 'value',
 			value: { a: '1', b: '{"x":1}', c: '' },
 		});
@@ -113,25 +139,53 @@ describe('readItemGeometry', () => {
 	it('returns features for a valid source and problem lines naming the item and feature otherwise', () => {
 		const ok = readItemGeometry(4, 'latLon', { latitude: '-15,793889', longitude: -47.882778 });
 		expect(ok.errors).toEqual([]);
-		expect(ok.features[0].geometry).toEqual({ type: 'Point', coordinates: [-47.882778, -15.793889] });
+		expect(ok.features[0].geometry).toEqual({
+			type: 'Point',
+			coordinates: [-47.882778, -15.793889],
+		});
 
 		const bad = readItemGeometry(7, 'geoJson', {
-			geoJson: { type: 'Polygon', coordinates: [[[0.1234567, 0.1234567], [1.1234567, 0.1234567], [1.1234567, 1.1234567]]] },
+			geoJson: {
+				type: 'Polygon',
+				coordinates: [
+					[
+						[0.1234567, 0.1234567],
+						[1.1234567, 0.1234567],
+						[1.1234567, 1.1234567],
+					],
+				],
+			},
 		});
 		expect(bad.features).toEqual([]);
 		expect(bad.errors[0]).toMatch(/^Item 7, feature 0: /);
 
 		const wkt = readItemGeometry(2, 'wkt', { wkt: 'nonsense' });
-		expect(wkt.errors).toEqual([expect.stringMatching(/^Item 2: the value could not be read as WKT/)]);
+		expect(wkt.errors).toEqual([
+			expect.stringMatching(/^Item 2: the value could not be read as WKT/),
+		]);
 	});
 
 	it('repairs on request and lists each repair', () => {
-		const ring = [[-47.882778, -15.793889], [-47.872778, -15.793889], [-47.872778, -15.783889], [-47.882778, -15.783889]];
-		const off = readItemGeometry(0, 'geoJson', { geoJson: { type: 'Polygon', coordinates: [ring] } });
+		const ring = [
+			[-47.882778, -15.793889],
+			[-47.872778, -15.793889],
+			[-47.872778, -15.783889],
+			[-47.882778, -15.783889],
+		];
+		const off = readItemGeometry(0, 'geoJson', {
+			geoJson: { type: 'Polygon', coordinates: [ring] },
+		});
 		expect(off.errors.join()).toMatch(/not closed/);
-		const on = readItemGeometry(0, 'geoJson', { geoJson: { type: 'Polygon', coordinates: [ring] } }, { repair: true });
+		const on = readItemGeometry(
+			0,
+			'geoJson',
+			{ geoJson: { type: 'Polygon', coordinates: [ring] } },
+			{ repair: true },
+		);
 		expect(on.errors).toEqual([]);
-		expect(on.repairs).toEqual(expect.arrayContaining([expect.stringMatching(/^Item 0, feature 0: closed ring 0/)]));
+		expect(on.repairs).toEqual(
+			expect.arrayContaining([expect.stringMatching(/^Item 0, feature 0: closed ring 0/)]),
+		);
 	});
 
 	it('allows more features per item when asked (protected-area checks take up to 100)', () => {
@@ -141,7 +195,11 @@ describe('readItemGeometry', () => {
 			geometry: { type: 'Point', coordinates: [-47.882778 + i * 0.001, -15.793889] },
 		}));
 		const fc = { type: 'FeatureCollection', features };
-		expect(readItemGeometry(0, 'geoJson', { geoJson: fc }).errors[0]).toMatch(/holds 30 features; one item may hold at most 20/);
-		expect(readItemGeometry(0, 'geoJson', { geoJson: fc }, { maxFeatures: 100 }).features).toHaveLength(30);
+		expect(readItemGeometry(0, 'geoJson', { geoJson: fc }).errors[0]).toMatch(
+			/holds 30 features; one item may hold at most 20/,
+		);
+		expect(
+			readItemGeometry(0, 'geoJson', { geoJson: fc }, { maxFeatures: 100 }).features,
+		).toHaveLength(30);
 	});
 });

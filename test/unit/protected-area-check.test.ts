@@ -9,11 +9,20 @@ import {
 	summariseCheck,
 } from '../../nodes/GeospatialAnalysis/v1/protectedAreas/check';
 
-const plot = (itemIndex: number, plotId: string, indexInItem = 0): CheckEntry => ({ itemIndex, kind: 'plot', plotId, indexInItem });
+const plot = (itemIndex: number, plotId: string, indexInItem = 0): CheckEntry => ({
+	itemIndex,
+	kind: 'plot',
+	plotId,
+	indexInItem,
+});
 const geo = (itemIndex: number, indexInItem = 0): CheckEntry => ({
 	itemIndex,
 	kind: 'geojson',
-	feature: { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [itemIndex, indexInItem] } },
+	feature: {
+		type: 'Feature',
+		properties: {},
+		geometry: { type: 'Point', coordinates: [itemIndex, indexInItem] },
+	},
 	indexInItem,
 });
 
@@ -22,8 +31,14 @@ describe('readPlotIds', () => {
 		['100001', ['100001']],
 		['100001, 100002;100003\n100004', ['100001', '100002', '100003', '100004']],
 		[100001, ['100001']],
-		[['100001', 100002], ['100001', '100002']],
-		[[{ plot_id: '7' }, { plot_id: 8 }], ['7', '8']],
+		[
+			['100001', 100002],
+			['100001', '100002'],
+		],
+		[
+			[{ plot_id: '7' }, { plot_id: 8 }],
+			['7', '8'],
+		],
 		['["1","2"]', ['1', '2']],
 		['', []],
 		[null, []],
@@ -48,7 +63,10 @@ describe('packing and request bodies', () => {
 	it('puts plot ids under plot_ids and geometries in one FeatureCollection', () => {
 		expect(checkRequestBody([plot(0, '1'), geo(0), plot(1, '2')])).toEqual({
 			plot_ids: ['1', '2'],
-			geojson: { type: 'FeatureCollection', features: [geo(0).kind === 'geojson' ? (geo(0) as { feature: unknown }).feature : null] },
+			geojson: {
+				type: 'FeatureCollection',
+				features: [geo(0).kind === 'geojson' ? (geo(0) as { feature: unknown }).feature : null],
+			},
 		});
 		expect(checkRequestBody([plot(0, '1')])).toEqual({ plot_ids: ['1'] });
 	});
@@ -68,11 +86,22 @@ describe('matchCheckResults', () => {
 			],
 		};
 		const matched = matchCheckResults(chunk, answer).map((f) => f.properties);
-		expect(matched).toEqual([answer.features[2], answer.features[0], answer.features[3], answer.features[1]].map((f) => f.properties));
+		expect(matched).toEqual(
+			[answer.features[2], answer.features[0], answer.features[3], answer.features[1]].map(
+				(f) => f.properties,
+			),
+		);
 	});
 
 	it('falls back to input_index, then to position', () => {
-		const answer = { features: [{ properties: { input_index: 1 } }, { properties: { input_index: 0 } }, { properties: {} }, { properties: {} }] };
+		const answer = {
+			features: [
+				{ properties: { input_index: 1 } },
+				{ properties: { input_index: 0 } },
+				{ properties: {} },
+				{ properties: {} },
+			],
+		};
 		const matched = matchCheckResults(chunk, answer);
 		// ordered = [plot 11, plot 13, geo 0, geo 2]
 		expect(matched[1]).toBe(answer.features[1]); // plot 11 ← input_index 0
@@ -82,7 +111,9 @@ describe('matchCheckResults', () => {
 	});
 
 	it('refuses to pair when the counts differ', () => {
-		expect(() => matchCheckResults(chunk, { features: [{ properties: {} }] })).toThrow(/1 results for 4 checked/);
+		expect(() => matchCheckResults(chunk, { features: [{ properties: {} }] })).toThrow(
+			/1 results for 4 checked/,
+		);
 	});
 });
 
@@ -102,7 +133,14 @@ describe('summariseCheck', () => {
 						most_restrictive_extractive_activity_legality: 'prohibited',
 					},
 					protected_area_details: [
-						{ area_id: '59', iucn_category: 'II', overlap_area_ha: '5', extractive_activity_legality: 'prohibited', regulation_urls: ['https://x'], designation: 'x' },
+						{
+							area_id: '59',
+							iucn_category: 'II',
+							overlap_area_ha: '5',
+							extractive_activity_legality: 'prohibited',
+							regulation_urls: ['https://x'],
+							designation: 'x',
+						},
 					],
 					new_field: 1,
 				},
@@ -134,7 +172,14 @@ describe('summariseCheck', () => {
 
 	it('derives overlap and strictest legality when the summary is missing', () => {
 		const row = summariseCheck(
-			{ properties: { protected_area_details: [{ extractive_activity_legality: 'permitted' }, { extractive_activity_legality: 'limited' }] } },
+			{
+				properties: {
+					protected_area_details: [
+						{ extractive_activity_legality: 'permitted' },
+						{ extractive_activity_legality: 'limited' },
+					],
+				},
+			},
 			geo(0, 3),
 		);
 		expect(row).toMatchObject({
@@ -145,20 +190,44 @@ describe('summariseCheck', () => {
 			most_restrictive_extractive_activity_legality: 'limited',
 		});
 		const none = summariseCheck({ properties: {} }, geo(0));
-		expect(none).toMatchObject({ protected_area_overlap: false, total_overlap_percentage: 0, overlapping_area_count: 0 });
+		expect(none).toMatchObject({
+			protected_area_overlap: false,
+			total_overlap_percentage: 0,
+			overlapping_area_count: 0,
+		});
 	});
 
 	it('orders legality prohibited > limited > unknown > permitted', () => {
-		expect(strictestLegality([{ extractive_activity_legality: 'permitted' }, { extractive_activity_legality: 'unknown' }])).toBe('unknown');
-		expect(strictestLegality([{ extractive_activity_legality: 'limited' }, { extractive_activity_legality: 'prohibited' }])).toBe('prohibited');
+		expect(
+			strictestLegality([
+				{ extractive_activity_legality: 'permitted' },
+				{ extractive_activity_legality: 'unknown' },
+			]),
+		).toBe('unknown');
+		expect(
+			strictestLegality([
+				{ extractive_activity_legality: 'limited' },
+				{ extractive_activity_legality: 'prohibited' },
+			]),
+		).toBe('prohibited');
 		expect(strictestLegality([])).toBeNull();
 	});
 });
 
 describe('mergeCheckAnswers', () => {
 	it('returns a single answer as it is and merges several into one FeatureCollection', () => {
-		const a = { type: 'FeatureCollection', features: [{ id: 1 }], sources: ['s'], metadata: { checked: 1 } };
-		const b = { type: 'FeatureCollection', features: [{ id: 2 }], sources: ['s'], metadata: { checked: 1 } };
+		const a = {
+			type: 'FeatureCollection',
+			features: [{ id: 1 }],
+			sources: ['s'],
+			metadata: { checked: 1 },
+		};
+		const b = {
+			type: 'FeatureCollection',
+			features: [{ id: 2 }],
+			sources: ['s'],
+			metadata: { checked: 1 },
+		};
 		expect(mergeCheckAnswers([a])).toBe(a);
 		expect(mergeCheckAnswers([a, b])).toEqual({
 			type: 'FeatureCollection',

@@ -1,4 +1,8 @@
-import { mapServiceError, redact, serviceMessage } from '../../nodes/GeospatialAnalysis/v1/transport/errors';
+import {
+	mapServiceError,
+	redact,
+	serviceMessage,
+} from '../../nodes/GeospatialAnalysis/v1/transport/errors';
 
 /**
  * One case per row of the contract's Errors table (service-interface.md), with the body
@@ -19,7 +23,11 @@ describe('error mapping: every row of the contract Errors table', () => {
 		{
 			row: '400 X-API-Version missing',
 			status: 400,
-			body: { code: 400, error: 'MISSING_API_VERSION', message: 'The X-API-Version header is required and must be 3.' },
+			body: {
+				code: 400,
+				error: 'MISSING_API_VERSION',
+				message: 'The X-API-Version header is required and must be 3.',
+			},
 			kind: 'missing-api-version',
 			message: 'The X-API-Version header is required and must be 3.',
 			description: /bug in the node/,
@@ -27,7 +35,11 @@ describe('error mapping: every row of the contract Errors table', () => {
 		{
 			row: '400 X-API-Version unsupported',
 			status: 400,
-			body: { code: 400, error: 'INVALID_API_VERSION', message: "Invalid X-API-Version value: '7'. Supported versions are: 3." },
+			body: {
+				code: 400,
+				error: 'INVALID_API_VERSION',
+				message: "Invalid X-API-Version value: '7'. Supported versions are: 3.",
+			},
 			kind: 'invalid-api-version',
 			message: "Invalid X-API-Version value: '7'. Supported versions are: 3.",
 			description: /Base URL/,
@@ -51,7 +63,10 @@ describe('error mapping: every row of the contract Errors table', () => {
 		{
 			row: '400 unknown check type',
 			status: 400,
-			body: { code: 400, message: "Invalid check type 'eudrr'. Allowed types: eudr, deforestation" },
+			body: {
+				code: 400,
+				message: "Invalid check type 'eudrr'. Allowed types: eudr, deforestation",
+			},
 			kind: 'invalid-check-type',
 			message: "Invalid check type 'eudrr'. Allowed types: eudr, deforestation",
 			description: /Choose a check from the list/,
@@ -182,10 +197,12 @@ describe('error mapping: every row of the contract Errors table', () => {
 			status: 500,
 			body: {
 				code: 500,
-				message: 'There was an error processing your request. It has been logged (ID 0123456789abcdef).',
+				message:
+					'There was an error processing your request. It has been logged (ID 0123456789abcdef).',
 			},
 			kind: 'server-error',
-			message: 'There was an error processing your request. It has been logged (ID 0123456789abcdef).',
+			message:
+				'There was an error processing your request. It has been logged (ID 0123456789abcdef).',
 			description: /ID 0123456789abcdef/,
 		},
 		{
@@ -230,6 +247,8 @@ describe('error mapping: every row of the contract Errors table', () => {
 	});
 
 	it('redacts secrets', () => {
-		expect(redact('key service_live_abc123 leaked', ['service_live_abc123'])).toBe('key *** leaked');
+		expect(redact('key service_live_abc123 leaked', ['service_live_abc123'])).toBe(
+			'key *** leaked',
+		);
 	});
 });

@@ -1,4 +1,9 @@
-import { backoffDelay, DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from '../../nodes/GeospatialAnalysis/v1/transport/retry';
+import {
+	backoffDelay,
+	DEFAULT_RETRY_POLICY,
+	parseRetryAfter,
+	retryDelay,
+} from '../../nodes/GeospatialAnalysis/v1/transport/retry';
 
 const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 const mid = () => 0.5;
@@ -19,9 +24,12 @@ describe('retry policy', () => {
 		},
 	);
 
-	it.each([429, 502, 503, 504])('never retries a non-idempotent request (POST) on %s: it may have arrived', (status) => {
-		expect(retryDelay({ status }, 1, false, policy, mid)).toBeUndefined();
-	});
+	it.each([429, 502, 503, 504])(
+		'never retries a non-idempotent request (POST) on %s: it may have arrived',
+		(status) => {
+			expect(retryDelay({ status }, 1, false, policy, mid)).toBeUndefined();
+		},
+	);
 
 	it.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])(
 		'never retries a POST after %s: the request may have reached the service',
@@ -30,9 +38,12 @@ describe('retry policy', () => {
 		},
 	);
 
-	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])('retries a POST on %s: it never left', (networkCode) => {
-		expect(retryDelay({ networkCode }, 1, false, policy, mid)).toBeGreaterThan(0);
-	});
+	it.each(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])(
+		'retries a POST on %s: it never left',
+		(networkCode) => {
+			expect(retryDelay({ networkCode }, 1, false, policy, mid)).toBeGreaterThan(0);
+		},
+	);
 
 	it('stops after maxAttempts', () => {
 		expect(retryDelay({ status: 503 }, 3, true, policy, mid)).toBeGreaterThan(0);
@@ -53,14 +64,27 @@ describe('retry policy', () => {
 	it('honours Retry-After as an HTTP date', () => {
 		const now = Date.parse('2026-11-22T10:00:00Z');
 		expect(parseRetryAfter('Sun, 22 Nov 2026 10:00:05 GMT', now)).toBe(5000);
-		expect(retryDelay({ status: 429, retryAfter: 'Sun, 22 Nov 2026 10:00:05 GMT' }, 1, true, policy, mid, () => now)).toBe(5000);
+		expect(
+			retryDelay(
+				{ status: 429, retryAfter: 'Sun, 22 Nov 2026 10:00:05 GMT' },
+				1,
+				true,
+				policy,
+				mid,
+				() => now,
+			),
+		).toBe(5000);
 	});
 
 	it('caps an absurd Retry-After', () => {
-		expect(retryDelay({ status: 429, retryAfter: '86400' }, 1, true, policy, mid)).toBe(policy.maxRetryAfterMs);
+		expect(retryDelay({ status: 429, retryAfter: '86400' }, 1, true, policy, mid)).toBe(
+			policy.maxRetryAfterMs,
+		);
 	});
 
 	it('ignores an unparsable Retry-After and backs off instead', () => {
-		expect(retryDelay({ status: 429, retryAfter: 'soon' }, 1, true, policy, mid)).toBe(backoffDelay(1, 500, 8000, mid));
+		expect(retryDelay({ status: 429, retryAfter: 'soon' }, 1, true, policy, mid)).toBe(
+			backoffDelay(1, 500, 8000, mid),
+		);
 	});
 });

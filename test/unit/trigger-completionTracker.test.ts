@@ -49,7 +49,12 @@ function observe(job: SimJob, t: number): JobObservation {
 }
 
 /** One poll of the simulated service at time t; state is kept only when the poll "succeeds". */
-function simulatePoll(jobs: SimJob[], state: TrackerState | undefined, t: number, s: TrackerSettings) {
+function simulatePoll(
+	jobs: SimJob[],
+	state: TrackerState | undefined,
+	t: number,
+	s: TrackerSettings,
+) {
 	const from = listFrom(state, t, s);
 	const visible = jobs.filter((j) => j.visibleMs <= t);
 	const listed = visible
@@ -77,10 +82,10 @@ const scheduleArb = fc.record({
 		}),
 		{ maxLength: 40 },
 	),
-	polls: fc.array(
-		fc.record({ gap: fc.integer({ min: 1, max: 40 * MIN }), fails: fc.boolean() }),
-		{ minLength: 1, maxLength: 40 },
-	),
+	polls: fc.array(fc.record({ gap: fc.integer({ min: 1, max: 40 * MIN }), fails: fc.boolean() }), {
+		minLength: 1,
+		maxLength: 40,
+	}),
 	activationFails: fc.boolean(),
 });
 
@@ -125,8 +130,12 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 				});
 				for (const job of jobs) {
 					const count = emitted.get(job.id) ?? 0;
-					const finishedBeforeActivation = job.finishMs <= activatedAt! && job.visibleMs <= activatedAt!;
-					expect({ id: job.id, count }).toEqual({ id: job.id, count: finishedBeforeActivation ? 0 : 1 });
+					const finishedBeforeActivation =
+						job.finishMs <= activatedAt! && job.visibleMs <= activatedAt!;
+					expect({ id: job.id, count }).toEqual({
+						id: job.id,
+						count: finishedBeforeActivation ? 0 : 1,
+					});
 				}
 			}),
 			{ numRuns: 300 },
@@ -137,7 +146,10 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 		fc.assert(
 			fc.property(
 				fc.array(
-					fc.record({ createdOffset: fc.integer({ min: -10 * HOUR, max: 0 }), runFor: fc.integer({ min: 0, max: 3 * HOUR }) }),
+					fc.record({
+						createdOffset: fc.integer({ min: -10 * HOUR, max: 0 }),
+						runFor: fc.integer({ min: 0, max: 3 * HOUR }),
+					}),
 					{ maxLength: 30 },
 				),
 				fc.integer({ min: 1, max: 8 }),
@@ -153,11 +165,16 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 					const first = simulatePoll(jobs, undefined, T0, s);
 					const second = simulatePoll(jobs, first.state, T0 + 5 * HOUR, s);
 					const third = simulatePoll(jobs, second.state, T0 + 6 * HOUR, s);
-					const ids = [...first.completed, ...second.completed, ...third.completed].map((j) => j.id);
+					const ids = [...first.completed, ...second.completed, ...third.completed].map(
+						(j) => j.id,
+					);
 					expect(new Set(ids).size).toBe(ids.length);
 					for (const job of jobs) {
 						const expected = job.finishMs > T0 || job.finishMs >= T0 - lookBackHours * HOUR;
-						expect({ id: job.id, emitted: ids.includes(job.id) }).toEqual({ id: job.id, emitted: expected });
+						expect({ id: job.id, emitted: ids.includes(job.id) }).toEqual({
+							id: job.id,
+							emitted: expected,
+						});
 					}
 				},
 			),
@@ -168,9 +185,15 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 	it('keeps the state bounded whatever happens, and reports every dropped job', () => {
 		fc.assert(
 			fc.property(
-				fc.array(fc.record({ createdGap: fc.integer({ min: 0, max: 30_000 }), runFor: fc.integer({ min: 0, max: 48 * HOUR }) }), {
-					maxLength: 200,
-				}),
+				fc.array(
+					fc.record({
+						createdGap: fc.integer({ min: 0, max: 30_000 }),
+						runFor: fc.integer({ min: 0, max: 48 * HOUR }),
+					}),
+					{
+						maxLength: 200,
+					},
+				),
 				fc.integer({ min: 1, max: 20 }),
 				fc.integer({ min: 5, max: 50 }),
 				(specs, maxPending, maxSeen) => {
@@ -178,7 +201,13 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 					let c = T0;
 					const jobs: SimJob[] = specs.map((spec, i) => {
 						c += spec.createdGap;
-						return { id: String(i + 1), createdMs: c, visibleMs: c, finishMs: c + spec.runFor, finalStatus: 'done' };
+						return {
+							id: String(i + 1),
+							createdMs: c,
+							visibleMs: c,
+							finishMs: c + spec.runFor,
+							finalStatus: 'done',
+						};
 					});
 					let state: TrackerState | undefined;
 					const emitted: string[] = [];
@@ -225,14 +254,23 @@ describe('completionTracker: details', () => {
 	});
 
 	it('re-checks watched jobs the listing did not return, and forgets jobs that are gone', () => {
-		const state: TrackerState = { v: 1, from: T0, newest: T0 + s.overlapMs, pending: { '5': T0 - HOUR, '6': T0 - HOUR }, seen: {} };
+		const state: TrackerState = {
+			v: 1,
+			from: T0,
+			newest: T0 + s.overlapMs,
+			pending: { '5': T0 - HOUR, '6': T0 - HOUR },
+			seen: {},
+		};
 		expect(toRecheck(state, [])).toEqual(['5', '6']);
 		const r = advance({
 			state,
 			now: T0 + HOUR,
 			listed: [],
 			rechecked: new Map([
-				['5', { id: '5', createdMs: T0 - HOUR, updatedMs: T0 + 30 * MIN, status: 'done-with-errors' }],
+				[
+					'5',
+					{ id: '5', createdMs: T0 - HOUR, updatedMs: T0 + 30 * MIN, status: 'done-with-errors' },
+				],
 				['6', null],
 			]),
 			settings: s,
@@ -297,7 +335,9 @@ describe('completionTracker: details', () => {
 	});
 
 	it('parses service timestamps as UTC, cutting microseconds', () => {
-		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(Date.UTC(2026, 2, 1, 12, 0, 0, 123));
+		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(
+			Date.UTC(2026, 2, 1, 12, 0, 0, 123),
+		);
 		expect(parseServiceTime('2026-03-01T12:00:00')).toBe(Date.UTC(2026, 2, 1, 12));
 		expect(parseServiceTime('2026-03-01T12:00:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
 		expect(parseServiceTime('2026-03-01')).toBe(Date.UTC(2026, 2, 1));

@@ -3,7 +3,9 @@ const assert = require('assert');
 
 async function checkTokenCalls(ctx) {
 	const r = await ctx.fake.request('GET', '/__fake/log');
-	return (r.json.entries || []).filter((e) => String(e.path || e.url || '').includes('/users/check_tokens'));
+	return (r.json.entries || []).filter((e) =>
+		String(e.path || e.url || '').includes('/users/check_tokens'),
+	);
 }
 
 module.exports = async (runData, ctx) => {

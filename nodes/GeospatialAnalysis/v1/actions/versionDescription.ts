@@ -9,7 +9,10 @@ import * as job from './job';
 import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 
-export const versionDescription: Omit<INodeTypeDescription, 'displayName' | 'name' | 'description' | 'group'> & {
+export const versionDescription: Omit<
+	INodeTypeDescription,
+	'displayName' | 'name' | 'description' | 'group'
+> & {
 	displayName?: string;
 } = {
 	version: 1,
@@ -27,11 +30,23 @@ export const versionDescription: Omit<INodeTypeDescription, 'displayName' | 'nam
 			noDataExpression: true,
 			options: [
 				{ name: 'Account', value: 'account', description: 'Token balance of the account' },
-				{ name: 'Analysis Run', value: 'analysisRun', description: 'One check of one plot in one job, with its output' },
-				{ name: 'Capability', value: 'capability', description: 'The live catalog of analyses the service offers' },
+				{
+					name: 'Analysis Run',
+					value: 'analysisRun',
+					description: 'One check of one plot in one job, with its output',
+				},
+				{
+					name: 'Capability',
+					value: 'capability',
+					description: 'The live catalog of analyses the service offers',
+				},
 				{ name: 'Job', value: 'job', description: 'A paid analysis of a list of plots' },
 				{ name: 'Plot', value: 'plot', description: 'A plot of land registered as GeoJSON' },
-				{ name: 'Protected Area', value: 'protectedArea', description: 'Protected-area overlap checks and boundaries' },
+				{
+					name: 'Protected Area',
+					value: 'protectedArea',
+					description: 'Protected-area overlap checks and boundaries',
+				},
 			],
 			default: 'plot',
 		},

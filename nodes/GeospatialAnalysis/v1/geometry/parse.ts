@@ -37,7 +37,10 @@ function clone<T>(value: T): T {
 		return out as T;
 	}
 	if (value !== null && typeof value === 'object') {
-		if (Object.getPrototypeOf(value) !== Object.prototype && Object.getPrototypeOf(value) !== null) {
+		if (
+			Object.getPrototypeOf(value) !== Object.prototype &&
+			Object.getPrototypeOf(value) !== null
+		) {
 			return structuredClone(value);
 		}
 		const out: Record<string, unknown> = {};

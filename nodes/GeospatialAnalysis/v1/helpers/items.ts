@@ -21,7 +21,10 @@ export async function forEachItem<P>(
 		items,
 		async (i, prepared) => {
 			const result = await work(i, prepared);
-			return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: i } }));
+			return (Array.isArray(result) ? result : [result]).map((json) => ({
+				json,
+				pairedItem: { item: i },
+			}));
 		},
 		prepare,
 	);
@@ -82,6 +85,7 @@ export function asNodeError(
 		error.context ??= {};
 		error.context.itemIndex ??= itemIndex;
 	}
-	if (error instanceof NodeApiError) return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
+	if (error instanceof NodeApiError)
+		return new NodeApiError(ctx.getNode(), error as unknown as JsonObject);
 	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }

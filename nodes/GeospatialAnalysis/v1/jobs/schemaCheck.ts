@@ -45,18 +45,25 @@ export function validateAgainstSchema(schema: unknown, value: unknown, path = 'c
 	const errors: string[] = [];
 	const add = (reason: string) => errors.push(`${path}: ${reason}`);
 
-	const types = schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
+	const types =
+		schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type];
 	if (types.length && !types.some((t) => typeof t === 'string' && typeMatches(value, t))) {
 		add(`must be ${types.join(' or ')}, got ${typeOf(value)}`);
 		return errors;
 	}
-	if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+	if (
+		Array.isArray(schema.enum) &&
+		!schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value))
+	)
 		add(`must be one of ${schema.enum.map(show).join(', ')}, got ${show(value)}`);
-	if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) add(`must be ${show(schema.const)}`);
+	if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
+		add(`must be ${show(schema.const)}`);
 
 	if (typeof value === 'number') {
-		if (typeof schema.minimum === 'number' && value < schema.minimum) add(`must be at least ${schema.minimum}`);
-		if (typeof schema.maximum === 'number' && value > schema.maximum) add(`must be at most ${schema.maximum}`);
+		if (typeof schema.minimum === 'number' && value < schema.minimum)
+			add(`must be at least ${schema.minimum}`);
+		if (typeof schema.maximum === 'number' && value > schema.maximum)
+			add(`must be at most ${schema.maximum}`);
 		if (typeof schema.exclusiveMinimum === 'number' && value <= schema.exclusiveMinimum)
 			add(`must be greater than ${schema.exclusiveMinimum}`);
 		if (typeof schema.exclusiveMaximum === 'number' && value >= schema.exclusiveMaximum)
@@ -80,33 +87,51 @@ export function validateAgainstSchema(schema: unknown, value: unknown, path = 'c
 			add(`must be a ${schema.format}${schema.format === 'date' ? ' (YYYY-MM-DD)' : ''}`);
 	}
 	if (Array.isArray(value)) {
-		if (typeof schema.minItems === 'number' && value.length < schema.minItems) add(`must have at least ${schema.minItems} items`);
-		if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) add(`must have at most ${schema.maxItems} items`);
-		if (schema.uniqueItems === true && new Set(value.map((v) => JSON.stringify(v))).size !== value.length)
+		if (typeof schema.minItems === 'number' && value.length < schema.minItems)
+			add(`must have at least ${schema.minItems} items`);
+		if (typeof schema.maxItems === 'number' && value.length > schema.maxItems)
+			add(`must have at most ${schema.maxItems} items`);
+		if (
+			schema.uniqueItems === true &&
+			new Set(value.map((v) => JSON.stringify(v))).size !== value.length
+		)
 			add('must not contain duplicates');
-		if (isSchema(schema.items)) value.forEach((v, i) => errors.push(...validateAgainstSchema(schema.items, v, `${path}[${i}]`)));
+		if (isSchema(schema.items))
+			value.forEach((v, i) =>
+				errors.push(...validateAgainstSchema(schema.items, v, `${path}[${i}]`)),
+			);
 	}
 	if (typeOf(value) === 'object') {
 		const obj = value as Record<string, unknown>;
 		const props = isSchema(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
 		if (Array.isArray(schema.required)) {
-			for (const key of schema.required) if (typeof key === 'string' && !(key in obj)) errors.push(`${path}.${key}: is required`);
+			for (const key of schema.required)
+				if (typeof key === 'string' && !(key in obj)) errors.push(`${path}.${key}: is required`);
 		}
 		for (const [key, v] of Object.entries(obj)) {
 			if (key in props) errors.push(...validateAgainstSchema(props[key], v, `${path}.${key}`));
 			else if (schema.additionalProperties === false)
-				errors.push(`${path}.${key}: is not allowed (allowed: ${Object.keys(props).join(', ') || 'none'})`);
+				errors.push(
+					`${path}.${key}: is not allowed (allowed: ${Object.keys(props).join(', ') || 'none'})`,
+				);
 			else if (isSchema(schema.additionalProperties))
 				errors.push(...validateAgainstSchema(schema.additionalProperties, v, `${path}.${key}`));
 		}
 	}
-	if (Array.isArray(schema.allOf)) for (const s of schema.allOf) errors.push(...validateAgainstSchema(s, value, path));
+	if (Array.isArray(schema.allOf))
+		for (const s of schema.allOf) errors.push(...validateAgainstSchema(s, value, path));
 	for (const keyword of ['anyOf', 'oneOf'] as const) {
 		const options = schema[keyword];
 		if (Array.isArray(options) && options.length) {
-			const passing = options.filter((s) => validateAgainstSchema(s, value, path).length === 0).length;
+			const passing = options.filter(
+				(s) => validateAgainstSchema(s, value, path).length === 0,
+			).length;
 			if (passing === 0 || (keyword === 'oneOf' && passing > 1))
-				add(keyword === 'oneOf' && passing > 1 ? 'matches more than one allowed form' : 'matches none of the allowed forms');
+				add(
+					keyword === 'oneOf' && passing > 1
+						? 'matches more than one allowed form'
+						: 'matches none of the allowed forms',
+				);
 		}
 	}
 	return errors;
@@ -117,7 +142,11 @@ export function describeSchema(schema: unknown): string {
 	if (!isSchema(schema) || !isSchema(schema.properties)) return 'an object';
 	const required = Array.isArray(schema.required) ? schema.required : [];
 	const parts = Object.entries(schema.properties as Record<string, unknown>).map(([key, s]) => {
-		const type = isSchema(s) ? (Array.isArray(s.enum) ? s.enum.map(show).join('|') : s.type ?? 'any') : 'any';
+		const type = isSchema(s)
+			? Array.isArray(s.enum)
+				? s.enum.map(show).join('|')
+				: (s.type ?? 'any')
+			: 'any';
 		return `${key} (${String(type)}${required.includes(key) ? ', required' : ''})`;
 	});
 	return parts.length ? parts.join(', ') : 'an empty object';

@@ -41,7 +41,11 @@ export const MAX_MAX_WAIT_MS = 24 * 60 * 60_000;
 export const JITTER = 0.2;
 
 /** Milliseconds before check number `round` (0 = the first check). */
-export function pollDelay(round: number, schedule: PollSchedule, random: () => number = Math.random): number {
+export function pollDelay(
+	round: number,
+	schedule: PollSchedule,
+	random: () => number = Math.random,
+): number {
 	const first = Math.max(0, schedule.firstDelayMs);
 	const cap = Math.max(first, schedule.capMs);
 	if (round <= 0) return first;
@@ -51,7 +55,12 @@ export function pollDelay(round: number, schedule: PollSchedule, random: () => n
 }
 
 /** The next delay, honouring a Retry-After (ms) the service asked for. */
-export function nextDelay(round: number, schedule: PollSchedule, retryAfterMs?: number, random?: () => number): number {
+export function nextDelay(
+	round: number,
+	schedule: PollSchedule,
+	retryAfterMs?: number,
+	random?: () => number,
+): number {
 	const base = pollDelay(round, schedule, random);
 	return retryAfterMs !== undefined && retryAfterMs > base ? retryAfterMs : base;
 }
@@ -70,7 +79,11 @@ export function maxRounds(maxWaitMs: number, schedule: PollSchedule): number {
  * `errorResponse.retry_after_ms`; the "retry after N s" wording is a fallback.
  */
 export function retryAfterFromError(error: unknown): number | undefined {
-	const e = error as { description?: unknown; message?: unknown; errorResponse?: { retry_after_ms?: unknown } };
+	const e = error as {
+		description?: unknown;
+		message?: unknown;
+		errorResponse?: { retry_after_ms?: unknown };
+	};
 	const kept = e?.errorResponse?.retry_after_ms;
 	if (typeof kept === 'number' && Number.isFinite(kept) && kept >= 0) return kept;
 	const texts = [e?.description, e?.message].filter((t): t is string => typeof t === 'string');

@@ -23,6 +23,9 @@ async function getChecks(this: ILoadOptionsFunctions): Promise<INodePropertyOpti
 		.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export const loadOptions: Record<string, (this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>> = {
+export const loadOptions: Record<
+	string,
+	(this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>
+> = {
 	getChecks,
 };

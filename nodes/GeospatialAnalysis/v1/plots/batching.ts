@@ -93,7 +93,11 @@ export function planRegistrationRequests(
 
 export interface PoolOutcome<R> {
 	/** Per task: its result, its error, or `skipped` when the pool stopped before starting it. */
-	results: Array<{ status: 'fulfilled'; value: R } | { status: 'rejected'; reason: unknown } | { status: 'skipped' }>;
+	results: Array<
+		| { status: 'fulfilled'; value: R }
+		| { status: 'rejected'; reason: unknown }
+		| { status: 'skipped' }
+	>;
 }
 
 /**

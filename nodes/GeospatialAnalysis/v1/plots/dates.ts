@@ -54,10 +54,16 @@ function daysInMonth(year: number, month: number): number {
 
 function build(year: number, month: number, day: number, shown: string): DateReading {
 	if (year < 1900 || year > 2200) {
-		return { kind: 'invalid', reason: `"${shown}" has the year ${year}, which is not a plausible harvest year. ${ISO_HINT}.` };
+		return {
+			kind: 'invalid',
+			reason: `"${shown}" has the year ${year}, which is not a plausible harvest year. ${ISO_HINT}.`,
+		};
 	}
 	if (month < 1 || month > 12) {
-		return { kind: 'invalid', reason: `"${shown}" has the month ${month}, which does not exist. ${ISO_HINT}.` };
+		return {
+			kind: 'invalid',
+			reason: `"${shown}" has the month ${month}, which does not exist. ${ISO_HINT}.`,
+		};
 	}
 	if (day < 1 || day > daysInMonth(year, month)) {
 		return {
@@ -111,8 +117,14 @@ function monthNumber(name: string): number | undefined {
 export function readHarvestDate(value: unknown, order: DateOrder = 'reject'): DateReading {
 	if (value === undefined || value === null) return { kind: 'missing' };
 	if (value instanceof Date) {
-		if (Number.isNaN(value.getTime())) return { kind: 'invalid', reason: `the date is invalid. ${ISO_HINT}.` };
-		return build(value.getUTCFullYear(), value.getUTCMonth() + 1, value.getUTCDate(), value.toISOString());
+		if (Number.isNaN(value.getTime()))
+			return { kind: 'invalid', reason: `the date is invalid. ${ISO_HINT}.` };
+		return build(
+			value.getUTCFullYear(),
+			value.getUTCMonth() + 1,
+			value.getUTCDate(),
+			value.toISOString(),
+		);
 	}
 	if (typeof value === 'object') {
 		const toISODate = (value as { toISODate?: unknown }).toISODate;
@@ -120,10 +132,14 @@ export function readHarvestDate(value: unknown, order: DateOrder = 'reject'): Da
 			const iso = (toISODate as () => unknown).call(value);
 			if (typeof iso === 'string') return readHarvestDate(iso, order);
 		}
-		return { kind: 'invalid', reason: `it is ${Array.isArray(value) ? 'a list' : 'an object'}, not a date. ${ISO_HINT}.` };
+		return {
+			kind: 'invalid',
+			reason: `it is ${Array.isArray(value) ? 'a list' : 'an object'}, not a date. ${ISO_HINT}.`,
+		};
 	}
 	if (typeof value === 'number') {
-		if (!Number.isFinite(value)) return { kind: 'invalid', reason: `${String(value)} is not a date. ${ISO_HINT}.` };
+		if (!Number.isFinite(value))
+			return { kind: 'invalid', reason: `${String(value)} is not a date. ${ISO_HINT}.` };
 		return fromSerial(value, String(value));
 	}
 	if (typeof value !== 'string') {
@@ -135,7 +151,12 @@ export function readHarvestDate(value: unknown, order: DateOrder = 'reject'): Da
 	let m: RegExpExecArray | null;
 
 	// ISO date, optionally followed by a time and a zone: the date part as written.
-	if ((m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.exec(text))) {
+	if (
+		(m =
+			/^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i.exec(
+				text,
+			))
+	) {
 		return build(Number(m[1]), Number(m[2]), Number(m[3]), shown);
 	}
 	if ((m = /^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$/.exec(text))) {

@@ -4,10 +4,21 @@
 import { readLooseNumber } from '../geometry';
 
 /** The contract's commodity enum. */
-export const COMMODITIES = ['wood', 'soy', 'cocoa', 'coffee', 'palm_oil', 'beef', 'rubber'] as const;
+export const COMMODITIES = [
+	'wood',
+	'soy',
+	'cocoa',
+	'coffee',
+	'palm_oil',
+	'beef',
+	'rubber',
+] as const;
 export type Commodity = (typeof COMMODITIES)[number];
 
-export type FieldReading<T> = { kind: 'missing' } | { kind: 'invalid'; reason: string } | { kind: 'value'; value: T };
+export type FieldReading<T> =
+	| { kind: 'missing' }
+	| { kind: 'invalid'; reason: string }
+	| { kind: 'value'; value: T };
 
 /**
  * Matches a commodity case-insensitively; spaces and hyphens count as underscores
@@ -36,9 +47,13 @@ export function readCommodity(value: unknown): FieldReading<Commodity> {
 /** Plain text field (plot name, notes): numbers are turned into text; empty means missing. */
 export function readText(value: unknown): FieldReading<string> {
 	if (value === undefined || value === null) return { kind: 'missing' };
-	if (typeof value === 'number' || typeof value === 'boolean') return { kind: 'value', value: String(value) };
+	if (typeof value === 'number' || typeof value === 'boolean')
+		return { kind: 'value', value: String(value) };
 	if (typeof value !== 'string') {
-		return { kind: 'invalid', reason: `it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not text. Map a text value.` };
+		return {
+			kind: 'invalid',
+			reason: `it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not text. Map a text value.`,
+		};
 	}
 	const text = value.trim();
 	return text === '' ? { kind: 'missing' } : { kind: 'value', value: text };
@@ -49,7 +64,10 @@ export function readPointHa(value: unknown): FieldReading<number> {
 	const read = readLooseNumber(value);
 	if (read.kind === 'missing') return { kind: 'missing' };
 	if (read.kind === 'invalid') {
-		return { kind: 'invalid', reason: `${read.reason}. Give the plot area in hectares as a number below 4 (e.g. 2.5).` };
+		return {
+			kind: 'invalid',
+			reason: `${read.reason}. Give the plot area in hectares as a number below 4 (e.g. 2.5).`,
+		};
 	}
 	return { kind: 'value', value: read.value };
 }
@@ -67,7 +85,10 @@ export function readAdditionalInfo(
 		const { key, value } = pairs[i] ?? {};
 		const name = typeof key === 'string' ? key.trim() : typeof key === 'number' ? String(key) : '';
 		if (name === '') {
-			return { kind: 'invalid', reason: `pair ${i + 1} has no key. Give every additional info pair a key, or remove the pair.` };
+			return {
+				kind: 'invalid',
+				reason: `pair ${i + 1} has no key. Give every additional info pair a key, or remove the pair.`,
+			};
 		}
 		out[name] =
 			value === undefined || value === null

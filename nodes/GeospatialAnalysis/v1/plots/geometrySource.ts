@@ -66,7 +66,9 @@ export function readItemGeometry(
 		} else {
 			return {
 				features: [],
-				errors: [`Item ${itemIndex}: the geometry source "${String(source)}" is unknown. Choose GeoJSON, Latitude/Longitude or WKT.`],
+				errors: [
+					`Item ${itemIndex}: the geometry source "${String(source)}" is unknown. Choose GeoJSON, Latitude/Longitude or WKT.`,
+				],
 				warnings: [],
 				repairs: [],
 				featureCount: 0,
@@ -85,8 +87,12 @@ export function readItemGeometry(
 		repair: options.repair === true,
 		pointHa: options.pointHa,
 	});
-	const errors = result.problems.filter((p) => p.severity === 'error').map((p) => describeProblem(itemIndex, p));
-	const warnings = result.problems.filter((p) => p.severity === 'warning').map((p) => describeProblem(itemIndex, p));
+	const errors = result.problems
+		.filter((p) => p.severity === 'error')
+		.map((p) => describeProblem(itemIndex, p));
+	const warnings = result.problems
+		.filter((p) => p.severity === 'warning')
+		.map((p) => describeProblem(itemIndex, p));
 	return {
 		features: errors.length === 0 ? result.features : [],
 		errors,

@@ -9,15 +9,15 @@ import type { IDataObject } from 'n8n-workflow';
 import { num, str } from '../helpers/values';
 import { simplifyPlotResult } from '../results/flatten';
 
-
-
 const JOB_COLUMNS = ['job_id', 'job_name', 'job_status'];
 
 /** id, name, commodity, country, state, area, lat, lon, dates, risk level and the main analysis figures. */
 export function simplifyPlot(plot: IDataObject): IDataObject {
 	const analysisRow = simplifyPlotResult(plot, {});
 	for (const key of JOB_COLUMNS) delete analysisRow[key];
-	const harvest = Array.isArray(plot.harvest_dates) ? plot.harvest_dates.filter((d) => typeof d === 'string') : [];
+	const harvest = Array.isArray(plot.harvest_dates)
+		? plot.harvest_dates.filter((d) => typeof d === 'string')
+		: [];
 	const { plot_id, plot_name, commodity, country, area_ha, ...analysis } = analysisRow;
 	return {
 		plot_id,

@@ -21,7 +21,6 @@ export type CheckEntry =
 
 export type Json = Record<string, unknown>;
 
-
 /**
  * Plot ids of an item: a list, a number, or text separated by commas, semicolons,
  * whitespace or new lines. Returns the ids and what was wrong, if anything.
@@ -41,7 +40,10 @@ export function readPlotIds(value: unknown): { ids: string[]; problem?: string }
 			continue;
 		}
 		if (typeof part !== 'string') {
-			return { ids: [], problem: `a plot id is ${Array.isArray(part) ? 'a list' : `a ${typeof part}`}, not text` };
+			return {
+				ids: [],
+				problem: `a plot id is ${Array.isArray(part) ? 'a list' : `a ${typeof part}`}, not text`,
+			};
 		}
 		const text = part.trim().replace(/^\[|\]$/g, '');
 		for (const piece of text.split(/[\s,;]+/)) {
@@ -55,7 +57,10 @@ export function readPlotIds(value: unknown): { ids: string[]; problem?: string }
 }
 
 /** Chunks of at most `batchSize` entries, in order. */
-export function packCheckEntries(entries: readonly CheckEntry[], batchSize = CHECK_BATCH_LIMIT): CheckEntry[][] {
+export function packCheckEntries(
+	entries: readonly CheckEntry[],
+	batchSize = CHECK_BATCH_LIMIT,
+): CheckEntry[][] {
 	const size = Math.max(1, Math.min(CHECK_BATCH_LIMIT, Math.floor(batchSize) || CHECK_BATCH_LIMIT));
 	const chunks: CheckEntry[][] = [];
 	for (let i = 0; i < entries.length; i += size) chunks.push(entries.slice(i, i + size));
@@ -94,11 +99,19 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 	const fallback: Json[] = [];
 	for (const feature of features) {
 		const p = isObject(feature.properties) ? feature.properties : {};
-		if (p.input_type === 'geojson' && typeof p.geojson_index === 'number' && geos[p.geojson_index]) {
+		if (
+			p.input_type === 'geojson' &&
+			typeof p.geojson_index === 'number' &&
+			geos[p.geojson_index]
+		) {
 			byEntry.set(geos[p.geojson_index], feature);
 		} else if (p.input_type === 'plot') {
 			plotQueue.push(feature);
-		} else if (typeof p.input_index === 'number' && ordered[p.input_index] && !byEntry.has(ordered[p.input_index])) {
+		} else if (
+			typeof p.input_index === 'number' &&
+			ordered[p.input_index] &&
+			!byEntry.has(ordered[p.input_index])
+		) {
 			byEntry.set(ordered[p.input_index], feature);
 		} else {
 			fallback.push(feature);
@@ -108,7 +121,9 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 	const unclaimed = [...plots];
 	for (const feature of plotQueue) {
 		const p = feature.properties as Json;
-		let at = unclaimed.findIndex((e) => e.kind === 'plot' && p.plot_id !== undefined && String(p.plot_id) === e.plotId);
+		let at = unclaimed.findIndex(
+			(e) => e.kind === 'plot' && p.plot_id !== undefined && String(p.plot_id) === e.plotId,
+		);
 		if (at === -1) at = 0;
 		const [entry] = unclaimed.splice(at, 1);
 		if (entry) byEntry.set(entry, feature);
@@ -125,14 +140,14 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 	return chunk.map((e) => byEntry.get(e) as Json);
 }
 
-
 const LEGALITY_ORDER = ['prohibited', 'limited', 'unknown', 'permitted'];
 
 /** The strictest extractive-activity legality among areas (prohibited > limited > unknown > permitted). */
 export function strictestLegality(areas: readonly Json[]): string | null {
 	let best: string | null = null;
 	for (const a of areas) {
-		const v = typeof a.extractive_activity_legality === 'string' ? a.extractive_activity_legality : null;
+		const v =
+			typeof a.extractive_activity_legality === 'string' ? a.extractive_activity_legality : null;
 		if (v === null) continue;
 		const rank = LEGALITY_ORDER.indexOf(v.toLowerCase());
 		const bestRank = best === null ? Infinity : LEGALITY_ORDER.indexOf(best.toLowerCase());
@@ -160,8 +175,12 @@ const HANDLED = new Set([
  */
 export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 	const p = isObject(feature.properties) ? feature.properties : {};
-	const summary = isObject(p.protected_area_overlap_summary) ? p.protected_area_overlap_summary : {};
-	const details = Array.isArray(p.protected_area_details) ? p.protected_area_details.filter(isObject) : [];
+	const summary = isObject(p.protected_area_overlap_summary)
+		? p.protected_area_overlap_summary
+		: {};
+	const details = Array.isArray(p.protected_area_details)
+		? p.protected_area_details.filter(isObject)
+		: [];
 	const areas = details.map((d) => ({
 		...d,
 		area_id: d.area_id ?? null,
@@ -177,10 +196,13 @@ export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 		source_name: d.source_name ?? null,
 	}));
 	const overlap =
-		typeof summary.protected_area_overlap === 'boolean' ? summary.protected_area_overlap : areas.length > 0;
+		typeof summary.protected_area_overlap === 'boolean'
+			? summary.protected_area_overlap
+			: areas.length > 0;
 	const row: Json = {
 		input_type: entry.kind === 'plot' ? 'plot' : 'geometry',
-		plot_id: entry.kind === 'plot' ? (p.plot_id !== undefined ? String(p.plot_id) : entry.plotId) : null,
+		plot_id:
+			entry.kind === 'plot' ? (p.plot_id !== undefined ? String(p.plot_id) : entry.plotId) : null,
 		plot_name: typeof p.plot_name === 'string' ? p.plot_name : null,
 		input_feature_index: entry.kind === 'geojson' ? entry.indexInItem : null,
 		area_ha: num(p.area_ha),
@@ -194,7 +216,8 @@ export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 		overlapping_area_count: areas.length,
 		overlapping_areas: areas,
 	};
-	for (const [key, value] of Object.entries(p)) if (!HANDLED.has(key) && !(key in row)) row[key] = value;
+	for (const [key, value] of Object.entries(p))
+		if (!HANDLED.has(key) && !(key in row)) row[key] = value;
 	return row;
 }
 
@@ -202,7 +225,11 @@ export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 export function mergeCheckAnswers(answers: readonly unknown[]): Json {
 	if (answers.length === 1 && isObject(answers[0])) return answers[0];
 	const first = answers.find(isObject) ?? {};
-	const merged: Json = { ...first, type: 'FeatureCollection', features: answers.flatMap(featuresOf) };
+	const merged: Json = {
+		...first,
+		type: 'FeatureCollection',
+		features: answers.flatMap(featuresOf),
+	};
 	merged.metadata = answers.map((a) => (isObject(a) ? (a.metadata ?? null) : null));
 	return merged;
 }

@@ -92,8 +92,10 @@ function firstString(values: unknown[]): string | null {
 /** Top-level result of a capability run: its summary/class/score, or the value itself when scalar. */
 function topLevelResult(value: unknown): string | number | boolean | null {
 	if (value === null || value === undefined) return null;
-	const scalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-	if (!isObject(value)) return scalar(value) ? (value as string | number | boolean) : JSON.stringify(value);
+	const scalar = (v: unknown) =>
+		typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+	if (!isObject(value))
+		return scalar(value) ? (value as string | number | boolean) : JSON.stringify(value);
 	for (const key of ['summary', 'result', 'class', 'risk_level', 'status', 'score', 'value']) {
 		const v = value[key];
 		if (scalar(v)) return v as string | number | boolean;
@@ -133,9 +135,11 @@ export function simplifyPlotResult(
 	const eudr = isObject(analysis.eudr) ? analysis.eudr : {};
 	const deforestation = isObject(analysis.deforestation) ? analysis.deforestation : {};
 	const pa = isObject(analysis.protected_areas) ? analysis.protected_areas : undefined;
-	const paSummary = pa && isObject(pa.protected_area_overlap_summary) ? pa.protected_area_overlap_summary : {};
+	const paSummary =
+		pa && isObject(pa.protected_area_overlap_summary) ? pa.protected_area_overlap_summary : {};
 	const il = isObject(analysis.indigenous_land) ? analysis.indigenous_land : undefined;
-	const ilSummary = il && isObject(il.indigenous_land_overlap_summary) ? il.indigenous_land_overlap_summary : {};
+	const ilSummary =
+		il && isObject(il.indigenous_land_overlap_summary) ? il.indigenous_land_overlap_summary : {};
 	const ilLegacy = isObject(analysis.indigenous_overlap) ? analysis.indigenous_overlap : undefined;
 	const legacyPa = Array.isArray(analysis.protectedAreas) ? analysis.protectedAreas : undefined;
 
@@ -151,7 +155,9 @@ export function simplifyPlotResult(
 	const imageUrls = Array.isArray(job?.job_visualization_url) ? job.job_visualization_url : [];
 	const plotId = str(plot?.plot_id);
 	const jobImage = plotId
-		? imageUrls.find((u) => typeof u === 'string' && new RegExp(`/${plotId}\\.[a-z]+$`, 'i').test(u))
+		? imageUrls.find(
+				(u) => typeof u === 'string' && new RegExp(`/${plotId}\\.[a-z]+$`, 'i').test(u),
+			)
 		: undefined;
 
 	const row: IDataObject = {
@@ -163,17 +169,21 @@ export function simplifyPlotResult(
 		status: failure ? 'failed' : hasResults(analysis) ? 'analysed' : 'not analysed',
 		failed: !!failure,
 		failure_reason: failure ?? null,
-		risk_level: failure ? null : str(analysis.risk_level) ?? str(eudr.risk_level),
+		risk_level: failure ? null : (str(analysis.risk_level) ?? str(eudr.risk_level)),
 		risk_reason: failure ? null : str(analysis.risk_reason),
-		forest_percentage_2020: num(analysis.forest_percentage_2020) ?? num(eudr.forest_percentage_2020),
-		deforestation_percentage: num(analysis.deforestation_percentage) ?? num(eudr.deforestation_percentage),
+		forest_percentage_2020:
+			num(analysis.forest_percentage_2020) ?? num(eudr.forest_percentage_2020),
+		deforestation_percentage:
+			num(analysis.deforestation_percentage) ?? num(eudr.deforestation_percentage),
 		deforestation_area_ha: num(deforestation.total) ?? num(eudr.deforestation_area_ha),
 		deforestation_area_jrc_ha: num(deforestation.total_jrc),
 		deforestation_free: bool(eudr.deforestation_free),
 		protected_area_overlap: paOverlap,
 		protected_area_overlap_percentage: num(paSummary.total_overlap_percentage),
 		protected_area_overlap_ha: num(paSummary.total_overlap_area_ha),
-		protected_area_extractive_activity_legality: str(paSummary.most_restrictive_extractive_activity_legality),
+		protected_area_extractive_activity_legality: str(
+			paSummary.most_restrictive_extractive_activity_legality,
+		),
 		protected_area_names: legacyPa
 			? legacyPa.map((p) => (Array.isArray(p) ? p[0] : p)).join(', ')
 			: pa && Array.isArray(pa.protected_area_details)
@@ -184,7 +194,8 @@ export function simplifyPlotResult(
 				: null,
 		indigenous_land_overlap: ilOverlap,
 		indigenous_land_overlap_percentage:
-			num(ilSummary.total_overlap_percentage) ?? (ilLegacy ? num(ilLegacy.overlap_percentage) : null),
+			num(ilSummary.total_overlap_percentage) ??
+			(ilLegacy ? num(ilLegacy.overlap_percentage) : null),
 		indigenous_land_overlap_ha:
 			num(ilSummary.total_overlap_area_ha) ?? (ilLegacy ? num(ilLegacy.total_overlap_area) : null),
 		area_ha: num(plot?.area_ha) ?? num(analysis.areaHa),

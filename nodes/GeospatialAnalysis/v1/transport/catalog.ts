@@ -54,7 +54,10 @@ const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
  * Every entry of the live catalog (`GET /v3/discovery/capabilities`, with the extras
  * asked for), read once per node run. Free of charge.
  */
-export async function getCatalogEntries(this: ServiceContext, options: CatalogOptions = {}): Promise<IDataObject[]> {
+export async function getCatalogEntries(
+	this: ServiceContext,
+	options: CatalogOptions = {},
+): Promise<IDataObject[]> {
 	const include = includeValue(options);
 	let reads = runCache.get(this);
 	if (!reads) runCache.set(this, (reads = new Map()));
@@ -73,7 +76,10 @@ export async function getCatalogEntries(this: ServiceContext, options: CatalogOp
 }
 
 /** The capabilities of the live catalog that can be run (those with a name). */
-export async function getCatalog(this: ServiceContext, options: CatalogOptions = {}): Promise<Capability[]> {
+export async function getCatalog(
+	this: ServiceContext,
+	options: CatalogOptions = {},
+): Promise<Capability[]> {
 	const entries = await getCatalogEntries.call(this, options);
 	return entries.filter((c): c is Capability => typeof c.name === 'string');
 }
@@ -81,6 +87,7 @@ export async function getCatalog(this: ServiceContext, options: CatalogOptions =
 /** Capability name → result key, for the capabilities whose results live under another key. */
 export function resultKeysOf(catalog: Capability[]): Record<string, string> {
 	const out: Record<string, string> = {};
-	for (const c of catalog) if (typeof c.result_key === 'string' && c.result_key !== c.name) out[c.name] = c.result_key;
+	for (const c of catalog)
+		if (typeof c.result_key === 'string' && c.result_key !== c.name) out[c.name] = c.result_key;
 	return out;
 }

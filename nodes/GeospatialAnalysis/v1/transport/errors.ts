@@ -89,7 +89,8 @@ export function serviceMessage(body: unknown): string | undefined {
 }
 
 function bodyRecord(body: unknown): Record<string, unknown> {
-	if (body && typeof body === 'object' && !Array.isArray(body)) return body as Record<string, unknown>;
+	if (body && typeof body === 'object' && !Array.isArray(body))
+		return body as Record<string, unknown>;
 	if (typeof body === 'string') {
 		try {
 			const parsed = JSON.parse(body);
@@ -111,8 +112,9 @@ function header(headers: ServiceErrorInput['headers'], name: string): string | u
 const NETWORK_HINTS: Record<string, string> = {
 	ECONNREFUSED:
 		'Nothing answered at the Base URL of the credential. Check the address and that the service is up.',
-	ENOTFOUND: 'The host name in the credential\'s Base URL could not be found. Check it for typos.',
-	EAI_AGAIN: 'The host name in the credential\'s Base URL could not be resolved right now. Try again shortly.',
+	ENOTFOUND: "The host name in the credential's Base URL could not be found. Check it for typos.",
+	EAI_AGAIN:
+		"The host name in the credential's Base URL could not be resolved right now. Try again shortly.",
 	ECONNRESET:
 		'The connection to the service was cut before an answer arrived. Run the node again; if it created something, check first that it is not there already.',
 	ETIMEDOUT: 'The service did not answer in time. Try again shortly.',
@@ -127,11 +129,23 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 	const httpCode = status === undefined ? undefined : String(status);
 	const errorCode = typeof record.error === 'string' ? record.error : undefined;
 	const details: Record<string, unknown> = {};
-	for (const key of ['required', 'available', 'needed', 'free', 'required_tokens', 'available_tokens', 'token_cost']) {
+	for (const key of [
+		'required',
+		'available',
+		'needed',
+		'free',
+		'required_tokens',
+		'available_tokens',
+		'token_cost',
+	]) {
 		if (record[key] !== undefined) details[key] = record[key];
 	}
 
-	const result = (kind: ServiceErrorKind, msg: string, description: string): MappedServiceError => ({
+	const result = (
+		kind: ServiceErrorKind,
+		msg: string,
+		description: string,
+	): MappedServiceError => ({
 		kind,
 		message: msg,
 		description,
@@ -154,68 +168,157 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 
 	if (status === 400) {
 		if (errorCode === 'MISSING_API_VERSION')
-			return result('missing-api-version', msg, 'The request lacked the X-API-Version header. This is a bug in the node: please report it.');
+			return result(
+				'missing-api-version',
+				msg,
+				'The request lacked the X-API-Version header. This is a bug in the node: please report it.',
+			);
 		if (errorCode === 'INVALID_API_VERSION')
-			return result('invalid-api-version', msg, 'The service does not accept the API version this node speaks (3). Check that the Base URL points at a current release of the service.');
+			return result(
+				'invalid-api-version',
+				msg,
+				'The service does not accept the API version this node speaks (3). Check that the Base URL points at a current release of the service.',
+			);
 		if (typeof record.code === 'string' || /cursor/i.test(msg))
-			return result('invalid-cursor', msg, 'The page cursor is no longer valid (the list changed or the cursor expired). Run the node again to start from the first page.');
+			return result(
+				'invalid-cursor',
+				msg,
+				'The page cursor is no longer valid (the list changed or the cursor expired). Run the node again to start from the first page.',
+			);
 		if (lower.startsWith('unable to process json: unknown property')) {
 			const prop = msg.split(':').pop()?.trim();
-			return result('unknown-property', msg, `The service does not accept the field "${prop}". Remove it (for example from Additional Fields) and run again.`);
+			return result(
+				'unknown-property',
+				msg,
+				`The service does not accept the field "${prop}". Remove it (for example from Additional Fields) and run again.`,
+			);
 		}
 		if (lower.startsWith('unable to process json'))
-			return result('invalid-json', msg, 'The request body was not valid JSON. Check JSON fields (check configs, additional info) for syntax errors.');
+			return result(
+				'invalid-json',
+				msg,
+				'The request body was not valid JSON. Check JSON fields (check configs, additional info) for syntax errors.',
+			);
 		if (lower.startsWith('invalid check type'))
-			return result('invalid-check-type', msg, 'Choose a check from the list (it comes from the live catalog), or fix the check name in your expression.');
+			return result(
+				'invalid-check-type',
+				msg,
+				'Choose a check from the list (it comes from the live catalog), or fix the check name in your expression.',
+			);
 		if (lower.startsWith('invalid commodity'))
-			return result('invalid-commodity', msg, 'Use one of the commodities the service lists: wood, soy, cocoa, coffee, palm_oil, beef, rubber.');
+			return result(
+				'invalid-commodity',
+				msg,
+				'Use one of the commodities the service lists: wood, soy, cocoa, coffee, palm_oil, beef, rubber.',
+			);
 		if (lower.startsWith('invalid polygon in geojson: the ring is not closed'))
-			return result('unclosed-ring', msg, 'Make the last coordinate of each polygon ring equal to the first, or turn on "Repair Geometry".');
+			return result(
+				'unclosed-ring',
+				msg,
+				'Make the last coordinate of each polygon ring equal to the first, or turn on "Repair Geometry".',
+			);
 		if (lower.startsWith('invalid geometry in geojson'))
-			return result('invalid-geometry', msg, 'Fix the geometry named in the message (coordinates are [longitude, latitude] in WGS84 degrees). "Repair Geometry" fixes unclosed rings, duplicate vertices and winding.');
+			return result(
+				'invalid-geometry',
+				msg,
+				'Fix the geometry named in the message (coordinates are [longitude, latitude] in WGS84 degrees). "Repair Geometry" fixes unclosed rings, duplicate vertices and winding.',
+			);
 		if (/insufficient|not enough tokens/.test(lower))
 			return result('insufficient-tokens', msg, insufficientTokensHint(details));
-		return result('bad-request', msg, 'The service rejected the request as invalid. Check the fields named in the message.');
+		return result(
+			'bad-request',
+			msg,
+			'The service rejected the request as invalid. Check the fields named in the message.',
+		);
 	}
 	if (status === 401)
-		return result('unauthorized', msg, 'The service did not accept the credential. Check the API key (it starts with service_live_) or the username and password, and that it belongs to this Base URL.');
+		return result(
+			'unauthorized',
+			msg,
+			'The service did not accept the credential. Check the API key (it starts with service_live_) or the username and password, and that it belongs to this Base URL.',
+		);
 	if (status === 402 || (status === 409 && /token/.test(lower)))
 		return result('insufficient-tokens', msg, insufficientTokensHint(details));
 	if (status === 403) {
 		if (/unauthorized access to entity/.test(lower))
-			return result('forbidden-owner', msg, 'The item belongs to another account. Use an id created by the account of this credential.');
+			return result(
+				'forbidden-owner',
+				msg,
+				'The item belongs to another account. Use an id created by the account of this credential.',
+			);
 		if (/forbidden/.test(lower))
-			return result('forbidden-role', msg, 'Your account lacks the role this operation needs. Ask the account administrator to grant it, or use another credential.');
+			return result(
+				'forbidden-role',
+				msg,
+				'Your account lacks the role this operation needs. Ask the account administrator to grant it, or use another credential.',
+			);
 		return result('forbidden', msg, 'The service refused this operation for your account.');
 	}
 	if (status === 404) {
 		if (input.path?.includes('check_tokens'))
-			return result('token-balance-unavailable', msg, 'The service could not look up your token balance. Try again later; if it persists, contact the service.');
-		return result('not-found', msg, 'Nothing exists at that id. Check the id (ids are numbers) and that it was created with this account.');
+			return result(
+				'token-balance-unavailable',
+				msg,
+				'The service could not look up your token balance. Try again later; if it persists, contact the service.',
+			);
+		return result(
+			'not-found',
+			msg,
+			'Nothing exists at that id. Check the id (ids are numbers) and that it was created with this account.',
+		);
 	}
 	if (status === 405)
-		return result('method-not-allowed', msg, 'The service does not support this operation at this address. Check the Base URL; if it is right, please report this bug in the node.');
+		return result(
+			'method-not-allowed',
+			msg,
+			'The service does not support this operation at this address. Check the Base URL; if it is right, please report this bug in the node.',
+		);
 	if (status === 406)
-		return result('not-acceptable', msg, 'The service could not answer in JSON. Check that the Base URL points at the service\'s API.');
+		return result(
+			'not-acceptable',
+			msg,
+			"The service could not answer in JSON. Check that the Base URL points at the service's API.",
+		);
 	if (status === 415)
-		return result('unsupported-media-type', msg, 'The service expected a JSON body. This is a bug in the node: please report it.');
+		return result(
+			'unsupported-media-type',
+			msg,
+			'The service expected a JSON body. This is a bug in the node: please report it.',
+		);
 	if (status === 429) {
 		const retryAfter = header(input.headers, 'retry-after');
-		return result('rate-limited', msg, `The service is limiting requests${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Wait a moment and run again, or lower "Parallel Requests".`);
+		return result(
+			'rate-limited',
+			msg,
+			`The service is limiting requests${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Wait a moment and run again, or lower "Parallel Requests".`,
+		);
 	}
 	if (status === 500) {
 		const id = /\(ID ([0-9a-f]{16})\)/i.exec(msg)?.[1];
-		return result('server-error', msg, id
-			? `The service failed on its side and logged it under ID ${id}. Try again; if it keeps failing, send that ID to the service's support.`
-			: 'The service failed on its side. Try again; if it keeps failing, contact the service\'s support.');
+		return result(
+			'server-error',
+			msg,
+			id
+				? `The service failed on its side and logged it under ID ${id}. Try again; if it keeps failing, send that ID to the service's support.`
+				: "The service failed on its side. Try again; if it keeps failing, contact the service's support.",
+		);
 	}
 	if (status === 502 || status === 503 || status === 504)
-		return result('unavailable', msg, 'The service is temporarily unavailable. Try again in a few minutes.');
-	return result('unknown', msg, 'The service answered with an unexpected error. Check the message and try again.');
+		return result(
+			'unavailable',
+			msg,
+			'The service is temporarily unavailable. Try again in a few minutes.',
+		);
+	return result(
+		'unknown',
+		msg,
+		'The service answered with an unexpected error. Check the message and try again.',
+	);
 }
 
 function insufficientTokensHint(details: Record<string, unknown>): string {
-	const needed = details.required ?? details.required_tokens ?? details.needed ?? details.token_cost;
+	const needed =
+		details.required ?? details.required_tokens ?? details.needed ?? details.token_cost;
 	const free = details.available ?? details.available_tokens ?? details.free;
 	if (needed !== undefined && free !== undefined)
 		return `This needs ${needed} tokens and ${free} are free. Buy tokens, wait for running jobs to settle, or analyse fewer plots or checks.`;

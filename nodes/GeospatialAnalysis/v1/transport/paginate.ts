@@ -39,8 +39,14 @@ export async function paginate<T = IDataObject>(
 		const qs: IDataObject = { ...(options.qs ?? {}), limit: Math.min(pageSize, remaining) };
 		if (cursor) qs.cursor = cursor;
 		const body = (await apiRequest.call(this, 'GET', path, { qs })) as IDataObject;
-		const page = Array.isArray(body?.[itemsKey]) ? (body[itemsKey] as T[]) : Array.isArray(body) ? (body as unknown as T[]) : [];
-		out.push(...page.slice(0, options.limit === undefined ? page.length : options.limit - out.length));
+		const page = Array.isArray(body?.[itemsKey])
+			? (body[itemsKey] as T[])
+			: Array.isArray(body)
+				? (body as unknown as T[])
+				: [];
+		out.push(
+			...page.slice(0, options.limit === undefined ? page.length : options.limit - out.length),
+		);
 		const meta = (body?.meta ?? {}) as PageMeta;
 		const next = meta.next_cursor ?? undefined;
 		if (!next || meta.has_more === false || page.length === 0) break;

@@ -11,12 +11,20 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
-import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../../credentials/common';
+import {
+	CredentialSetupError,
+	checkApiKey,
+	normaliseBaseUrl,
+} from '../../../../credentials/common';
 import { mapServiceError, redact } from './errors';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry';
 
-export type ServiceContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions;
+export type ServiceContext =
+	| IExecuteFunctions
+	| IPollFunctions
+	| ILoadOptionsFunctions
+	| IHookFunctions;
 
 export const API_VERSION = '3';
 
@@ -87,8 +95,9 @@ async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo>
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
 	const credentials = await this.getCredentials(type);
-	const secrets = [credentials.apiKey, credentials.password, credentials.sessionToken]
-		.filter((v): v is string => typeof v === 'string' && v.length > 0);
+	const secrets = [credentials.apiKey, credentials.password, credentials.sessionToken].filter(
+		(v): v is string => typeof v === 'string' && v.length > 0,
+	);
 	try {
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
 		return { type, baseUrl: normaliseBaseUrl(credentials.baseUrl), secrets };
@@ -128,12 +137,14 @@ const N8N_NETWORK_MESSAGES: Array<[RegExp, string]> = [
 export function networkCodeOf(error: unknown): string | undefined {
 	const e = error as { code?: unknown; message?: unknown; messages?: unknown; cause?: unknown };
 	if (typeof e?.code === 'string' && /^(E[A-Z_]{3,}|UND_ERR\w*)$/.test(e.code)) return e.code;
-	const texts = [
-		...(Array.isArray(e?.messages) ? e.messages : []),
-		e?.message,
-	].filter((t): t is string => typeof t === 'string');
+	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message].filter(
+		(t): t is string => typeof t === 'string',
+	);
 	for (const t of texts) {
-		const code = /\b(E(?:CONN[A-Z]+|TIMEDOUT|NOTFOUND|AI_AGAIN|PIPE|HOSTUNREACH|SOCKETTIMEDOUT))\b/.exec(t)?.[1];
+		const code =
+			/\b(E(?:CONN[A-Z]+|TIMEDOUT|NOTFOUND|AI_AGAIN|PIPE|HOSTUNREACH|SOCKETTIMEDOUT))\b/.exec(
+				t,
+			)?.[1];
 		if (code) return code;
 	}
 	for (const t of texts) {
@@ -154,7 +165,9 @@ async function currentSecrets(ctx: ServiceContext, known: string[]): Promise<str
 
 function originalMessage(error: unknown): string {
 	const e = error as { message?: unknown; messages?: unknown };
-	const wrapped = Array.isArray(e?.messages) ? e.messages.find((m) => typeof m === 'string' && m) : undefined;
+	const wrapped = Array.isArray(e?.messages)
+		? e.messages.find((m) => typeof m === 'string' && m)
+		: undefined;
 	return String(wrapped ?? e?.message ?? error);
 }
 
@@ -208,7 +221,8 @@ export function toNodeApiError(
 		...(mapped.details as JsonObject),
 	};
 	const retryAfter = parts.headers?.['retry-after'];
-	const retryAfterMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Date.now());
+	const retryAfterMs =
+		retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Date.now());
 	if (retryAfterMs !== undefined) response.retry_after_ms = retryAfterMs;
 	return new NodeApiError(ctx.getNode(), response, {
 		message: redact(mapped.message, secrets),
@@ -286,14 +300,19 @@ export async function apiRequest<T = unknown>(
 				}
 				return response.body;
 			}
-			parts = { status: response.statusCode, body: response.body, headers: normaliseHeaders(response.headers) };
+			parts = {
+				status: response.statusCode,
+				body: response.body,
+				headers: normaliseHeaders(response.headers),
+			};
 		} catch (error) {
 			const httpCode = Number((error as { httpCode?: unknown }).httpCode);
 			if (Number.isInteger(httpCode) && httpCode >= 400) {
 				// Only the re-login path throws on a status; keep what n8n kept of the answer.
 				parts = {
 					status: httpCode,
-					body: (error as { context?: { data?: unknown } }).context?.data ?? (error as Error).message,
+					body:
+						(error as { context?: { data?: unknown } }).context?.data ?? (error as Error).message,
 				};
 			} else {
 				const networkCode = networkCodeOf(error);
@@ -312,12 +331,17 @@ export async function apiRequest<T = unknown>(
 		const delay = signal?.aborted
 			? undefined
 			: retryDelay(
-					{ status: parts.status, networkCode: parts.networkCode, retryAfter: parts.headers?.['retry-after'] },
+					{
+						status: parts.status,
+						networkCode: parts.networkCode,
+						retryAfter: parts.headers?.['retry-after'],
+					},
 					attempt,
 					idempotent,
 					policy,
 				);
-		if (delay === undefined) throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
+		if (delay === undefined)
+			throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
 		try {
 			await sleepUnlessCancelled(delay, signal);
 		} catch {

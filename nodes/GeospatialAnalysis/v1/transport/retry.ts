@@ -56,7 +56,8 @@ export function retryDelay(
 	let retryable = false;
 	if (status === undefined) {
 		if (networkCode && NEVER_SENT.has(networkCode)) retryable = true;
-		else if (idempotent && (networkCode === undefined || CONNECTION_ERRORS.has(networkCode))) retryable = true;
+		else if (idempotent && (networkCode === undefined || CONNECTION_ERRORS.has(networkCode)))
+			retryable = true;
 	} else if (idempotent && RETRYABLE_STATUS.has(status)) {
 		retryable = true;
 	}

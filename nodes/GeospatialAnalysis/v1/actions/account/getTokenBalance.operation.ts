@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { apiRequest } from '../../transport/request';
@@ -10,7 +15,8 @@ function pick(body: IDataObject, keys: string[]): number | undefined {
 	for (const key of keys) {
 		const value = body[key];
 		if (typeof value === 'number') return value;
-		if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Number(value);
+		if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+			return Number(value);
 	}
 	return undefined;
 }
@@ -21,18 +27,30 @@ function pick(body: IDataObject, keys: string[]): number | undefined {
  */
 export function normaliseBalance(raw: unknown): IDataObject {
 	const body: IDataObject =
-		raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as IDataObject) : { value: raw as string };
+		raw && typeof raw === 'object' && !Array.isArray(raw)
+			? (raw as IDataObject)
+			: { value: raw as string };
 	const total = pick(body, ['Token balance', 'Token Balance', 'total', 'balance', 'token_balance']);
-	const reserved = pick(body, ['Reserved Tokens', 'Reserved tokens', 'reserved', 'reserved_tokens']);
+	const reserved = pick(body, [
+		'Reserved Tokens',
+		'Reserved tokens',
+		'reserved',
+		'reserved_tokens',
+	]);
 	let free = pick(body, ['Free Tokens', 'Free tokens', 'free', 'free_tokens']);
 	if (free === undefined && total !== undefined && reserved !== undefined) free = total - reserved;
 	return { total: total ?? null, reserved: reserved ?? null, free: free ?? null, ...body };
 }
 
-export async function getTokenBalance(this: IExecuteFunctions | import('n8n-workflow').IPollFunctions) {
+export async function getTokenBalance(
+	this: IExecuteFunctions | import('n8n-workflow').IPollFunctions,
+) {
 	return normaliseBalance(await apiRequest.call(this, 'GET', '/users/check_tokens'));
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, items, async () => await getTokenBalance.call(this));
 }

@@ -36,7 +36,6 @@ function pick(run: Json, keys: string[]): unknown {
 	return undefined;
 }
 
-
 function asText(value: unknown): string | null {
 	if (value === undefined || value === null) return null;
 	if (typeof value === 'string') return value;

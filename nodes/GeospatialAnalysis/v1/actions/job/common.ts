@@ -29,7 +29,10 @@ export function parseIdList(value: unknown): string[] {
 }
 
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
-export function outputFields(operation: string, defaultOutput: 'job' | 'perPlot'): INodeProperties[] {
+export function outputFields(
+	operation: string,
+	defaultOutput: 'job' | 'perPlot',
+): INodeProperties[] {
 	const show = { resource: ['job'], operation: [operation] };
 	return [
 		{
@@ -46,7 +49,8 @@ export function outputFields(operation: string, defaultOutput: 'job' | 'perPlot'
 				{
 					name: 'Per-Plot Results',
 					value: 'perPlot',
-					description: 'One item per plot with its analysis; failed plots are marked (failed, failure_reason), never dropped',
+					description:
+						'One item per plot with its analysis; failed plots are marked (failed, failure_reason), never dropped',
 				},
 			],
 			default: defaultOutput,
@@ -68,7 +72,7 @@ export function outputFields(operation: string, defaultOutput: 'job' | 'perPlot'
 			displayOptions: { show },
 			default: false,
 			description:
-				'Whether to download each plot\'s visualisation image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image.',
+				"Whether to download each plot's visualisation image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image.",
 		},
 		{
 			displayName: 'Put Image in Field',
@@ -91,10 +95,13 @@ export interface OutputOptions {
 
 export function readOutputOptions(ctx: IExecuteFunctions, itemIndex = 0): OutputOptions {
 	const output = ctx.getNodeParameter('output', itemIndex, 'job') === 'perPlot' ? 'perPlot' : 'job';
-	const binaryPropertyName = String(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') || 'data').trim();
+	const binaryPropertyName = String(
+		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') || 'data',
+	).trim();
 	return {
 		output,
-		simplify: output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
+		simplify:
+			output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
 		downloadImages: ctx.getNodeParameter('downloadImages', itemIndex, false) as boolean,
 		binaryPropertyName: binaryPropertyName || 'data',
 	};
@@ -124,7 +131,11 @@ async function downloadImage(ctx: IExecuteFunctions, url: string, itemIndex: num
 	}
 	const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
 	const fileName = url.split('?')[0].split('/').pop() || 'visualisation.png';
-	return await ctx.helpers.prepareBinaryData(buffer, fileName, fileName.endsWith('.png') ? 'image/png' : undefined);
+	return await ctx.helpers.prepareBinaryData(
+		buffer,
+		fileName,
+		fileName.endsWith('.png') ? 'image/png' : undefined,
+	);
 }
 
 /** The resultKey mapping from the live catalog; an unreachable catalog just means the defaults. */
@@ -164,8 +175,12 @@ export async function jobOutput(
 	for (let i = 0; i < rows.length; i++) {
 		const item: INodeExecutionData = { json: { ...rows[i], ...extra }, pairedItem };
 		if (options.downloadImages && !rows[i].failed) {
-			const url = imageUrlOfPlot(plots.find((p) => String(p.plot_id) === String(rows[i].plot_id)) ?? rows[i], job);
-			if (url) item.binary = { [options.binaryPropertyName]: await downloadImage(ctx, url, itemIndex) };
+			const url = imageUrlOfPlot(
+				plots.find((p) => String(p.plot_id) === String(rows[i].plot_id)) ?? rows[i],
+				job,
+			);
+			if (url)
+				item.binary = { [options.binaryPropertyName]: await downloadImage(ctx, url, itemIndex) };
 		}
 		out.push(item);
 	}
@@ -176,7 +191,9 @@ function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined
 	if (typeof plot.analysis_image === 'string' && plot.analysis_image) return plot.analysis_image;
 	if (typeof plot.image_url === 'string' && plot.image_url) return plot.image_url;
 	const urls = Array.isArray(job.job_visualization_url) ? job.job_visualization_url : [];
-	return urls.find((u): u is string => typeof u === 'string' && u.includes(`/${String(plot.plot_id)}.`));
+	return urls.find(
+		(u): u is string => typeof u === 'string' && u.includes(`/${String(plot.plot_id)}.`),
+	);
 }
 
 function imageUrlsOfJob(job: IDataObject): string[] {
@@ -204,7 +221,12 @@ export async function fetchJob(
 }
 
 /** Rejects ids that cannot be job ids before any request. */
-export function checkJobIds(ctx: IExecuteFunctions, ids: string[], itemIndex: number, field: string): void {
+export function checkJobIds(
+	ctx: IExecuteFunctions,
+	ids: string[],
+	itemIndex: number,
+	field: string,
+): void {
 	if (ids.length === 0)
 		throw new NodeOperationError(ctx.getNode(), `No job ID in "${field}" of item ${itemIndex}`, {
 			itemIndex,
@@ -212,8 +234,12 @@ export function checkJobIds(ctx: IExecuteFunctions, ids: string[], itemIndex: nu
 		});
 	const bad = ids.find((id) => !/^[\w.-]+$/.test(id));
 	if (bad !== undefined)
-		throw new NodeOperationError(ctx.getNode(), `"${bad}" in "${field}" of item ${itemIndex} is not a job ID`, {
-			itemIndex,
-			description: 'Job IDs are numbers such as 7001. Check the expression in this field.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${bad}" in "${field}" of item ${itemIndex} is not a job ID`,
+			{
+				itemIndex,
+				description: 'Job IDs are numbers such as 7001. Check the expression in this field.',
+			},
+		);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../helpers/items';
@@ -6,7 +11,14 @@ import { paginate } from '../../transport/paginate';
 import { apiRequest } from '../../transport/request';
 import { dryRun, quoteOutput } from './getQuote.operation';
 import type { ItemPlots } from './jobRequest';
-import { buildBody, groupItems, insufficientTokens, readJobSettings, requestFields, validateChecks } from './jobRequest';
+import {
+	buildBody,
+	groupItems,
+	insufficientTokens,
+	readJobSettings,
+	requestFields,
+	validateChecks,
+} from './jobRequest';
 
 const show = { resource: ['job'], operation: ['create'] };
 
@@ -113,7 +125,9 @@ function readExtras(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra: IDataObject = {};
 	const name = typeof fields.jobName === 'string' ? fields.jobName.trim() : '';
-	extra.job_name = name || `n8n ${new Date().toISOString().slice(0, 19)}Z ${Math.random().toString(36).slice(2, 8)}`;
+	extra.job_name =
+		name ||
+		`n8n ${new Date().toISOString().slice(0, 19)}Z ${Math.random().toString(36).slice(2, 8)}`;
 	if (typeof fields.notes === 'string' && fields.notes !== '') extra.notes = fields.notes;
 	if (fields.additionalInfo !== undefined) {
 		let info: unknown = fields.additionalInfo;
@@ -121,23 +135,34 @@ function readExtras(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 			try {
 				info = info.trim() === '' ? {} : jsonParse(info);
 			} catch {
-				throw new NodeOperationError(ctx.getNode(), `"Additional Info" of item ${itemIndex} is not valid JSON`, {
-					itemIndex,
-					description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`"Additional Info" of item ${itemIndex} is not valid JSON`,
+					{
+						itemIndex,
+						description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
+					},
+				);
 			}
 		}
 		if (!info || typeof info !== 'object' || Array.isArray(info))
-			throw new NodeOperationError(ctx.getNode(), `"Additional Info" of item ${itemIndex} must be a JSON object`, {
-				itemIndex,
-				description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`"Additional Info" of item ${itemIndex} must be a JSON object`,
+				{
+					itemIndex,
+					description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
+				},
+			);
 		if (Object.keys(info).length) extra.additional_info = info as IDataObject;
 	}
 	return extra;
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const out: INodeExecutionData[] = [];
 	const onError = (error: unknown, i: number) => {
 		if (this.continueOnFail()) return errorItem(error, i);
@@ -153,10 +178,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const options = this.getNodeParameter('options', first, {}) as IDataObject;
 			const maxTokens = Number(options.maxTokens ?? 0);
 			if (!Number.isFinite(maxTokens) || maxTokens < 0)
-				throw new NodeOperationError(this.getNode(), `"Max Tokens" of item ${first} must be 0 or more`, {
-					itemIndex: first,
-					description: 'Set the most tokens this job may cost, or 0 for no limit.',
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`"Max Tokens" of item ${first} must be 0 or more`,
+					{
+						itemIndex: first,
+						description: 'Set the most tokens this job may cost, or 0 for no limit.',
+					},
+				);
 			await validateChecks(this, settings.checks, first);
 
 			if (maxTokens > 0) {
@@ -177,7 +206,11 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			let job: IDataObject;
 			try {
 				// Never retried once it may have reached the service (idempotent: false).
-				job = (await apiRequest.call(this, 'POST', '/jobs/make_job', { body, itemIndex: first, idempotent: false })) as IDataObject;
+				job = (await apiRequest.call(this, 'POST', '/jobs/make_job', {
+					body,
+					itemIndex: first,
+					idempotent: false,
+				})) as IDataObject;
 			} catch (error) {
 				const tokens = insufficientTokens(error);
 				if (tokens)
@@ -191,7 +224,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 						},
 					);
 				if (!isAmbiguous(error)) throw asNodeError(this, error, first);
-				const windowMs = Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
+				const windowMs =
+					Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
 				const found = await findCreatedJob(this, body, sentAt, windowMs);
 				if (!found) throw asNodeError(this, error, first);
 				job = { ...found, recovered_after_connection_error: true };

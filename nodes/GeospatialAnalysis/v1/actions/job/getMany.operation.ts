@@ -6,6 +6,9 @@ const show = { resource: ['job'], operation: ['getMany'] };
 
 export const description: INodeProperties[] = [...listFields(show, 'jobs')];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await executeList(this, items, { path: '/jobs', itemsKey: 'jobs', noun: 'jobs' });
 }

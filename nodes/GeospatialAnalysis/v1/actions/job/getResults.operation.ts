@@ -3,7 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { forEachItemData } from '../../helpers/items';
 import { isFinalStatus } from '../../results/flatten';
-import { catalogResultKeys, checkJobIds, fetchJob, jobOutput, outputFields, parseIdList, readOutputOptions } from './common';
+import {
+	catalogResultKeys,
+	checkJobIds,
+	fetchJob,
+	jobOutput,
+	outputFields,
+	parseIdList,
+	readOutputOptions,
+} from './common';
 
 export const description: INodeProperties[] = [
 	{
@@ -19,7 +27,10 @@ export const description: INodeProperties[] = [
 	...outputFields('getResults', 'perPlot'),
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	let resultKeys: Record<string, string> | undefined;
 	return await forEachItemData(
 		this,
@@ -29,11 +40,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const id of ids) {
 				const job = await fetchJob(this, id, i);
 				if (!isFinalStatus(job.status))
-					throw new NodeOperationError(this.getNode(), `Job ${id} has not finished yet (status: ${String(job.status)})`, {
-						itemIndex: i,
-						description:
-							'Get Results reads finished jobs only. Put "Job → Wait for Completion" before this step, or use the Geospatial Analysis Trigger.',
-					});
+					throw new NodeOperationError(
+						this.getNode(),
+						`Job ${id} has not finished yet (status: ${String(job.status)})`,
+						{
+							itemIndex: i,
+							description:
+								'Get Results reads finished jobs only. Put "Job → Wait for Completion" before this step, or use the Geospatial Analysis Trigger.',
+						},
+					);
 				resultKeys ??= await catalogResultKeys(this);
 				out.push(...(await jobOutput(this, job, options, { item: i }, resultKeys)));
 			}

@@ -41,7 +41,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the account\'s jobs, newest first, optionally by creation time. Free of charge.',
+				description:
+					"List the account's jobs, newest first, optionally by creation time. Free of charge.",
 				action: 'Get many jobs',
 			},
 			{

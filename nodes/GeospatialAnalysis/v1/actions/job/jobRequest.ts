@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../jobs/schemaCheck';
@@ -19,7 +24,8 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			required: true,
 			default: '={{ $json.plot_id }}',
 			displayOptions: { show },
-			description: 'IDs of registered plots to analyse: a list or comma-separated text, read from each input item (e.g. {{ $JSON.plot_id }} after Plot → Register). At most 10,000 plots per job, each once.',
+			description:
+				'IDs of registered plots to analyse: a list or comma-separated text, read from each input item (e.g. {{ $JSON.plot_id }} after Plot → Register). At most 10,000 plots per job, each once.',
 		},
 		{
 			displayName: 'Jobs',
@@ -30,7 +36,8 @@ export function requestFields(operations: string[]): INodeProperties[] {
 				{
 					name: 'One Job for All Items',
 					value: 'allItems',
-					description: 'Collect the plot IDs of all input items into a single job (one output item)',
+					description:
+						'Collect the plot IDs of all input items into a single job (one output item)',
 				},
 				{
 					name: 'One Job per Item',
@@ -47,7 +54,11 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			type: 'options',
 			displayOptions: { show },
 			options: [
-				{ name: 'From List', value: 'list', description: 'Pick checks from the service\'s live catalog' },
+				{
+					name: 'From List',
+					value: 'list',
+					description: "Pick checks from the service's live catalog",
+				},
 				{
 					name: 'By Name',
 					value: 'names',
@@ -86,7 +97,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			displayOptions: { show },
 			default: {},
 			description:
-				'Optional settings for individual checks, checked against that check\'s input schema from the catalog before anything is sent',
+				"Optional settings for individual checks, checked against that check's input schema from the catalog before anything is sent",
 			options: [
 				{
 					displayName: 'Config',
@@ -138,7 +149,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			default: '',
 			placeholder: '2025-10-31',
 			description:
-				'Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot\'s own, else the analysis runs to today.',
+				"Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot's own, else the analysis runs to today.",
 		},
 		{
 			displayName: 'Per-Plot Values',
@@ -147,7 +158,8 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			placeholder: 'Add Per-Plot Value',
 			displayOptions: { show },
 			default: {},
-			description: 'Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; use expressions such as {{ $JSON.commodity }}',
+			description:
+				'Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; use expressions such as {{ $JSON.commodity }}',
 			options: [
 				{
 					displayName: 'Commodity',
@@ -178,23 +190,41 @@ export interface ItemPlots {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-function checkDate(ctx: IExecuteFunctions, value: string, field: string, itemIndex: number): string {
+function checkDate(
+	ctx: IExecuteFunctions,
+	value: string,
+	field: string,
+	itemIndex: number,
+): string {
 	const text = value.trim();
 	if (!DATE.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
-		throw new NodeOperationError(ctx.getNode(), `"${field}" of item ${itemIndex} is not a date: "${text}"`, {
-			itemIndex,
-			description: 'Write the date as YYYY-MM-DD, e.g. 2025-10-31.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${field}" of item ${itemIndex} is not a date: "${text}"`,
+			{
+				itemIndex,
+				description: 'Write the date as YYYY-MM-DD, e.g. 2025-10-31.',
+			},
+		);
 	return text;
 }
 
-function checkCommodity(ctx: IExecuteFunctions, value: string, field: string, itemIndex: number): string {
+function checkCommodity(
+	ctx: IExecuteFunctions,
+	value: string,
+	field: string,
+	itemIndex: number,
+): string {
 	const text = value.trim().toLowerCase().replace(/\s+/g, '_');
 	if (!COMMODITIES.includes(text))
-		throw new NodeOperationError(ctx.getNode(), `"${field}" of item ${itemIndex} is not a known commodity: "${value}"`, {
-			itemIndex,
-			description: `Use one of ${COMMODITIES.join(', ')}.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${field}" of item ${itemIndex} is not a known commodity: "${value}"`,
+			{
+				itemIndex,
+				description: `Use one of ${COMMODITIES.join(', ')}.`,
+			},
+		);
 	return text;
 }
 
@@ -209,16 +239,30 @@ export function readItemPlots(ctx: IExecuteFunctions, itemIndex: number): ItemPl
 		});
 	const bad = plotIds.find((id) => !/^[\w.-]+$/.test(id));
 	if (bad !== undefined)
-		throw new NodeOperationError(ctx.getNode(), `"${bad}" in "Plot IDs" of item ${itemIndex} is not a plot ID`, {
-			itemIndex,
-			description: 'Plot IDs are numbers such as 100001. Check the expression in "Plot IDs".',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`"${bad}" in "Plot IDs" of item ${itemIndex} is not a plot ID`,
+			{
+				itemIndex,
+				description: 'Plot IDs are numbers such as 100001. Check the expression in "Plot IDs".',
+			},
+		);
 	const values = ctx.getNodeParameter('perPlot', itemIndex, {}) as IDataObject;
 	const entry: IDataObject = {};
 	if (typeof values.commodity === 'string' && values.commodity.trim() !== '')
-		entry.commodity = checkCommodity(ctx, values.commodity, 'Per-Plot Values → Commodity', itemIndex);
+		entry.commodity = checkCommodity(
+			ctx,
+			values.commodity,
+			'Per-Plot Values → Commodity',
+			itemIndex,
+		);
 	if (typeof values.harvestDate === 'string' && values.harvestDate.trim() !== '')
-		entry.harvest_date = checkDate(ctx, values.harvestDate, 'Per-Plot Values → Harvest Date', itemIndex);
+		entry.harvest_date = checkDate(
+			ctx,
+			values.harvestDate,
+			'Per-Plot Values → Harvest Date',
+			itemIndex,
+		);
 	const perPlot: Record<string, IDataObject> = {};
 	if (Object.keys(entry).length) for (const id of plotIds) perPlot[id] = { ...entry };
 	return { itemIndex, plotIds, perPlot };
@@ -236,7 +280,8 @@ export function readJobSettings(ctx: IExecuteFunctions, itemIndex: number): JobS
 		source === 'names'
 			? parseIdList(ctx.getNodeParameter('checkNames', itemIndex, ''))
 			: parseIdList(ctx.getNodeParameter('checks', itemIndex, []));
-	const configs = (ctx.getNodeParameter('checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
+	const configs =
+		(ctx.getNodeParameter('checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
 	const byName = new Map<string, IDataObject>();
 	for (const entry of configs) {
 		const name = String(entry.check ?? '').trim();
@@ -246,25 +291,39 @@ export function readJobSettings(ctx: IExecuteFunctions, itemIndex: number): JobS
 			try {
 				config = config.trim() === '' ? {} : jsonParse(config);
 			} catch {
-				throw new NodeOperationError(ctx.getNode(), `"Check Configs" for "${name}" of item ${itemIndex} is not valid JSON`, {
-					itemIndex,
-					description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`"Check Configs" for "${name}" of item ${itemIndex} is not valid JSON`,
+					{
+						itemIndex,
+						description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
+					},
+				);
 			}
 		}
 		if (!config || typeof config !== 'object' || Array.isArray(config))
-			throw new NodeOperationError(ctx.getNode(), `"Check Configs" for "${name}" of item ${itemIndex} must be a JSON object`, {
-				itemIndex,
-				description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`"Check Configs" for "${name}" of item ${itemIndex} must be a JSON object`,
+				{
+					itemIndex,
+					description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
+				},
+			);
 		if (!names.includes(name))
-			throw new NodeOperationError(ctx.getNode(), `"Check Configs" of item ${itemIndex} configures "${name}", which is not among the chosen checks`, {
-				itemIndex,
-				description: `Add "${name}" to the checks, or remove its config. Chosen: ${names.join(', ') || 'none (default EUDR)'}.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`"Check Configs" of item ${itemIndex} configures "${name}", which is not among the chosen checks`,
+				{
+					itemIndex,
+					description: `Add "${name}" to the checks, or remove its config. Chosen: ${names.join(', ') || 'none (default EUDR)'}.`,
+				},
+			);
 		byName.set(name, config as IDataObject);
 	}
-	const checks = names.map((type) => (byName.has(type) ? { type, config: byName.get(type) } : { type }));
+	const checks = names.map((type) =>
+		byName.has(type) ? { type, config: byName.get(type) } : { type },
+	);
 	const config: IDataObject = {};
 	const commodity = String(ctx.getNodeParameter('commodity', itemIndex, '') ?? '');
 	if (commodity.trim()) config.commodity = checkCommodity(ctx, commodity, 'Commodity', itemIndex);
@@ -274,34 +333,51 @@ export function readJobSettings(ctx: IExecuteFunctions, itemIndex: number): JobS
 }
 
 /** Checks names and configs against the live catalog (each config against its input_schema). */
-export async function validateChecks(ctx: IExecuteFunctions, checks: JobSettings['checks'], itemIndex: number): Promise<void> {
+export async function validateChecks(
+	ctx: IExecuteFunctions,
+	checks: JobSettings['checks'],
+	itemIndex: number,
+): Promise<void> {
 	if (checks.length === 0) return;
 	let catalog: Capability[] = await getCatalog.call(ctx);
 	const find = (name: string) => catalog.find((c) => c.name === name);
-	if (checks.some((c) => !find(c.type))) catalog = [...catalog, ...(await getCatalog.call(ctx, { hidden: true }))];
+	if (checks.some((c) => !find(c.type)))
+		catalog = [...catalog, ...(await getCatalog.call(ctx, { hidden: true }))];
 	for (const check of checks) {
 		const capability = find(check.type);
 		if (!capability)
-			throw new NodeOperationError(ctx.getNode(), `Unknown check "${check.type}" in item ${itemIndex}`, {
-				itemIndex,
-				description: `The service's catalog has no capability of that name. Available: ${catalog
-					.map((c) => c.name)
-					.filter((n, i, all) => all.indexOf(n) === i)
-					.join(', ')}.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Unknown check "${check.type}" in item ${itemIndex}`,
+				{
+					itemIndex,
+					description: `The service's catalog has no capability of that name. Available: ${catalog
+						.map((c) => c.name)
+						.filter((n, i, all) => all.indexOf(n) === i)
+						.join(', ')}.`,
+				},
+			);
 		const schema = capability.input_schema;
 		if (!schema) continue;
 		const problems = validateAgainstSchema(schema, check.config ?? {});
 		if (problems.length)
-			throw new NodeOperationError(ctx.getNode(), `Invalid config for check "${check.type}" in item ${itemIndex}: ${problems.join('; ')}`, {
-				itemIndex,
-				description: `Fix "Check Configs" for ${check.type}. It accepts: ${describeSchema(schema)}.`,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Invalid config for check "${check.type}" in item ${itemIndex}: ${problems.join('; ')}`,
+				{
+					itemIndex,
+					description: `Fix "Check Configs" for ${check.type}. It accepts: ${describeSchema(schema)}.`,
+				},
+			);
 	}
 }
 
 /** Builds the make_job body of a group of items. */
-export function buildBody(group: ItemPlots[], settings: JobSettings, extra: IDataObject = {}): IDataObject {
+export function buildBody(
+	group: ItemPlots[],
+	settings: JobSettings,
+	extra: IDataObject = {},
+): IDataObject {
 	const plotIds: string[] = [];
 	const perPlot: Record<string, IDataObject> = {};
 	for (const item of group) {
@@ -336,7 +412,9 @@ export function groupItems(
 }
 
 /** Numbers an insufficient-tokens error carries (needed, free), when the service gave them. */
-export function insufficientTokens(error: unknown): { needed?: unknown; free?: unknown } | undefined {
+export function insufficientTokens(
+	error: unknown,
+): { needed?: unknown; free?: unknown } | undefined {
 	if (!(error instanceof NodeApiError)) return undefined;
 	const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse ?? {};
 	if (response.kind !== 'insufficient-tokens') return undefined;

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../../helpers/sleep';
@@ -93,7 +98,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: 3600 },
 				default: 30,
-				description: 'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
+				description:
+					'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
 			},
 		],
 	},
@@ -109,11 +115,15 @@ interface Tracked {
 
 function cancelled(ctx: IExecuteFunctions): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Waiting for the jobs was cancelled', {
-		description: 'The execution was stopped. The jobs keep running on the service; check them with Job → Get.',
+		description:
+			'The execution was stopped. The jobs keep running on the service; check them with Job → Get.',
 	});
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const out: INodeExecutionData[] = [];
 	const fail = (error: unknown, i: number) => {
 		if (this.continueOnFail()) {
@@ -131,7 +141,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const ids = parseIdList(this.getNodeParameter('jobIds', i, ''));
 			checkJobIds(this, ids, i, 'Job IDs');
 			perItem.push({ itemIndex: i, jobIds: ids });
-			for (const id of ids) if (!tracked.has(id)) tracked.set(id, { jobId: id, status: 'unknown', done: false });
+			for (const id of ids)
+				if (!tracked.has(id)) tracked.set(id, { jobId: id, status: 'unknown', done: false });
 		} catch (error) {
 			fail(error, i);
 		}
@@ -140,17 +151,33 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	const first = perItem[0].itemIndex;
 	const maxWaitMinutes = Number(this.getNodeParameter('maxWaitMinutes', first, 10));
-	if (!Number.isFinite(maxWaitMinutes) || maxWaitMinutes <= 0 || maxWaitMinutes * 60_000 > MAX_MAX_WAIT_MS)
-		throw new NodeOperationError(this.getNode(), `"Max Wait (Minutes)" must be above 0 and at most 1440 (24 hours), got ${maxWaitMinutes}`, {
-			itemIndex: first,
-			description: 'Set Max Wait to at most 1440 minutes; for longer jobs loop through an n8n Wait node or use the trigger.',
-		});
+	if (
+		!Number.isFinite(maxWaitMinutes) ||
+		maxWaitMinutes <= 0 ||
+		maxWaitMinutes * 60_000 > MAX_MAX_WAIT_MS
+	)
+		throw new NodeOperationError(
+			this.getNode(),
+			`"Max Wait (Minutes)" must be above 0 and at most 1440 (24 hours), got ${maxWaitMinutes}`,
+			{
+				itemIndex: first,
+				description:
+					'Set Max Wait to at most 1440 minutes; for longer jobs loop through an n8n Wait node or use the trigger.',
+			},
+		);
 	const options = this.getNodeParameter('options', first, {}) as IDataObject;
-	const firstDelayMs = Math.max(100, Number(options.firstCheckAfter ?? DEFAULT_FIRST_DELAY_MS / 1000) * 1000);
-	const capMs = Math.max(firstDelayMs, Number(options.pollIntervalCap ?? DEFAULT_POLL_CAP_MS / 1000) * 1000);
+	const firstDelayMs = Math.max(
+		100,
+		Number(options.firstCheckAfter ?? DEFAULT_FIRST_DELAY_MS / 1000) * 1000,
+	);
+	const capMs = Math.max(
+		firstDelayMs,
+		Number(options.pollIntervalCap ?? DEFAULT_POLL_CAP_MS / 1000) * 1000,
+	);
 	const schedule = { firstDelayMs, capMs };
 	const maxWaitMs = maxWaitMinutes * 60_000;
-	const onTimeout = this.getNodeParameter('onTimeout', first, 'fail') === 'output' ? 'output' : 'fail';
+	const onTimeout =
+		this.getNodeParameter('onTimeout', first, 'fail') === 'output' ? 'output' : 'fail';
 	const outputOptions = readOutputOptions(this, first);
 
 	const signal = this.getExecutionCancelSignal?.();
@@ -169,7 +196,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		if (pending.length === 0) break;
 		const remaining = deadline - timing.now();
 		if (remaining <= 0 && round > 0) break;
-		const delay = Math.min(nextDelay(round, schedule, retryAfterMs, timing.random), Math.max(0, remaining));
+		const delay = Math.min(
+			nextDelay(round, schedule, retryAfterMs, timing.random),
+			Math.max(0, remaining),
+		);
 		retryAfterMs = undefined;
 		if (signal?.aborted) throw cancelled(this);
 		try {
@@ -235,7 +265,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				if (t.error) throw t.error;
 				const job = t.job ?? { job_id: id, status: t.status };
 				const extra: IDataObject = t.done ? {} : { timed_out: true };
-				produced.push(...(await jobOutput(this, job, outputOptions, { item: itemIndex }, resultKeys, extra)));
+				produced.push(
+					...(await jobOutput(this, job, outputOptions, { item: itemIndex }, resultKeys, extra)),
+				);
 			}
 			out.push(...produced);
 		} catch (error) {

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forEachItem } from '../../helpers/items';
 import { simplifyPlot } from '../../plots/simplify';
@@ -17,7 +22,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '100001',
 		displayOptions: { show },
-		description: 'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
+		description:
+			'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
 	},
 	{
 		displayName: 'Simplify',
@@ -25,25 +31,32 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		displayOptions: { show },
-		description: 'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
+		description:
+			'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
 	},
 ];
 
 /** The plot id of an item, or a problem line. */
 export function readPlotId(value: unknown, itemIndex: number): { id?: string; problem?: string } {
-	const id = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+	const id =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (id === '') {
 		return {
 			problem: `Item ${itemIndex}, field "Plot ID": the plot id is empty. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}).`,
 		};
 	}
 	if (/[/?#\s]/.test(id)) {
-		return { problem: `Item ${itemIndex}, field "Plot ID": "${id}" is not a plot id (it contains a slash, space, ? or #). Give the plot_id only, e.g. 100001.` };
+		return {
+			problem: `Item ${itemIndex}, field "Plot ID": "${id}" is not a plot id (it contains a slash, space, ? or #). Give the plot_id only, e.g. 100001.`,
+		};
 	}
 	return { id };
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const ids: Array<string | undefined> = [];
 	const problems: ItemProblems = new Map();
 	for (let i = 0; i < items.length; i++) {
@@ -55,9 +68,14 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 
 	const out = await forEachItem(this, items, async (i) => {
 		if (ids[i] === undefined) return [];
-		const plot = (await apiRequest.call(this, 'GET', `/plots/plot/${encodeURIComponent(ids[i] as string)}`, {
-			itemIndex: i,
-		})) as IDataObject;
+		const plot = (await apiRequest.call(
+			this,
+			'GET',
+			`/plots/plot/${encodeURIComponent(ids[i] as string)}`,
+			{
+				itemIndex: i,
+			},
+		)) as IDataObject;
 		return this.getNodeParameter('simplify', i, true) ? simplifyPlot(plot) : plot;
 	});
 	for (const [i, lines] of problems) out.push(problemItem(i, lines));

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { simplifyPlot } from '../../plots/simplify';
 import { executeList, listFields } from '../shared/list';
@@ -20,7 +25,8 @@ export const description: INodeProperties[] = [
 				name: 'lite',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to get lightweight summaries (ID, name, commodity, area, created time, country) instead of full plots; much faster for large accounts',
+				description:
+					'Whether to get lightweight summaries (ID, name, commodity, area, created time, country) instead of full plots; much faster for large accounts',
 			},
 		],
 	},
@@ -30,16 +36,22 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		displayOptions: { show },
-		description: 'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
+		description:
+			'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	return await executeList(this, items, {
 		path: '/plots',
 		itemsKey: 'plots',
 		noun: 'plots',
-		extraQuery: (ctx, i) => ((ctx.getNodeParameter('options', i, {}) as IDataObject).lite === true ? { lite: true } : {}),
-		shape: (ctx, i, plot) => ((ctx.getNodeParameter('simplify', i, true) as boolean) ? simplifyPlot(plot) : plot),
+		extraQuery: (ctx, i) =>
+			(ctx.getNodeParameter('options', i, {}) as IDataObject).lite === true ? { lite: true } : {},
+		shape: (ctx, i, plot) =>
+			(ctx.getNodeParameter('simplify', i, true) as boolean) ? simplifyPlot(plot) : plot,
 	});
 }

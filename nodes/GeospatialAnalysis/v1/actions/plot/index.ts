@@ -24,13 +24,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Many',
 				value: 'getMany',
-				description: 'List the plots of the account, newest first, optionally filtered by creation time. Free of charge.',
+				description:
+					'List the plots of the account, newest first, optionally filtered by creation time. Free of charge.',
 				action: 'Get many plots',
 			},
 			{
 				name: 'Register',
 				value: 'register',
-				description: 'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
+				description:
+					'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
 				action: 'Register plots',
 			},
 		],

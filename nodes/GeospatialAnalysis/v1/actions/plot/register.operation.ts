@@ -1,10 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Feature } from '../../geometry';
 import { readLooseNumber } from '../../geometry';
 import type { PlannedRequest, RegistrationUnit, RequestFields } from '../../plots/batching';
-import { MAX_FEATURES_PER_REQUEST, planRegistrationRequests, plotsOfResponse, runPool } from '../../plots/batching';
+import {
+	MAX_FEATURES_PER_REQUEST,
+	planRegistrationRequests,
+	plotsOfResponse,
+	runPool,
+} from '../../plots/batching';
 import type { DateOrder } from '../../plots/dates';
 import { readHarvestDate } from '../../plots/dates';
 import { COMMODITIES, readAdditionalInfo, readCommodity, readText } from '../../plots/fields';
@@ -26,7 +36,8 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show },
-		description: 'Optional fields of each plot, usually mapped from the input columns with expressions',
+		description:
+			'Optional fields of each plot, usually mapped from the input columns with expressions',
 		options: [
 			{
 				displayName: 'Additional Info',
@@ -61,7 +72,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'BR',
-				description: 'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
+				description:
+					'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
 			},
 			{
 				displayName: 'Harvest Date',
@@ -69,7 +81,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '2024-03-15',
-				description: 'Harvest date, sent as YYYY-MM-DD. Accepts ISO dates and date-times, 15.03.2024, 15 March 2024, spreadsheet serial numbers (45366) and 15/03/2024 (see the option Date Order for ambiguous dates such as 03/04/2024). Without it the analysis runs from 31 Dec 2020 to today.',
+				description:
+					'Harvest date, sent as YYYY-MM-DD. Accepts ISO dates and date-times, 15.03.2024, 15 March 2024, spreadsheet serial numbers (45366) and 15/03/2024 (see the option Date Order for ambiguous dates such as 03/04/2024). Without it the analysis runs from 31 Dec 2020 to today.',
 			},
 			{
 				displayName: 'Notes',
@@ -83,7 +96,8 @@ export const description: INodeProperties[] = [
 				name: 'plotName',
 				type: 'string',
 				default: '',
-				description: 'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
+				description:
+					'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
 			},
 			{
 				displayName: 'Point Area (Ha)',
@@ -91,7 +105,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: '2.5',
-				description: 'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
+				description:
+					'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
 			},
 		],
 	},
@@ -108,9 +123,14 @@ export const description: INodeProperties[] = [
 				name: 'dateOrder',
 				type: 'options',
 				default: 'reject',
-				description: 'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
+				description:
+					'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
 				options: [
-					{ name: 'Reject Ambiguous Dates', value: 'reject', description: 'Fail the item and ask for YYYY-MM-DD' },
+					{
+						name: 'Reject Ambiguous Dates',
+						value: 'reject',
+						description: 'Fail the item and ask for YYYY-MM-DD',
+					},
 					{ name: 'Day First (DD/MM/YYYY)', value: 'dayFirst' },
 					{ name: 'Month First (MM/DD/YYYY)', value: 'monthFirst' },
 				],
@@ -128,7 +148,8 @@ export const description: INodeProperties[] = [
 				name: 'repairGeometry',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings to RFC 7946 order and drop z values before sending. Every change is listed under "repairs" on the output item. When off, nothing is altered and such defects fail validation.',
+				description:
+					'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings to RFC 7946 order and drop z values before sending. Every change is listed under "repairs" on the output item. When off, nothing is altered and such defects fail validation.',
 			},
 		],
 	},
@@ -149,7 +170,9 @@ function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
 	const read = readLooseNumber(pointHa);
 	if (read.kind !== 'number') return features;
 	return features.map((f) =>
-		f.geometry?.type === 'Point' ? { ...f, properties: { ...(f.properties ?? {}), point_ha: read.value } } : f,
+		f.geometry?.type === 'Point'
+			? { ...f, properties: { ...(f.properties ?? {}), point_ha: read.value } }
+			: f,
 	);
 }
 
@@ -168,20 +191,26 @@ function prepareItem(
 	else if (name.kind === 'value') request.plot_name = name.value;
 
 	const commodity = readCommodity(fields.commodity);
-	if (commodity.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Commodity', commodity.reason));
+	if (commodity.kind === 'invalid')
+		problems.push(fieldProblem(itemIndex, 'Commodity', commodity.reason));
 	else if (commodity.kind === 'value') request.commodity = commodity.value;
 
 	const harvest = readHarvestDate(fields.harvestDate, dateOrder);
-	if (harvest.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Harvest Date', harvest.reason));
+	if (harvest.kind === 'invalid')
+		problems.push(fieldProblem(itemIndex, 'Harvest Date', harvest.reason));
 	else if (harvest.kind === 'date') request.harvest_date = harvest.value;
 
 	const notes = readText(fields.notes);
 	if (notes.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Notes', notes.reason));
 	else if (notes.kind === 'value') request.notes = notes.value;
 
-	const pairs = ((fields.additionalInfo as IDataObject | undefined)?.pairs ?? []) as Array<{ key?: unknown; value?: unknown }>;
+	const pairs = ((fields.additionalInfo as IDataObject | undefined)?.pairs ?? []) as Array<{
+		key?: unknown;
+		value?: unknown;
+	}>;
 	const info = readAdditionalInfo(Array.isArray(pairs) ? pairs : []);
-	if (info.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Additional Info', info.reason));
+	if (info.kind === 'invalid')
+		problems.push(fieldProblem(itemIndex, 'Additional Info', info.reason));
 	else if (info.kind === 'value') request.additional_info = info.value;
 
 	const country = readText(fields.country);
@@ -207,7 +236,12 @@ function prepareItem(
 }
 
 /** Adds to a failed request's error which items were already registered, so they are not sent twice. */
-function withRegisteredNote(error: unknown, registered: number[], ctx: IExecuteFunctions, itemIndex: number): Error {
+function withRegisteredNote(
+	error: unknown,
+	registered: number[],
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): Error {
 	const note =
 		registered.length > 0
 			? ` Items ${registered.join(', ')} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
@@ -217,14 +251,23 @@ function withRegisteredNote(error: unknown, registered: number[], ctx: IExecuteF
 		error.context.itemIndex ??= itemIndex;
 		return error;
 	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex, description: note.trim() });
+	return new NodeOperationError(ctx.getNode(), error as Error, {
+		itemIndex,
+		description: note.trim(),
+	});
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
 	const dateOrder = (options.dateOrder as DateOrder | undefined) ?? 'reject';
-	const parallel = Math.min(MAX_PARALLEL_REQUESTS, Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1));
+	const parallel = Math.min(
+		MAX_PARALLEL_REQUESTS,
+		Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1),
+	);
 	const continueOnFail = this.continueOnFail();
 
 	// 1. Pre-flight: every item is read and validated before anything is sent.
@@ -247,7 +290,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			const features = units.flatMap((u) => u.features);
 			const body = { geojson: { type: 'FeatureCollection', features }, ...request.fields };
 			// POST /plots/make_plot creates plots: never retried (apiRequest does not retry non-idempotent calls).
-			const response = await apiRequest.call(this, 'POST', '/plots/make_plot', { body, itemIndex: units[0].itemIndex });
+			const response = await apiRequest.call(this, 'POST', '/plots/make_plot', {
+				body,
+				itemIndex: units[0].itemIndex,
+			});
 			const plots = plotsOfResponse(response);
 			if (plots.length !== features.length) {
 				throw new NodeOperationError(
@@ -255,7 +301,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 					`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to items ${units.map((u) => u.itemIndex).join(', ')}`,
 					{
 						itemIndex: units[0].itemIndex,
-						description: 'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
+						description:
+							'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
 					},
 				);
 			}
@@ -275,7 +322,10 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			for (const unit of units) {
 				registered.push(unit.itemIndex);
 				const out = unit.features.map((_f, featureIndex) => {
-					const json: IDataObject = { ...(result.value[offset + featureIndex] as IDataObject), input_feature_index: featureIndex };
+					const json: IDataObject = {
+						...(result.value[offset + featureIndex] as IDataObject),
+						input_feature_index: featureIndex,
+					};
 					if (repair) json.repairs = unit.repairs;
 					if (unit.warnings.length > 0) json.warnings = unit.warnings;
 					return { json, pairedItem: { item: unit.itemIndex } };
@@ -294,9 +344,15 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		}
 	});
 	if (firstFailure && !continueOnFail) {
-		throw withRegisteredNote(firstFailure.error, registered.sort((a, b) => a - b), this, firstFailure.itemIndex);
+		throw withRegisteredNote(
+			firstFailure.error,
+			registered.sort((a, b) => a - b),
+			this,
+			firstFailure.itemIndex,
+		);
 	}
-	for (const [itemIndex, lines] of problems) perItem.set(itemIndex, [problemItem(itemIndex, lines)]);
+	for (const [itemIndex, lines] of problems)
+		perItem.set(itemIndex, [problemItem(itemIndex, lines)]);
 
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < items.length; i++) out.push(...(perItem.get(i) ?? []));

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { runPool } from '../../plots/batching';
@@ -28,8 +33,16 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			{ name: 'Plot IDs', value: 'plotIds', description: 'Check registered plots by their ID' },
-			{ name: 'Geometry', value: 'geometry', description: 'Check raw geometries from the input items without registering them' },
-			{ name: 'Plot IDs and Geometry', value: 'both', description: 'Check both the plot IDs and the geometry of each item' },
+			{
+				name: 'Geometry',
+				value: 'geometry',
+				description: 'Check raw geometries from the input items without registering them',
+			},
+			{
+				name: 'Plot IDs and Geometry',
+				value: 'both',
+				description: 'Check both the plot IDs and the geometry of each item',
+			},
 		],
 		default: 'plotIds',
 		description: 'What to check against protected-area boundaries',
@@ -42,7 +55,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		displayOptions: { show: { ...show, checkBy: ['plotIds', 'both'] } },
 		placeholder: '100001, 100002',
-		description: 'Plot IDs to check, evaluated per input item: one ID (the default reads plot_id of each item: one plot per item), a comma-separated list, or an expression returning a list. Only plots of your own account can be checked.',
+		description:
+			'Plot IDs to check, evaluated per input item: one ID (the default reads plot_id of each item: one plot per item), a comma-separated list, or an expression returning a list. Only plots of your own account can be checked.',
 	},
 	...geometrySourceFields({ ...show, checkBy: ['geometry', 'both'] }),
 	{
@@ -54,12 +68,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'One Item per Checked Plot or Geometry',
 				value: 'perCheck',
-				description: 'Each paired with its input item: overlap yes/no, total overlap percentage and hectares, the strictest extractive-activity legality, and the overlapping areas',
+				description:
+					'Each paired with its input item: overlap yes/no, total overlap percentage and hectares, the strictest extractive-activity legality, and the overlapping areas',
 			},
 			{
 				name: 'Raw FeatureCollection',
 				value: 'raw',
-				description: 'The service\'s answer as one item (merged when the check took several requests)',
+				description:
+					"The service's answer as one item (merged when the check took several requests)",
 			},
 		],
 		default: 'perCheck',
@@ -87,7 +103,8 @@ export const description: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				displayOptions: { show: { '/checkBy': ['geometry', 'both'] } },
-				description: 'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings and drop z values before sending; changes are listed under "repairs". When off, such defects fail validation.',
+				description:
+					'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings and drop z values before sending; changes are listed under "repairs". When off, such defects fail validation.',
 			},
 		],
 	},
@@ -99,7 +116,12 @@ interface PreparedItem {
 	warnings: string[];
 }
 
-function prepareItem(ctx: IExecuteFunctions, i: number, checkBy: string, repair: boolean): { prepared?: PreparedItem; problems: string[] } {
+function prepareItem(
+	ctx: IExecuteFunctions,
+	i: number,
+	checkBy: string,
+	repair: boolean,
+): { prepared?: PreparedItem; problems: string[] } {
 	const problems: string[] = [];
 	const entries: CheckEntry[] = [];
 	let repairs: string[] = [];
@@ -107,11 +129,17 @@ function prepareItem(ctx: IExecuteFunctions, i: number, checkBy: string, repair:
 	if (checkBy === 'plotIds' || checkBy === 'both') {
 		const read = readPlotIds(ctx.getNodeParameter('plotIds', i, ''));
 		if (read.problem) {
-			problems.push(`Item ${i}, field "Plot IDs": ${read.problem}. Give plot IDs such as 100001, separated by commas.`);
+			problems.push(
+				`Item ${i}, field "Plot IDs": ${read.problem}. Give plot IDs such as 100001, separated by commas.`,
+			);
 		} else if (read.ids.length === 0 && checkBy === 'plotIds') {
-			problems.push(`Item ${i}, field "Plot IDs": no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.`);
+			problems.push(
+				`Item ${i}, field "Plot IDs": no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.`,
+			);
 		}
-		read.ids.forEach((plotId, k) => entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }));
+		read.ids.forEach((plotId, k) =>
+			entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }),
+		);
 	}
 	if (checkBy === 'geometry' || checkBy === 'both') {
 		const geometry = readGeometryOfItem.call(ctx, i, { repair, maxFeatures: CHECK_BATCH_LIMIT });
@@ -119,13 +147,23 @@ function prepareItem(ctx: IExecuteFunctions, i: number, checkBy: string, repair:
 		repairs = geometry.repairs;
 		warnings = geometry.warnings;
 		geometry.features.forEach((feature, k) =>
-			entries.push({ itemIndex: i, kind: 'geojson', feature: feature as unknown as Record<string, unknown>, indexInItem: k }),
+			entries.push({
+				itemIndex: i,
+				kind: 'geojson',
+				feature: feature as unknown as Record<string, unknown>,
+				indexInItem: k,
+			}),
 		);
 	}
-	return problems.length > 0 ? { problems } : { problems, prepared: { entries, repairs, warnings } };
+	return problems.length > 0
+		? { problems }
+		: { problems, prepared: { entries, repairs, warnings } };
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const checkBy = this.getNodeParameter('checkBy', 0, 'plotIds') as string;
 	const output = this.getNodeParameter('output', 0, 'perCheck') as string;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -159,7 +197,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 			} catch (error) {
 				throw new NodeOperationError(this.getNode(), (error as Error).message, {
 					itemIndex: chunk[0].itemIndex,
-					description: 'Try again with Output set to "Raw FeatureCollection" to see the answer as it is.',
+					description:
+						'Try again with Output set to "Raw FeatureCollection" to see the answer as it is.',
 				});
 			}
 			return { answer, matched };
@@ -175,22 +214,29 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 	}
 
 	if (output === 'raw') {
-		const answers = outcome.results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.answer] : []));
+		const answers = outcome.results.flatMap((r) =>
+			r.status === 'fulfilled' ? [r.value.answer] : [],
+		);
 		const out: INodeExecutionData[] = [];
 		const checked = [...prepared.keys()];
 		if (answers.length > 0) {
-			out.push({ json: mergeCheckAnswers(answers) as IDataObject, pairedItem: checked.map((item) => ({ item })) });
+			out.push({
+				json: mergeCheckAnswers(answers) as IDataObject,
+				pairedItem: checked.map((item) => ({ item })),
+			});
 		}
 		outcome.results.forEach((r, c) => {
 			if (r.status !== 'rejected') return;
-			for (const itemIndex of new Set(chunks[c].map((e) => e.itemIndex))) out.push(errorJson(r.reason, itemIndex));
+			for (const itemIndex of new Set(chunks[c].map((e) => e.itemIndex)))
+				out.push(errorJson(r.reason, itemIndex));
 		});
 		for (const [i, lines] of problems) out.push(problemItem(i, lines));
 		return out;
 	}
 
 	const perItem = new Map<number, INodeExecutionData[]>();
-	const push = (i: number, item: INodeExecutionData) => perItem.set(i, [...(perItem.get(i) ?? []), item]);
+	const push = (i: number, item: INodeExecutionData) =>
+		perItem.set(i, [...(perItem.get(i) ?? []), item]);
 	outcome.results.forEach((r, c) => {
 		const chunk = chunks[c];
 		if (r.status === 'fulfilled') {
@@ -202,7 +248,8 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 				push(entry.itemIndex, { json, pairedItem: { item: entry.itemIndex } });
 			});
 		} else if (r.status === 'rejected') {
-			for (const itemIndex of new Set(chunk.map((e) => e.itemIndex))) push(itemIndex, errorJson(r.reason, itemIndex));
+			for (const itemIndex of new Set(chunk.map((e) => e.itemIndex)))
+				push(itemIndex, errorJson(r.reason, itemIndex));
 		}
 	});
 	for (const [i, lines] of problems) perItem.set(i, [problemItem(i, lines)]);

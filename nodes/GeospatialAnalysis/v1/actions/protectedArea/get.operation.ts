@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, forEachItem } from '../../helpers/items';
@@ -17,7 +22,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '351814',
 		displayOptions: { show },
-		description: 'ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area\'s boundary and properties as a GeoJSON FeatureCollection. Free of charge.',
+		description:
+			"ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area's boundary and properties as a GeoJSON FeatureCollection. Free of charge.",
 	},
 ];
 
@@ -26,15 +32,23 @@ function is404(error: unknown): boolean {
 }
 
 /** GET /protected-areas/{id}; on 404 the release-note path /protected-areas/areas/{id}. */
-export async function getArea(this: IExecuteFunctions, areaId: string, itemIndex: number): Promise<IDataObject> {
+export async function getArea(
+	this: IExecuteFunctions,
+	areaId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
 	const id = encodeURIComponent(areaId);
 	try {
-		return (await apiRequest.call(this, 'GET', `/protected-areas/${id}`, { itemIndex })) as IDataObject;
+		return (await apiRequest.call(this, 'GET', `/protected-areas/${id}`, {
+			itemIndex,
+		})) as IDataObject;
 	} catch (error) {
 		if (!is404(error)) throw asNodeError(this, error, itemIndex);
 	}
 	try {
-		return (await apiRequest.call(this, 'GET', `/protected-areas/areas/${id}`, { itemIndex })) as IDataObject;
+		return (await apiRequest.call(this, 'GET', `/protected-areas/areas/${id}`, {
+			itemIndex,
+		})) as IDataObject;
 	} catch (error) {
 		if (!is404(error)) throw asNodeError(this, error, itemIndex);
 		const numeric = /^\d+$/.test(areaId);
@@ -49,7 +63,10 @@ export async function getArea(this: IExecuteFunctions, areaId: string, itemIndex
 	}
 }
 
-export async function execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const ids: Array<string | undefined> = [];
 	const problems: ItemProblems = new Map();
 	for (let i = 0; i < items.length; i++) {
@@ -65,7 +82,9 @@ export async function execute(this: IExecuteFunctions, items: INodeExecutionData
 		ids.push(problems.has(i) ? undefined : id);
 	}
 	if (problems.size > 0 && !this.continueOnFail()) throw preflightError(this, problems);
-	const out = await forEachItem(this, items, async (i) => (ids[i] === undefined ? [] : await getArea.call(this, ids[i] as string, i)));
+	const out = await forEachItem(this, items, async (i) =>
+		ids[i] === undefined ? [] : await getArea.call(this, ids[i] as string, i),
+	);
 	for (const [i, lines] of problems) out.push(problemItem(i, lines));
 	return out.sort((a, b) => first(a) - first(b));
 }

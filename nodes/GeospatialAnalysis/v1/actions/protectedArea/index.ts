@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Check',
 				value: 'check',
-				description: 'Check registered plots (by ID) and/or raw geometries against protected-area boundaries without running a job. Costs analysis tokens per checked plot or geometry (1 each on the reference service). Returns the overlap and the overlapping areas with their legality.',
+				description:
+					'Check registered plots (by ID) and/or raw geometries against protected-area boundaries without running a job. Costs analysis tokens per checked plot or geometry (1 each on the reference service). Returns the overlap and the overlapping areas with their legality.',
 				action: 'Check plots against protected areas',
 			},
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one protected area\'s boundary and properties (GeoJSON FeatureCollection) by its area ID. Free of charge.',
+				description:
+					"Get one protected area's boundary and properties (GeoJSON FeatureCollection) by its area ID. Free of charge.",
 				action: 'Get a protected area',
 			},
 		],

@@ -5,12 +5,21 @@
  */
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { GeometrySource, GeometryValues, ItemGeometry, ItemGeometryOptions } from '../../plots/geometrySource';
+import type {
+	GeometrySource,
+	GeometryValues,
+	ItemGeometry,
+	ItemGeometryOptions,
+} from '../../plots/geometrySource';
 import { readItemGeometry } from '../../plots/geometrySource';
 
 /** The fields, shown where `show` says (e.g. `{ resource: ['plot'], operation: ['register'] }`). */
-export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>): INodeProperties[] {
-	const when = (source: GeometrySource): IDisplayOptions => ({ show: { ...show, geometrySource: [source] } });
+export function geometrySourceFields(
+	show: NonNullable<IDisplayOptions['show']>,
+): INodeProperties[] {
+	const when = (source: GeometrySource): IDisplayOptions => ({
+		show: { ...show, geometrySource: [source] },
+	});
 	return [
 		{
 			displayName: 'Geometry Source',
@@ -22,21 +31,25 @@ export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>)
 				{
 					name: 'GeoJSON',
 					value: 'geoJson',
-					description: 'A field holding a GeoJSON Feature, FeatureCollection, bare Point/Polygon/MultiPolygon geometry, or a JSON string of any of these',
+					description:
+						'A field holding a GeoJSON Feature, FeatureCollection, bare Point/Polygon/MultiPolygon geometry, or a JSON string of any of these',
 				},
 				{
 					name: 'Latitude/Longitude',
 					value: 'latLon',
-					description: 'Two fields with the plot centre in decimal degrees (numbers or numeric text; a comma decimal separator is fine). The service turns the point into a circle of about 4 ha, or of Point Area (Ha).',
+					description:
+						'Two fields with the plot centre in decimal degrees (numbers or numeric text; a comma decimal separator is fine). The service turns the point into a circle of about 4 ha, or of Point Area (Ha).',
 				},
 				{
 					name: 'WKT',
 					value: 'wkt',
-					description: 'A field holding POINT, POLYGON or MULTIPOLYGON Well-Known Text in longitude latitude order',
+					description:
+						'A field holding POINT, POLYGON or MULTIPOLYGON Well-Known Text in longitude latitude order',
 				},
 			],
 			default: 'latLon',
-			description: 'Where each input item\'s geometry comes from. Every item is checked before anything is sent.',
+			description:
+				"Where each input item's geometry comes from. Every item is checked before anything is sent.",
 		},
 		{
 			displayName: 'GeoJSON',
@@ -45,7 +58,8 @@ export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>)
 			displayOptions: when('geoJson'),
 			default: '={{ $json.geojson }}',
 			required: true,
-			description: 'The GeoJSON of the item: a Feature, a FeatureCollection (at most 20 features per item for registration), a Point/Polygon/MultiPolygon geometry, or a JSON string of one of these. Coordinates are WGS84 [longitude, latitude].',
+			description:
+				'The GeoJSON of the item: a Feature, a FeatureCollection (at most 20 features per item for registration), a Point/Polygon/MultiPolygon geometry, or a JSON string of one of these. Coordinates are WGS84 [longitude, latitude].',
 		},
 		{
 			displayName: 'Latitude',
@@ -55,7 +69,8 @@ export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>)
 			default: '={{ $json.latitude }}',
 			required: true,
 			placeholder: '-15.793889',
-			description: 'Latitude of the plot in WGS84 decimal degrees (-90 to 90); "-15,793889" is read as -15.793889',
+			description:
+				'Latitude of the plot in WGS84 decimal degrees (-90 to 90); "-15,793889" is read as -15.793889',
 		},
 		{
 			displayName: 'Longitude',
@@ -75,13 +90,15 @@ export function geometrySourceFields(show: NonNullable<IDisplayOptions['show']>)
 			default: '={{ $json.wkt }}',
 			required: true,
 			placeholder: 'POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1))',
-			description: 'POINT, POLYGON or MULTIPOLYGON Well-Known Text with "longitude latitude" pairs (an SRID=4326; prefix is accepted)',
+			description:
+				'POINT, POLYGON or MULTIPOLYGON Well-Known Text with "longitude latitude" pairs (an SRID=4326; prefix is accepted)',
 		},
 	];
 }
 
 /** `={{ $json.field }}` or `={{ $json["field"] }}`: a plain reference to a field of the item. */
-const FIELD_REFERENCE = /^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(['"])([^'"]+)\2\s*\])\s*\}\}$/;
+const FIELD_REFERENCE =
+	/^=\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(['"])([^'"]+)\2\s*\])\s*\}\}$/;
 
 /**
  * The value as the expression produced it (objects, numbers and strings alike). A plain

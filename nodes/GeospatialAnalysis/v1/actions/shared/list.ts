@@ -3,7 +3,13 @@
  * filter fields, reading them with every item checked before any request, and the keyset
  * traversal through `paginate`.
  */
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../helpers/items';
 import { paginate } from '../../transport/paginate';
@@ -62,14 +68,18 @@ export function listFields(show: Show, noun: string): INodeProperties[] {
 export function readTimeFilter(value: unknown): { value?: string; problem?: string } {
 	if (value === undefined || value === null || value === '') return {};
 	if (value instanceof Date)
-		return Number.isNaN(value.getTime()) ? { problem: 'the date is invalid' } : { value: value.toISOString() };
+		return Number.isNaN(value.getTime())
+			? { problem: 'the date is invalid' }
+			: { value: value.toISOString() };
 	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
 		return { value: String((value as { toISO: () => string }).toISO()) };
 	}
 	if (typeof value !== 'string') return { problem: `it is a ${typeof value}, not a date` };
 	const text = value.trim();
 	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
-		return { problem: `"${text}" is not an ISO-8601 date or time (e.g. 2026-03-01 or 2026-03-01T12:00:00Z)` };
+		return {
+			problem: `"${text}" is not an ISO-8601 date or time (e.g. 2026-03-01 or 2026-03-01T12:00:00Z)`,
+		};
 	}
 	return { value: text };
 }
@@ -80,7 +90,11 @@ export interface ListQuery {
 }
 
 /** Reads Return All / Limit / Filters of one item into a query, or the problems found. */
-export function readListQuery(ctx: IExecuteFunctions, i: number, noun: string): { query?: ListQuery; problems: string[] } {
+export function readListQuery(
+	ctx: IExecuteFunctions,
+	i: number,
+	noun: string,
+): { query?: ListQuery; problems: string[] } {
 	const problems: string[] = [];
 	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
 	const qs: IDataObject = {};
@@ -99,7 +113,10 @@ export function readListQuery(ctx: IExecuteFunctions, i: number, noun: string): 
 		['createdAtUntil', 'Created Before', 'created_at_until'],
 	] as const) {
 		const read = readTimeFilter(filters[field]);
-		if (read.problem) problems.push(`Item ${i}, field "${label}": ${read.problem}. Pick a date or give an ISO-8601 time.`);
+		if (read.problem)
+			problems.push(
+				`Item ${i}, field "${label}": ${read.problem}. Pick a date or give an ISO-8601 time.`,
+			);
 		else if (read.value) qs[key] = read.value;
 	}
 	return problems.length > 0 ? { problems } : { problems, query: { limit, qs } };

@@ -16,7 +16,11 @@ function summary(lines: string[]): string {
 }
 
 /** The error that stops the node when any item is invalid; nothing has been sent. */
-export function preflightError(ctx: IExecuteFunctions, problems: ItemProblems, nothingSent = 'Nothing was sent to the service.'): NodeOperationError {
+export function preflightError(
+	ctx: IExecuteFunctions,
+	problems: ItemProblems,
+	nothingSent = 'Nothing was sent to the service.',
+): NodeOperationError {
 	const all = [...problems.entries()].sort(([a], [b]) => a - b);
 	const lines = all.flatMap(([, l]) => l);
 	const [firstItem] = all[0];
@@ -34,9 +38,17 @@ export function preflightError(ctx: IExecuteFunctions, problems: ItemProblems, n
 }
 
 /** The error item of one bad item under Continue On Fail. */
-export function problemItem(itemIndex: number, lines: string[], nothingSent = 'Nothing was sent for this item.'): INodeExecutionData {
+export function problemItem(
+	itemIndex: number,
+	lines: string[],
+	nothingSent = 'Nothing was sent for this item.',
+): INodeExecutionData {
 	return {
-		json: { error: summary(lines), problems: lines, description: `${nothingSent} Fix the input and run again.` },
+		json: {
+			error: summary(lines),
+			problems: lines,
+			description: `${nothingSent} Fix the input and run again.`,
+		},
 		pairedItem: { item: itemIndex },
 	};
 }
