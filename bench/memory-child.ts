@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { perPlotResults } from '../nodes/GeospatialAnalysis/v1/results/flatten';
+import { perPlotResults } from '../nodes/shared/results/flatten';
 import { startFakeService } from '../test/fake-service';
 
 const gc = (global as unknown as { gc?: () => void }).gc;

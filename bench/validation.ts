@@ -4,7 +4,7 @@
  */
 import { kinks } from '@turf/kinks';
 
-import { parseGeoJsonValue, validateFeatures } from '../nodes/GeospatialAnalysis/v1/geometry';
+import { parseGeoJsonValue, validateFeatures } from '../nodes/shared/geometry';
 import { envNumber, envNumbers, fittedExponent, fmt, median, nowMs, prng, record } from './lib';
 
 type Ring = number[][];

@@ -8,7 +8,7 @@
 import type { FakeService } from '../test/fake-service';
 import { CREATING_MS } from '../test/fake-service';
 import { CredentialStore, runNode } from '../test/helpers/engine';
-import { setWaitTimingForTests } from '../nodes/GeospatialAnalysis/v1/jobs/waitScheduler';
+import { setWaitTimingForTests } from '../nodes/shared/jobs/waitScheduler';
 import { envNumber, envNumbers, fmt, prng, record } from './lib';
 
 const FINAL = new Set(['done', 'done-with-errors']);

@@ -7,14 +7,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isFinalStatus, perPlotResults } from '../GeospatialAnalysis/v1/results/flatten';
-import {
-	authenticationProperty,
-	credentialsDescription,
-} from '../GeospatialAnalysis/v1/transport/authentication';
-import { getCatalog, resultKeysOf } from '../GeospatialAnalysis/v1/transport/catalog';
-import { paginate } from '../GeospatialAnalysis/v1/transport/paginate';
-import { apiRequest } from '../GeospatialAnalysis/v1/transport/request';
+import { isFinalStatus, perPlotResults } from '../shared/results/flatten';
+import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
+import { getCatalog, resultKeysOf } from '../shared/transport/catalog';
+import { paginate } from '../shared/transport/paginate';
+import { apiRequest } from '../shared/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
 import {
 	advance,

@@ -12,7 +12,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { apiRequest } from '../../nodes/GeospatialAnalysis/v1/transport/request';
+import { apiRequest } from '../../nodes/shared/transport/request';
 import { registerNodeType } from './engine';
 
 export const PROBE_NODE_TYPE = 'test.transportProbe';

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sleepUnlessCancelled } from '../../nodes/GeospatialAnalysis/v1/helpers/sleep';
-import { setWaitTimingForTests } from '../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler';
+import { sleepUnlessCancelled } from '../../nodes/shared/helpers/sleep';
+import { setWaitTimingForTests } from '../../nodes/shared/jobs/waitScheduler';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import { CredentialStore, runNode } from '../helpers/engine';

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import { CredentialStore, runNode } from '../helpers/engine';
-import { setWaitTimingForTests } from '../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler';
+import { setWaitTimingForTests } from '../../nodes/shared/jobs/waitScheduler';
 
 /**
  * Job resource through the n8n engine against the fake over loopback HTTP. Waiting runs on

@@ -2,7 +2,7 @@ import { simplifyCapability } from '../../nodes/GeospatialAnalysis/v1/actions/ca
 import {
 	catalogEntries as capabilitiesFromResponse,
 	includeValue,
-} from '../../nodes/GeospatialAnalysis/v1/transport/catalog';
+} from '../../nodes/shared/transport/catalog';
 
 describe('capabilities: includeValue', () => {
 	it('builds the comma-separated include query value', () => {

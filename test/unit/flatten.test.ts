@@ -8,7 +8,7 @@ import {
 	perPlotResults,
 	plotFailure,
 	simplifyPlotResult,
-} from '../../nodes/GeospatialAnalysis/v1/results/flatten';
+} from '../../nodes/shared/results/flatten';
 
 const square = (lon: number, lat: number, d = 0.01) => ({
 	type: 'Polygon' as const,

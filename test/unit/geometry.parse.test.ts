@@ -11,7 +11,7 @@ import {
 	parseWkt,
 	readLooseNumber,
 	validateFeatures,
-} from '../../nodes/GeospatialAnalysis/v1/geometry';
+} from '../../nodes/shared/geometry';
 
 const RING = [
 	[-47.882778, -15.793889],
@@ -311,10 +311,7 @@ describe('helpers', () => {
 });
 
 describe('hasDecimalPlaces', () => {
-	const {
-		decimalPlaces,
-		hasDecimalPlaces,
-	} = require('../../nodes/GeospatialAnalysis/v1/geometry/numbers');
+	const { decimalPlaces, hasDecimalPlaces } = require('../../nodes/shared/geometry/numbers');
 	it.each([
 		[-15.793889, true],
 		[-15.79389, false],

@@ -13,7 +13,7 @@ import {
 	type Position,
 	type Problem,
 	type ValidateOptions,
-} from '../../nodes/GeospatialAnalysis/v1/geometry';
+} from '../../nodes/shared/geometry';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -853,7 +853,7 @@ describe('self-intersection detection', () => {
 	});
 
 	it('the geometry layer does not use the quadratic @turf/kinks', () => {
-		const dir = join(__dirname, '../../nodes/GeospatialAnalysis/v1/geometry');
+		const dir = join(__dirname, '../../nodes/shared/geometry');
 		for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
 			expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(
 				/(from|require\()\s*'@turf\/kinks'/,

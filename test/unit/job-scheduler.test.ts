@@ -7,7 +7,7 @@ import {
 	isTransientPollError,
 	setWaitTimingForTests,
 	waitTiming,
-} from '../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler';
+} from '../../nodes/shared/jobs/waitScheduler';
 
 const schedule = { firstDelayMs: 2000, capMs: 30000 };
 
@@ -84,7 +84,7 @@ describe('waitScheduler', () => {
 
 describe('retryAfterFromError', () => {
 	it('prefers the Retry-After the transport keeps on the error', () => {
-		const { retryAfterFromError } = require('../../nodes/GeospatialAnalysis/v1/jobs/waitScheduler');
+		const { retryAfterFromError } = require('../../nodes/shared/jobs/waitScheduler');
 		expect(
 			retryAfterFromError({
 				errorResponse: { retry_after_ms: 4000 },

@@ -1,7 +1,4 @@
-import {
-	describeSchema,
-	validateAgainstSchema,
-} from '../../nodes/GeospatialAnalysis/v1/jobs/schemaCheck';
+import { describeSchema, validateAgainstSchema } from '../../nodes/shared/jobs/schemaCheck';
 import { builtInCapabilities } from '../fake-service/data';
 import { validateSchema } from '../fake-service/schema';
 

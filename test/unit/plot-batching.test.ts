@@ -1,9 +1,9 @@
-import type { RegistrationUnit } from '../../nodes/GeospatialAnalysis/v1/plots/batching';
+import type { RegistrationUnit } from '../../nodes/shared/plots/batching';
 import {
 	planRegistrationRequests,
 	plotsOfResponse,
 	runPool,
-} from '../../nodes/GeospatialAnalysis/v1/plots/batching';
+} from '../../nodes/shared/plots/batching';
 
 const unit = (
 	itemIndex: number,

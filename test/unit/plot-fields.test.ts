@@ -1,11 +1,11 @@
-import { readHarvestDate } from '../../nodes/GeospatialAnalysis/v1/plots/dates';
+import { readHarvestDate } from '../../nodes/shared/plots/dates';
 import {
 	readAdditionalInfo,
 	readCommodity,
 	readPointHa,
 	readText,
-} from '../../nodes/GeospatialAnalysis/v1/plots/fields';
-import { readItemGeometry } from '../../nodes/GeospatialAnalysis/v1/plots/geometrySource';
+} from '../../nodes/shared/plots/fields';
+import { readItemGeometry } from '../../nodes/shared/plots/geometrySource';
 
 describe('readHarvestDate', () => {
 	it.each([

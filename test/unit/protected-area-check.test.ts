@@ -1,4 +1,4 @@
-import type { CheckEntry } from '../../nodes/GeospatialAnalysis/v1/protectedAreas/check';
+import type { CheckEntry } from '../../nodes/shared/protectedAreas/check';
 import {
 	checkRequestBody,
 	matchCheckResults,
@@ -7,7 +7,7 @@ import {
 	readPlotIds,
 	strictestLegality,
 	summariseCheck,
-} from '../../nodes/GeospatialAnalysis/v1/protectedAreas/check';
+} from '../../nodes/shared/protectedAreas/check';
 
 const plot = (itemIndex: number, plotId: string, indexInItem = 0): CheckEntry => ({
 	itemIndex,

@@ -1,8 +1,4 @@
-import {
-	mapServiceError,
-	redact,
-	serviceMessage,
-} from '../../nodes/GeospatialAnalysis/v1/transport/errors';
+import { mapServiceError, redact, serviceMessage } from '../../nodes/shared/transport/errors';
 
 /**
  * One case per row of the contract's Errors table (service-interface.md), with the body

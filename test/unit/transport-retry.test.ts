@@ -3,7 +3,7 @@ import {
 	DEFAULT_RETRY_POLICY,
 	parseRetryAfter,
 	retryDelay,
-} from '../../nodes/GeospatialAnalysis/v1/transport/retry';
+} from '../../nodes/shared/transport/retry';
 
 const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 const mid = () => 0.5;

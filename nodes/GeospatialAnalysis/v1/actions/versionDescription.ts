@@ -1,7 +1,10 @@
 import type { INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsDescription } from '../transport/authentication';
+import {
+	authenticationProperty,
+	credentialsDescription,
+} from '../../../shared/transport/authentication';
 import * as account from './account';
 import * as analysisRun from './analysisRun';
 import * as capability from './capability';

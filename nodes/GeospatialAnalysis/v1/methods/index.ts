@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { getCatalog } from '../transport/catalog';
+import { getCatalog } from '../../../shared/transport/catalog';
 
 /** The checks the service offers right now, from its live catalog (so new ones appear without a release). */
 async function getChecks(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
-import { apiRequest } from '../../transport/request';
+import { forEachItem } from '../../../../shared/helpers/items';
+import { apiRequest } from '../../../../shared/transport/request';
 import { readId } from './params';
 import { simplifyRun } from './simplify';
 

@@ -7,7 +7,7 @@
  * unexpected shape.
  */
 
-import { isObject, num } from '../../helpers/values';
+import { isObject, num } from '../../../../shared/helpers/values';
 
 export type Json = Record<string, unknown>;
 

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
-import { getCatalogEntries } from '../../transport/catalog';
+import { forEachItem } from '../../../../shared/helpers/items';
+import { getCatalogEntries } from '../../../../shared/transport/catalog';
 import { simplifyCapability } from './simplify';
 
 const show = { resource: ['capability'], operation: ['getMany'] };

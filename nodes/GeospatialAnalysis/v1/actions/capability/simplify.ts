@@ -3,7 +3,7 @@
  * imports). Reading the catalog itself is `transport/catalog.ts`.
  */
 
-import { isObject } from '../../helpers/values';
+import { isObject } from '../../../../shared/helpers/values';
 
 export type Json = Record<string, unknown>;
 

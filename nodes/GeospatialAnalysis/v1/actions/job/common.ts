@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { perPlotResults } from '../../results/flatten';
-import { getCatalog, resultKeysOf } from '../../transport/catalog';
-import { apiRequest, credentialInfo } from '../../transport/request';
+import { perPlotResults } from '../../../../shared/results/flatten';
+import { getCatalog, resultKeysOf } from '../../../../shared/transport/catalog';
+import { apiRequest, credentialInfo } from '../../../../shared/transport/request';
 
 /** A list of ids from a parameter value: an array, a number, or a comma/space/newline-separated string. */
 export function parseIdList(value: unknown): string[] {

@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../helpers/items';
-import { paginate } from '../../transport/paginate';
-import { apiRequest } from '../../transport/request';
+import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { paginate } from '../../../../shared/transport/paginate';
+import { apiRequest } from '../../../../shared/transport/request';
 import { dryRun, quoteOutput } from './getQuote.operation';
 import type { ItemPlots } from './jobRequest';
 import {

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
+import { forEachItem } from '../../../../shared/helpers/items';
 import { checkJobIds, fetchJob, parseIdList } from './common';
 
 export const description: INodeProperties[] = [

@@ -5,8 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../helpers/items';
-import { apiRequest } from '../../transport/request';
+import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { apiRequest } from '../../../../shared/transport/request';
 import { normaliseBalance } from '../account/getTokenBalance.operation';
 import type { ItemPlots, JobSettings } from './jobRequest';
 import {

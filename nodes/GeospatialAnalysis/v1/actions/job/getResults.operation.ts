@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forEachItemData } from '../../helpers/items';
-import { isFinalStatus } from '../../results/flatten';
+import { forEachItemData } from '../../../../shared/helpers/items';
+import { isFinalStatus } from '../../../../shared/results/flatten';
 import {
 	catalogResultKeys,
 	checkJobIds,

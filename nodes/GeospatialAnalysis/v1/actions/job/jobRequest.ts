@@ -6,9 +6,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { describeSchema, validateAgainstSchema } from '../../jobs/schemaCheck';
-import type { Capability } from '../../transport/catalog';
-import { getCatalog } from '../../transport/catalog';
+import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
+import type { Capability } from '../../../../shared/transport/catalog';
+import { getCatalog } from '../../../../shared/transport/catalog';
 import { parseIdList } from './common';
 
 /** Fields shared by Create and Get Quote: what to analyse, with which checks. */

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { sleepUnlessCancelled } from '../../helpers/sleep';
+import { sleepUnlessCancelled } from '../../../../shared/helpers/sleep';
 
 import {
 	DEFAULT_FIRST_DELAY_MS,
@@ -18,9 +18,9 @@ import {
 	nextDelay,
 	retryAfterFromError,
 	waitTiming,
-} from '../../jobs/waitScheduler';
-import { asNodeError, errorItem } from '../../helpers/items';
-import { isFinalStatus } from '../../results/flatten';
+} from '../../../../shared/jobs/waitScheduler';
+import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { isFinalStatus } from '../../../../shared/results/flatten';
 import {
 	catalogResultKeys,
 	checkJobIds,

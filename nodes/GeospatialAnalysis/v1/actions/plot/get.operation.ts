@@ -5,9 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../helpers/items';
-import { simplifyPlot } from '../../plots/simplify';
-import { apiRequest } from '../../transport/request';
+import { forEachItem } from '../../../../shared/helpers/items';
+import { simplifyPlot } from '../../../../shared/plots/simplify';
+import { apiRequest } from '../../../../shared/transport/request';
 import type { ItemProblems } from '../shared/preflight';
 import { preflightError, problemItem } from '../shared/preflight';
 

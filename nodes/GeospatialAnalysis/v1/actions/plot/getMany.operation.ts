@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { simplifyPlot } from '../../plots/simplify';
+import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { executeList, listFields } from '../shared/list';
 
 const show = { resource: ['plot'], operation: ['getMany'] };

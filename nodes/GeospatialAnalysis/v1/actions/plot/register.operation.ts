@@ -6,19 +6,28 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Feature } from '../../geometry';
-import { readLooseNumber } from '../../geometry';
-import type { PlannedRequest, RegistrationUnit, RequestFields } from '../../plots/batching';
+import type { Feature } from '../../../../shared/geometry';
+import { readLooseNumber } from '../../../../shared/geometry';
+import type {
+	PlannedRequest,
+	RegistrationUnit,
+	RequestFields,
+} from '../../../../shared/plots/batching';
 import {
 	MAX_FEATURES_PER_REQUEST,
 	planRegistrationRequests,
 	plotsOfResponse,
 	runPool,
-} from '../../plots/batching';
-import type { DateOrder } from '../../plots/dates';
-import { readHarvestDate } from '../../plots/dates';
-import { COMMODITIES, readAdditionalInfo, readCommodity, readText } from '../../plots/fields';
-import { apiRequest } from '../../transport/request';
+} from '../../../../shared/plots/batching';
+import type { DateOrder } from '../../../../shared/plots/dates';
+import { readHarvestDate } from '../../../../shared/plots/dates';
+import {
+	COMMODITIES,
+	readAdditionalInfo,
+	readCommodity,
+	readText,
+} from '../../../../shared/plots/fields';
+import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import type { ItemProblems } from '../shared/preflight';
 import { preflightError, problemItem } from '../shared/preflight';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { runPool } from '../../plots/batching';
-import type { CheckEntry } from '../../protectedAreas/check';
+import { runPool } from '../../../../shared/plots/batching';
+import type { CheckEntry } from '../../../../shared/protectedAreas/check';
 import {
 	CHECK_BATCH_LIMIT,
 	checkRequestBody,
@@ -16,8 +16,8 @@ import {
 	packCheckEntries,
 	readPlotIds,
 	summariseCheck,
-} from '../../protectedAreas/check';
-import { apiRequest } from '../../transport/request';
+} from '../../../../shared/protectedAreas/check';
+import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import type { ItemProblems } from '../shared/preflight';
 import { preflightError, problemItem } from '../shared/preflight';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError, forEachItem } from '../../helpers/items';
-import { apiRequest } from '../../transport/request';
+import { asNodeError, forEachItem } from '../../../../shared/helpers/items';
+import { apiRequest } from '../../../../shared/transport/request';
 import type { ItemProblems } from '../shared/preflight';
 import { preflightError, problemItem } from '../shared/preflight';
 

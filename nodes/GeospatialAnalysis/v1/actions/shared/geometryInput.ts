@@ -10,8 +10,8 @@ import type {
 	GeometryValues,
 	ItemGeometry,
 	ItemGeometryOptions,
-} from '../../plots/geometrySource';
-import { readItemGeometry } from '../../plots/geometrySource';
+} from '../../../../shared/plots/geometrySource';
+import { readItemGeometry } from '../../../../shared/plots/geometrySource';
 
 /** The fields, shown where `show` says (e.g. `{ resource: ['plot'], operation: ['register'] }`). */
 export function geometrySourceFields(

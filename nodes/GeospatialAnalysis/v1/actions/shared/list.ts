@@ -11,8 +11,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../helpers/items';
-import { paginate } from '../../transport/paginate';
+import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { paginate } from '../../../../shared/transport/paginate';
 import type { ItemProblems } from './preflight';
 import { preflightError, problemItem } from './preflight';
 

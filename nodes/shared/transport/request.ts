@@ -11,11 +11,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
-import {
-	CredentialSetupError,
-	checkApiKey,
-	normaliseBaseUrl,
-} from '../../../../credentials/common';
+import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
 import { mapServiceError, redact } from './errors';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry';
