@@ -2,8 +2,8 @@ import type { RegistrationUnit } from '../../nodes/shared/plots/batching';
 import {
 	planRegistrationRequests,
 	plotsOfResponse,
-	runPool,
 } from '../../nodes/shared/plots/batching';
+import { runPool } from '../../nodes/shared/runner';
 
 const unit = (
 	itemIndex: number,

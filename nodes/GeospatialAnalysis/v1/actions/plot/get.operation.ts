@@ -5,11 +5,9 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../../../shared/helpers/items';
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
-import type { ItemProblems } from '../shared/preflight';
-import { preflightError, problemItem } from '../shared/preflight';
+import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['plot'], operation: ['get'] };
 
@@ -57,34 +55,20 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const ids: Array<string | undefined> = [];
-	const problems: ItemProblems = new Map();
-	for (let i = 0; i < items.length; i++) {
-		const read = readPlotId(this.getNodeParameter('plotId', i, ''), i);
-		ids.push(read.id);
-		if (read.problem) problems.set(i, [read.problem]);
-	}
-	if (problems.size > 0 && !this.continueOnFail()) throw preflightError(this, problems);
-
-	const out = await forEachItem(this, items, async (i) => {
-		if (ids[i] === undefined) return [];
-		const plot = (await apiRequest.call(
-			this,
-			'GET',
-			`/plots/plot/${encodeURIComponent(ids[i] as string)}`,
-			{
+	return await runItems(this, items, {
+		prepare: (i, problems) => {
+			const read = readPlotId(this.getNodeParameter('plotId', i, ''), i);
+			if (read.problem) problems.add(read.problem);
+			return {
+				id: read.id as string,
+				simplify: this.getNodeParameter('simplify', i, true) as boolean,
+			};
+		},
+		run: async (i, { id, simplify }) => {
+			const plot = (await apiRequest.call(this, 'GET', `/plots/plot/${encodeURIComponent(id)}`, {
 				itemIndex: i,
-			},
-		)) as IDataObject;
-		return this.getNodeParameter('simplify', i, true) ? simplifyPlot(plot) : plot;
+			})) as IDataObject;
+			return simplify ? simplifyPlot(plot) : plot;
+		},
 	});
-	for (const [i, lines] of problems) out.push(problemItem(i, lines));
-	return out.sort((a, b) => itemOf(a) - itemOf(b));
-}
-
-function itemOf(item: INodeExecutionData): number {
-	const paired = item.pairedItem;
-	if (typeof paired === 'number') return paired;
-	if (Array.isArray(paired)) return paired[0]?.item ?? 0;
-	return paired?.item ?? 0;
 }

@@ -4,20 +4,15 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { Feature } from '../../../../shared/geometry';
 import { readLooseNumber } from '../../../../shared/geometry';
-import type {
-	PlannedRequest,
-	RegistrationUnit,
-	RequestFields,
-} from '../../../../shared/plots/batching';
+import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/batching';
 import {
 	MAX_FEATURES_PER_REQUEST,
 	planRegistrationRequests,
 	plotsOfResponse,
-	runPool,
 } from '../../../../shared/plots/batching';
 import type { DateOrder } from '../../../../shared/plots/dates';
 import { readHarvestDate } from '../../../../shared/plots/dates';
@@ -29,8 +24,8 @@ import {
 } from '../../../../shared/plots/fields';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
-import type { ItemProblems } from '../shared/preflight';
-import { preflightError, problemItem } from '../shared/preflight';
+import type { Batch, BatchOutput, Problems } from '../../../../shared/runner';
+import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['plot'], operation: ['register'] };
 
@@ -170,10 +165,6 @@ interface PreparedItem extends RegistrationUnit {
 	warnings: string[];
 }
 
-function fieldProblem(itemIndex: number, field: string, reason: string): string {
-	return `Item ${itemIndex}, field "${field}": ${reason}`;
-}
-
 /** Sets `properties.point_ha` on point features when a Point Area was mapped. */
 function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
 	const read = readLooseNumber(pointHa);
@@ -190,27 +181,25 @@ function prepareItem(
 	itemIndex: number,
 	repair: boolean,
 	dateOrder: DateOrder,
-): { prepared?: PreparedItem; problems: string[] } {
+	problems: Problems,
+): PreparedItem {
 	const fields = ctx.getNodeParameter('plotFields', itemIndex, {}) as IDataObject;
-	const problems: string[] = [];
 	const request: RequestFields = {};
 
 	const name = readText(fields.plotName);
-	if (name.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Plot Name', name.reason));
+	if (name.kind === 'invalid') problems.field('Plot Name', name.reason);
 	else if (name.kind === 'value') request.plot_name = name.value;
 
 	const commodity = readCommodity(fields.commodity);
-	if (commodity.kind === 'invalid')
-		problems.push(fieldProblem(itemIndex, 'Commodity', commodity.reason));
+	if (commodity.kind === 'invalid') problems.field('Commodity', commodity.reason);
 	else if (commodity.kind === 'value') request.commodity = commodity.value;
 
 	const harvest = readHarvestDate(fields.harvestDate, dateOrder);
-	if (harvest.kind === 'invalid')
-		problems.push(fieldProblem(itemIndex, 'Harvest Date', harvest.reason));
+	if (harvest.kind === 'invalid') problems.field('Harvest Date', harvest.reason);
 	else if (harvest.kind === 'date') request.harvest_date = harvest.value;
 
 	const notes = readText(fields.notes);
-	if (notes.kind === 'invalid') problems.push(fieldProblem(itemIndex, 'Notes', notes.reason));
+	if (notes.kind === 'invalid') problems.field('Notes', notes.reason);
 	else if (notes.kind === 'value') request.notes = notes.value;
 
 	const pairs = ((fields.additionalInfo as IDataObject | undefined)?.pairs ?? []) as Array<{
@@ -218,8 +207,7 @@ function prepareItem(
 		value?: unknown;
 	}>;
 	const info = readAdditionalInfo(Array.isArray(pairs) ? pairs : []);
-	if (info.kind === 'invalid')
-		problems.push(fieldProblem(itemIndex, 'Additional Info', info.reason));
+	if (info.kind === 'invalid') problems.field('Additional Info', info.reason);
 	else if (info.kind === 'value') request.additional_info = info.value;
 
 	const country = readText(fields.country);
@@ -229,41 +217,23 @@ function prepareItem(
 		pointHa: fields.pointHa,
 		maxFeatures: MAX_FEATURES_PER_REQUEST,
 	});
-	problems.push(...geometry.errors);
-	if (problems.length > 0) return { problems };
+	problems.add(...geometry.errors);
 	return {
-		problems,
-		prepared: {
-			itemIndex,
-			featureCount: geometry.features.length,
-			features: withPointHa(geometry.features, fields.pointHa),
-			fields: request,
-			repairs: geometry.repairs,
-			warnings: geometry.warnings,
-		},
+		itemIndex,
+		featureCount: geometry.features.length,
+		features: withPointHa(geometry.features, fields.pointHa),
+		fields: request,
+		repairs: geometry.repairs,
+		warnings: geometry.warnings,
 	};
 }
 
-/** Adds to a failed request's error which items were already registered, so they are not sent twice. */
-function withRegisteredNote(
-	error: unknown,
-	registered: number[],
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-): Error {
-	const note =
-		registered.length > 0
-			? ` Items ${registered.join(', ')} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
-			: ' No plot was registered.';
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.description = `${error.description ?? ''}${note}`.trim();
-		error.context.itemIndex ??= itemIndex;
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, {
-		itemIndex,
-		description: note.trim(),
-	});
+/** What exists after a failure, so that nothing is registered twice. */
+function registeredNote(succeeded: Batch[]): string {
+	const items = succeeded.flatMap((b) => b.items).sort((a, b) => a - b);
+	return items.length > 0
+		? `Items ${items.join(', ')} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
+		: 'No plot was registered.';
 }
 
 export async function execute(
@@ -277,93 +247,59 @@ export async function execute(
 		MAX_PARALLEL_REQUESTS,
 		Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1),
 	);
-	const continueOnFail = this.continueOnFail();
-
-	// 1. Pre-flight: every item is read and validated before anything is sent.
-	const problems: ItemProblems = new Map();
-	const prepared: PreparedItem[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const result = prepareItem(this, i, repair, dateOrder);
-		if (result.prepared) prepared.push(result.prepared);
-		else problems.set(i, result.problems);
-	}
-	if (problems.size > 0 && !continueOnFail) throw preflightError(this, problems);
-
-	// 2. Batches of at most 20 features; see plots/batching.ts for the rule.
-	const requests = planRegistrationRequests(prepared);
-	const outcome = await runPool(
-		requests,
-		parallel,
-		async (request: PlannedRequest) => {
-			const units = request.units.map((u) => prepared[u]);
-			const features = units.flatMap((u) => u.features);
-			const body = { geojson: { type: 'FeatureCollection', features }, ...request.fields };
-			// POST /plots/make_plot creates plots: never retried (apiRequest does not retry non-idempotent calls).
-			const response = await apiRequest.call(this, 'POST', '/plots/make_plot', {
-				body,
-				itemIndex: units[0].itemIndex,
-			});
-			const plots = plotsOfResponse(response);
-			if (plots.length !== features.length) {
-				throw new NodeOperationError(
-					this.getNode(),
-					`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to items ${units.map((u) => u.itemIndex).join(', ')}`,
-					{
-						itemIndex: units[0].itemIndex,
-						description:
-							'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
-					},
-				);
-			}
-			return plots;
-		},
-		!continueOnFail,
-	);
-
-	// 3. One output item per plot, paired with its input item, in input order.
-	const perItem = new Map<number, INodeExecutionData[]>();
-	const registered: number[] = [];
-	let firstFailure: { error: unknown; itemIndex: number } | undefined;
-	outcome.results.forEach((result, r) => {
-		const units = requests[r].units.map((u) => prepared[u]);
-		if (result.status === 'fulfilled') {
-			let offset = 0;
-			for (const unit of units) {
-				registered.push(unit.itemIndex);
-				const out = unit.features.map((_f, featureIndex) => {
-					const json: IDataObject = {
-						...(result.value[offset + featureIndex] as IDataObject),
-						input_feature_index: featureIndex,
-					};
-					if (repair) json.repairs = unit.repairs;
-					if (unit.warnings.length > 0) json.warnings = unit.warnings;
-					return { json, pairedItem: { item: unit.itemIndex } };
-				});
-				offset += unit.features.length;
-				perItem.set(unit.itemIndex, out);
-			}
-		} else if (result.status === 'rejected') {
-			firstFailure ??= { error: result.reason, itemIndex: units[0].itemIndex };
-			const e = result.reason as { message?: string; description?: string | null };
-			for (const unit of units) {
-				const json: IDataObject = { error: e.message ?? String(result.reason) };
-				if (e.description) json.description = e.description;
-				perItem.set(unit.itemIndex, [{ json, pairedItem: { item: unit.itemIndex } }]);
-			}
-		}
+	return await runItems<PreparedItem>(this, items, {
+		prepare: (i, problems) => prepareItem(this, i, repair, dateOrder, problems),
+		// Batches of at most 20 features; see plots/batching.ts for the rule.
+		plan: (ready) =>
+			planRegistrationRequests(ready.map((r) => r.value)).map((request) => {
+				const units = request.units.map((u) => ready[u].value);
+				return {
+					items: units.map((u) => u.itemIndex),
+					send: async () => await sendRegistration(this, units, request.fields, repair),
+				};
+			}),
+		concurrency: parallel,
+		alreadyDone: registeredNote,
 	});
-	if (firstFailure && !continueOnFail) {
-		throw withRegisteredNote(
-			firstFailure.error,
-			registered.sort((a, b) => a - b),
-			this,
-			firstFailure.itemIndex,
+}
+
+/** One make_plot request; one output per plot, paired with its item, with its feature index. */
+async function sendRegistration(
+	ctx: IExecuteFunctions,
+	units: PreparedItem[],
+	fields: RequestFields,
+	repair: boolean,
+): Promise<BatchOutput[]> {
+	const features = units.flatMap((u) => u.features);
+	const body = { geojson: { type: 'FeatureCollection', features }, ...fields };
+	const itemIndex = units[0].itemIndex;
+	// POST /plots/make_plot creates plots: never retried (apiRequest does not retry non-idempotent calls).
+	const plots = plotsOfResponse(
+		await apiRequest.call(ctx, 'POST', '/plots/make_plot', { body, itemIndex }),
+	);
+	if (plots.length !== features.length) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to items ${units.map((u) => u.itemIndex).join(', ')}`,
+			{
+				itemIndex,
+				description:
+					'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
+			},
 		);
 	}
-	for (const [itemIndex, lines] of problems)
-		perItem.set(itemIndex, [problemItem(itemIndex, lines)]);
-
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) out.push(...(perItem.get(i) ?? []));
-	return out;
+	let offset = 0;
+	return units.flatMap((unit) => {
+		const outputs = unit.features.map((_f, featureIndex): BatchOutput => {
+			const json: IDataObject = {
+				...(plots[offset + featureIndex] as IDataObject),
+				input_feature_index: featureIndex,
+			};
+			if (repair) json.repairs = unit.repairs;
+			if (unit.warnings.length > 0) json.warnings = unit.warnings;
+			return { item: unit.itemIndex, json };
+		});
+		offset += unit.features.length;
+		return outputs;
+	});
 }

@@ -4,9 +4,8 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { runPool } from '../../../../shared/plots/batching';
 import type { CheckEntry } from '../../../../shared/protectedAreas/check';
 import {
 	CHECK_BATCH_LIMIT,
@@ -19,8 +18,8 @@ import {
 } from '../../../../shared/protectedAreas/check';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
-import type { ItemProblems } from '../shared/preflight';
-import { preflightError, problemItem } from '../shared/preflight';
+import type { Problems } from '../../../../shared/runner';
+import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['protectedArea'], operation: ['check'] };
 
@@ -121,19 +120,19 @@ function prepareItem(
 	i: number,
 	checkBy: string,
 	repair: boolean,
-): { prepared?: PreparedItem; problems: string[] } {
-	const problems: string[] = [];
+	problems: Problems,
+): PreparedItem {
 	const entries: CheckEntry[] = [];
 	let repairs: string[] = [];
 	let warnings: string[] = [];
 	if (checkBy === 'plotIds' || checkBy === 'both') {
 		const read = readPlotIds(ctx.getNodeParameter('plotIds', i, ''));
 		if (read.problem) {
-			problems.push(
+			problems.add(
 				`Item ${i}, field "Plot IDs": ${read.problem}. Give plot IDs such as 100001, separated by commas.`,
 			);
 		} else if (read.ids.length === 0 && checkBy === 'plotIds') {
-			problems.push(
+			problems.add(
 				`Item ${i}, field "Plot IDs": no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.`,
 			);
 		}
@@ -143,7 +142,7 @@ function prepareItem(
 	}
 	if (checkBy === 'geometry' || checkBy === 'both') {
 		const geometry = readGeometryOfItem.call(ctx, i, { repair, maxFeatures: CHECK_BATCH_LIMIT });
-		problems.push(...geometry.errors);
+		problems.add(...geometry.errors);
 		repairs = geometry.repairs;
 		warnings = geometry.warnings;
 		geometry.features.forEach((feature, k) =>
@@ -155,9 +154,7 @@ function prepareItem(
 			}),
 		);
 	}
-	return problems.length > 0
-		? { problems }
-		: { problems, prepared: { entries, repairs, warnings } };
+	return { entries, repairs, warnings };
 }
 
 export async function execute(
@@ -165,102 +162,67 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const checkBy = this.getNodeParameter('checkBy', 0, 'plotIds') as string;
-	const output = this.getNodeParameter('output', 0, 'perCheck') as string;
+	const raw = this.getNodeParameter('output', 0, 'perCheck') === 'raw';
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true && checkBy !== 'plotIds';
 	const batchSize = Number(options.batchSize ?? CHECK_BATCH_LIMIT);
-	const continueOnFail = this.continueOnFail();
-
-	const problems: ItemProblems = new Map();
-	const prepared = new Map<number, PreparedItem>();
-	for (let i = 0; i < items.length; i++) {
-		const result = prepareItem(this, i, checkBy, repair);
-		if (result.prepared) prepared.set(i, result.prepared);
-		else problems.set(i, result.problems);
-	}
-	if (problems.size > 0 && !continueOnFail) throw preflightError(this, problems);
-
-	const entries = [...prepared.values()].flatMap((p) => p.entries);
-	const chunks = packCheckEntries(entries, batchSize);
-	// One request at a time: each check costs tokens and is never retried (a POST).
-	const outcome = await runPool(
-		chunks,
-		1,
-		async (chunk) => {
-			const answer = await apiRequest.call(this, 'POST', '/protected-areas/checks', {
-				body: checkRequestBody(chunk),
-				itemIndex: chunk[0].itemIndex,
-			});
-			let matched: Array<Record<string, unknown>>;
-			try {
-				matched = matchCheckResults(chunk, answer);
-			} catch (error) {
-				throw new NodeOperationError(this.getNode(), (error as Error).message, {
-					itemIndex: chunk[0].itemIndex,
-					description:
-						'Try again with Output set to "Raw FeatureCollection" to see the answer as it is.',
-				});
-			}
-			return { answer, matched };
+	const byItem = new Map<number, PreparedItem>();
+	return await runItems<PreparedItem>(this, items, {
+		prepare: (i, problems) => prepareItem(this, i, checkBy, repair, problems),
+		// One request at a time: each check costs tokens and is never retried (a POST).
+		plan: (ready) => {
+			for (const r of ready) byItem.set(r.itemIndex, r.value);
+			const entries = ready.flatMap((r) => r.value.entries);
+			return packCheckEntries(entries, batchSize).map((chunk) => ({
+				items: [...new Set(chunk.map((e) => e.itemIndex))],
+				send: async () => {
+					const { answer, matched } = await sendCheck(this, chunk);
+					if (raw) return [{ item: [...new Set(chunk.map((e) => e.itemIndex))], json: answer }];
+					return chunk.map((entry, k) => ({
+						item: entry.itemIndex,
+						json: rowOf(matched[k], entry, byItem.get(entry.itemIndex) as PreparedItem, repair),
+					}));
+				},
+			}));
 		},
-		!continueOnFail,
-	);
-
-	const failed = outcome.results.find((r) => r.status === 'rejected');
-	if (failed && failed.status === 'rejected' && !continueOnFail) {
-		const error = failed.reason;
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		throw new NodeOperationError(this.getNode(), error as Error);
-	}
-
-	if (output === 'raw') {
-		const answers = outcome.results.flatMap((r) =>
-			r.status === 'fulfilled' ? [r.value.answer] : [],
-		);
-		const out: INodeExecutionData[] = [];
-		const checked = [...prepared.keys()];
-		if (answers.length > 0) {
-			out.push({
-				json: mergeCheckAnswers(answers) as IDataObject,
-				pairedItem: checked.map((item) => ({ item })),
-			});
-		}
-		outcome.results.forEach((r, c) => {
-			if (r.status !== 'rejected') return;
-			for (const itemIndex of new Set(chunks[c].map((e) => e.itemIndex)))
-				out.push(errorJson(r.reason, itemIndex));
-		});
-		for (const [i, lines] of problems) out.push(problemItem(i, lines));
-		return out;
-	}
-
-	const perItem = new Map<number, INodeExecutionData[]>();
-	const push = (i: number, item: INodeExecutionData) =>
-		perItem.set(i, [...(perItem.get(i) ?? []), item]);
-	outcome.results.forEach((r, c) => {
-		const chunk = chunks[c];
-		if (r.status === 'fulfilled') {
-			chunk.forEach((entry, k) => {
-				const json = summariseCheck(r.value.matched[k], entry) as IDataObject;
-				const item = prepared.get(entry.itemIndex) as PreparedItem;
-				if (entry.kind === 'geojson' && repair) json.repairs = item.repairs;
-				if (entry.kind === 'geojson' && item.warnings.length > 0) json.warnings = item.warnings;
-				push(entry.itemIndex, { json, pairedItem: { item: entry.itemIndex } });
-			});
-		} else if (r.status === 'rejected') {
-			for (const itemIndex of new Set(chunk.map((e) => e.itemIndex)))
-				push(itemIndex, errorJson(r.reason, itemIndex));
-		}
+		// Raw output: the answers of all requests merged into one FeatureCollection.
+		combine: raw
+			? (outputs) => [
+					{
+						item: [...new Set(outputs.flatMap((o) => o.item))].sort((a, b) => a - b),
+						json: mergeCheckAnswers(outputs.map((o) => o.json)) as IDataObject,
+					},
+				]
+			: undefined,
 	});
-	for (const [i, lines] of problems) perItem.set(i, [problemItem(i, lines)]);
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) out.push(...(perItem.get(i) ?? []));
-	return out;
 }
 
-function errorJson(reason: unknown, itemIndex: number): INodeExecutionData {
-	const e = reason as { message?: string; description?: string | null };
-	const json: IDataObject = { error: e.message ?? String(reason) };
-	if (e.description) json.description = e.description;
-	return { json, pairedItem: { item: itemIndex } };
+/** One POST /protected-areas/checks, its features matched to the chunk's entries. */
+async function sendCheck(ctx: IExecuteFunctions, chunk: CheckEntry[]) {
+	const itemIndex = chunk[0].itemIndex;
+	const answer = (await apiRequest.call(ctx, 'POST', '/protected-areas/checks', {
+		body: checkRequestBody(chunk),
+		itemIndex,
+	})) as IDataObject;
+	try {
+		return { answer, matched: matchCheckResults(chunk, answer) };
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+			itemIndex,
+			description:
+				'Try again with Output set to "Raw FeatureCollection" to see the answer as it is.',
+		});
+	}
+}
+
+function rowOf(
+	feature: Record<string, unknown>,
+	entry: CheckEntry,
+	item: PreparedItem,
+	repair: boolean,
+): IDataObject {
+	const json = summariseCheck(feature, entry) as IDataObject;
+	if (entry.kind === 'geojson' && repair) json.repairs = item.repairs;
+	if (entry.kind === 'geojson' && item.warnings.length > 0) json.warnings = item.warnings;
+	return json;
 }

@@ -1,0 +1,194 @@
+/**
+ * The item runner: the one place that turns input items into output items.
+ *
+ * Every operation of the action node runs through `runItems` in one of two modes:
+ * - per item (`run`): one call per input item (get, get many, results, runs, capability,
+ *   account);
+ * - batched (`plan`): the operation builds what to send from all items at once (batches that
+ *   may serve several items: register, protected-area check, create, quote, wait) and the
+ *   runner sends it (the shape of n8n's Postgres v2 `runQueries`).
+ *
+ * The runner alone owns:
+ * - the pre-flight: `prepare` runs for EVERY item before any request; all problems of all
+ *   items are listed in one error (or, with Continue On Fail, one error item per bad item);
+ * - Continue On Fail, and the one error-item shape (`errorItem`);
+ * - `pairedItem` of every output item;
+ * - output order: by input item, outputs of one item in the order they were made.
+ */
+import type {
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+} from 'n8n-workflow';
+
+import { asNodeError, errorItem } from './errors';
+import { preflightError, problemItem, problemsOf } from './preflight';
+import type { Problems } from './preflight';
+import { runPool } from './pool';
+
+export { errorItem, asNodeError } from './errors';
+export { InputProblems, fieldProblem } from './preflight';
+export type { Problems } from './preflight';
+export { runPool } from './pool';
+export type { PoolOutcome } from './pool';
+
+/** One output of a batch: data paired with one or several input items, or an item's failure. */
+export type BatchOutput =
+	| { item: number | number[]; json: IDataObject; binary?: IBinaryKeyData }
+	| { item: number; error: unknown };
+
+/** What one request (or one group of requests) sends, for which input items. */
+export interface Batch {
+	/** The input items this batch serves: they fail together when `send` throws. */
+	items: number[];
+	send: () => Promise<BatchOutput[]>;
+}
+
+/** An item whose pre-flight passed, with what `prepare` read. */
+export interface Ready<P> {
+	itemIndex: number;
+	value: P;
+}
+
+interface Common<P> {
+	/**
+	 * Reads and checks the parameters of one item; no request. Report problems through
+	 * `problems` (the item is then skipped) or throw (an `InputProblems`, or any error: its
+	 * message becomes the item's problem).
+	 */
+	prepare?: (itemIndex: number, problems: Problems) => P;
+}
+
+export interface PerItemOperation<P> extends Common<P> {
+	/** The work of one item: its output records, or whole items (e.g. with binary data). */
+	run: (
+		itemIndex: number,
+		prepared: P,
+	) => Promise<
+		IDataObject | IDataObject[] | { items: Array<{ json: IDataObject; binary?: IBinaryKeyData }> }
+	>;
+}
+
+export interface BatchedOperation<P> extends Common<P> {
+	/** Builds the batches to send from the items that passed the pre-flight, in input order. */
+	plan: (ready: Array<Ready<P>>) => Batch[] | Promise<Batch[]>;
+	/**
+	 * Combines the outputs of all batches that succeeded into the final outputs (e.g. one
+	 * merged answer for several requests); by default they are output as they are.
+	 */
+	combine?: (outputs: Array<Extract<BatchOutput, { json: IDataObject }>>) => BatchOutput[];
+	/** How many batches may be under way at once (default 1). */
+	concurrency?: number;
+	/**
+	 * Called when the run stops on a failure (no Continue On Fail): returns a sentence saying
+	 * what already happened (what exists, what was spent, given the batches that succeeded
+	 * and the error), added to the error's description so that nothing is done twice.
+	 */
+	alreadyDone?: (succeeded: Batch[], error: unknown) => string | undefined;
+}
+
+export type Operation<P> = PerItemOperation<P> | BatchedOperation<P>;
+
+function firstItemOf(paired: IPairedItemData | IPairedItemData[] | number | undefined): number {
+	if (typeof paired === 'number') return paired;
+	if (Array.isArray(paired)) return Math.min(...paired.map((p) => p.item));
+	return paired?.item ?? 0;
+}
+
+function toPaired(item: number | number[]): IPairedItemData | IPairedItemData[] {
+	return Array.isArray(item) ? item.map((i) => ({ item: i })) : { item };
+}
+
+function perItemBatches<P>(op: PerItemOperation<P>, ready: Array<Ready<P>>): Batch[] {
+	return ready.map(({ itemIndex, value }) => ({
+		items: [itemIndex],
+		send: async () => {
+			const result = await op.run(itemIndex, value);
+			if (!Array.isArray(result) && Array.isArray((result as { items?: unknown }).items)) {
+				return (
+					result as { items: Array<{ json: IDataObject; binary?: IBinaryKeyData }> }
+				).items.map((out) => ({ item: itemIndex, ...out }));
+			}
+			const records = Array.isArray(result) ? result : [result as IDataObject];
+			return records.map((json) => ({ item: itemIndex, json }));
+		},
+	}));
+}
+
+/** Runs an operation over the input items (see the module comment). */
+export async function runItems<P>(
+	ctx: IExecuteFunctions,
+	items: INodeExecutionData[],
+	op: Operation<P>,
+): Promise<INodeExecutionData[]> {
+	const continueOnFail = ctx.continueOnFail();
+
+	// 1. Pre-flight: every item is read and checked before anything is sent.
+	const ready: Array<Ready<P>> = [];
+	const problems = new Map<number, string[]>();
+	for (let i = 0; i < items.length; i++) {
+		const found: Problems = problemsOf(i);
+		let value: P | undefined;
+		try {
+			value = op.prepare ? op.prepare(i, found) : (undefined as P);
+		} catch (error) {
+			found.addError(error);
+		}
+		if (found.lines.length > 0) problems.set(i, found.lines);
+		else ready.push({ itemIndex: i, value: value as P });
+	}
+	if (problems.size > 0 && !continueOnFail) throw preflightError(ctx, problems);
+
+	// 2. The batches, sent with the operation's concurrency; no new batch after a failure
+	//    unless Continue On Fail.
+	const batches = 'plan' in op ? await op.plan(ready) : perItemBatches(op, ready);
+	const concurrency = 'plan' in op ? (op.concurrency ?? 1) : 1;
+	const outcome = await runPool(batches, concurrency, async (b) => await b.send(), !continueOnFail);
+
+	// 3. Outputs in input order, every one paired; failures as error items or one error.
+	const out: Array<{ at: number; data: INodeExecutionData }> = [];
+	const succeeded: Batch[] = [];
+	let failure: { error: unknown; itemIndex: number } | undefined;
+	const fail = (error: unknown, itemIndex: number) => {
+		if (continueOnFail) out.push({ at: itemIndex, data: errorItem(error, itemIndex) });
+		else failure ??= { error, itemIndex };
+	};
+	let outputs: BatchOutput[] = [];
+	outcome.results.forEach((result, b) => {
+		if (result.status === 'skipped') return;
+		if (result.status === 'rejected') {
+			for (const item of batches[b].items) outputs.push({ item, error: result.reason });
+			return;
+		}
+		succeeded.push(batches[b]);
+		outputs.push(...result.value);
+	});
+	if ('plan' in op && op.combine) {
+		const data = outputs.filter(
+			(o): o is Extract<BatchOutput, { json: IDataObject }> => 'json' in o,
+		);
+		outputs = [
+			...outputs.filter((o) => 'error' in o),
+			...(data.length > 0 ? op.combine(data) : []),
+		];
+	}
+	for (const output of outputs) {
+		if ('error' in output) fail(output.error, output.item);
+		else {
+			const data: INodeExecutionData = { json: output.json, pairedItem: toPaired(output.item) };
+			if (output.binary) data.binary = output.binary;
+			out.push({ at: firstItemOf(data.pairedItem), data });
+		}
+	}
+	if (failure) {
+		const error = asNodeError(ctx, failure.error, failure.itemIndex);
+		const note = 'plan' in op ? op.alreadyDone?.(succeeded, failure.error) : undefined;
+		if (note) error.description = `${error.description ?? ''} ${note}`.trim();
+		throw error;
+	}
+	for (const [i, lines] of problems) out.push({ at: i, data: problemItem(i, lines) });
+	// A stable sort: outputs of one item keep the order in which they were made.
+	return out.sort((a, b) => a.at - b.at).map((o) => o.data);
+}

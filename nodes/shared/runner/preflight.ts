@@ -1,0 +1,85 @@
+/**
+ * Pre-flight problems (found before any request): without Continue On Fail, one
+ * NodeOperationError for the whole run listing every problem of every item; with it, one
+ * error item per bad item.
+ */
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** `Item 3, field "Plot IDs": <reason>`: the one way a problem names its item and field. */
+export function fieldProblem(itemIndex: number, field: string, reason: string): string {
+	return `Item ${itemIndex}, field "${field}": ${reason}`;
+}
+
+/** Thrown by a reader with one or more problem lines of an item. */
+export class InputProblems extends Error {
+	constructor(readonly lines: string[]) {
+		super(lines.join(' | '));
+		this.name = 'InputProblems';
+	}
+}
+
+/** Where `prepare` reports the problems of one item. */
+export interface Problems {
+	readonly itemIndex: number;
+	readonly lines: string[];
+	/** A problem of one field: `Item i, field "<field>": <reason>`. */
+	field(field: string, reason: string): void;
+	/** Ready-made lines (e.g. geometry problems, which name the item and feature). */
+	add(...lines: string[]): void;
+	/** Anything thrown while reading the item. */
+	addError(error: unknown): void;
+}
+
+export function problemsOf(itemIndex: number): Problems {
+	const lines: string[] = [];
+	return {
+		itemIndex,
+		lines,
+		field: (field, reason) => lines.push(fieldProblem(itemIndex, field, reason)),
+		add: (...more) => lines.push(...more),
+		addError: (error) => {
+			if (error instanceof InputProblems) lines.push(...error.lines);
+			else lines.push((error as Error)?.message ?? String(error));
+		},
+	};
+}
+
+const MAX_LISTED = 50;
+
+function summary(lines: string[]): string {
+	return lines.length === 1 ? lines[0] : `${lines.length} problems: ${lines.join(' | ')}`;
+}
+
+/** The error that stops the node when any item is invalid; nothing has been sent. */
+export function preflightError(
+	ctx: IExecuteFunctions,
+	problems: Map<number, string[]>,
+): NodeOperationError {
+	const all = [...problems.entries()].sort(([a], [b]) => a - b);
+	const lines = all.flatMap(([, l]) => l);
+	const [firstItem] = all[0];
+	const itemCount = all.length;
+	const message =
+		lines.length === 1
+			? lines[0]
+			: `${lines[0]} (and ${lines.length - 1} more problem${lines.length > 2 ? 's' : ''} in ${itemCount} item${itemCount > 1 ? 's' : ''})`;
+	const listed = lines.slice(0, MAX_LISTED).join('\n');
+	const more = lines.length > MAX_LISTED ? `\n… and ${lines.length - MAX_LISTED} more.` : '';
+	return new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: firstItem,
+		description: `Nothing was sent to the service. Fix these inputs (or turn on "Continue On Fail" to skip the bad items) and run again:\n${listed}${more}`,
+	});
+}
+
+/** The error item of one bad item under Continue On Fail. */
+export function problemItem(itemIndex: number, lines: string[]): INodeExecutionData {
+	return {
+		json: {
+			error: summary(lines),
+			problems: lines,
+			description: 'Nothing was sent for this item. Fix the input and run again.',
+		},
+		pairedItem: { item: itemIndex },
+	};
+}
