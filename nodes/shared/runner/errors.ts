@@ -5,7 +5,8 @@ import { InputProblems, problemItem } from './preflight';
 
 /** The error item n8n users expect under Continue On Fail: `error`, and `description` when known. */
 export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
-	if (error instanceof InputProblems) return problemItem(itemIndex, error.lines);
+	if (error instanceof InputProblems)
+		return problemItem({ itemIndex, lines: error.lines, hints: [] });
 	const e = error as { message?: string; description?: string | null } | undefined;
 	const json: IDataObject = { error: e?.message ?? String(error) };
 	if (e?.description) json.description = e.description;

@@ -127,7 +127,7 @@ export async function runItems<P>(
 
 	// 1. Pre-flight: every item is read and checked before anything is sent.
 	const ready: Array<Ready<P>> = [];
-	const problems = new Map<number, string[]>();
+	const problems: Problems[] = [];
 	for (let i = 0; i < items.length; i++) {
 		const found: Problems = problemsOf(i);
 		let value: P | undefined;
@@ -136,10 +136,10 @@ export async function runItems<P>(
 		} catch (error) {
 			found.addError(error);
 		}
-		if (found.lines.length > 0) problems.set(i, found.lines);
+		if (found.lines.length > 0) problems.push(found);
 		else ready.push({ itemIndex: i, value: value as P });
 	}
-	if (problems.size > 0 && !continueOnFail) throw preflightError(ctx, problems);
+	if (problems.length > 0 && !continueOnFail) throw preflightError(ctx, problems);
 
 	// 2. The batches, sent with the operation's concurrency; no new batch after a failure
 	//    unless Continue On Fail.
@@ -188,7 +188,7 @@ export async function runItems<P>(
 		if (note) error.description = `${error.description ?? ''} ${note}`.trim();
 		throw error;
 	}
-	for (const [i, lines] of problems) out.push({ at: i, data: problemItem(i, lines) });
+	for (const found of problems) out.push({ at: found.itemIndex, data: problemItem(found) });
 	// A stable sort: outputs of one item keep the order in which they were made.
 	return out.sort((a, b) => a.at - b.at).map((o) => o.data);
 }

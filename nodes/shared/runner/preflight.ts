@@ -23,24 +23,30 @@ export class InputProblems extends Error {
 export interface Problems {
 	readonly itemIndex: number;
 	readonly lines: string[];
+	/** What to do about them, when a line alone does not say it. */
+	readonly hints: string[];
 	/** A problem of one field: `Item i, field "<field>": <reason>`. */
 	field(field: string, reason: string): void;
 	/** Ready-made lines (e.g. geometry problems, which name the item and feature). */
 	add(...lines: string[]): void;
-	/** Anything thrown while reading the item. */
+	/** Anything thrown while reading the item (its description becomes a hint). */
 	addError(error: unknown): void;
 }
 
 export function problemsOf(itemIndex: number): Problems {
 	const lines: string[] = [];
+	const hints: string[] = [];
 	return {
 		itemIndex,
 		lines,
+		hints,
 		field: (field, reason) => lines.push(fieldProblem(itemIndex, field, reason)),
 		add: (...more) => lines.push(...more),
 		addError: (error) => {
-			if (error instanceof InputProblems) lines.push(...error.lines);
-			else lines.push((error as Error)?.message ?? String(error));
+			if (error instanceof InputProblems) return void lines.push(...error.lines);
+			const e = error as { message?: string; description?: unknown } | undefined;
+			lines.push(e?.message ?? String(error));
+			if (typeof e?.description === 'string' && e.description) hints.push(e.description);
 		},
 	};
 }
@@ -52,13 +58,10 @@ function summary(lines: string[]): string {
 }
 
 /** The error that stops the node when any item is invalid; nothing has been sent. */
-export function preflightError(
-	ctx: IExecuteFunctions,
-	problems: Map<number, string[]>,
-): NodeOperationError {
-	const all = [...problems.entries()].sort(([a], [b]) => a - b);
-	const lines = all.flatMap(([, l]) => l);
-	const [firstItem] = all[0];
+export function preflightError(ctx: IExecuteFunctions, problems: Problems[]): NodeOperationError {
+	const all = [...problems].sort((a, b) => a.itemIndex - b.itemIndex);
+	const lines = all.flatMap((p) => p.lines);
+	const hints = [...new Set(all.flatMap((p) => p.hints))];
 	const itemCount = all.length;
 	const message =
 		lines.length === 1
@@ -66,19 +69,22 @@ export function preflightError(
 			: `${lines[0]} (and ${lines.length - 1} more problem${lines.length > 2 ? 's' : ''} in ${itemCount} item${itemCount > 1 ? 's' : ''})`;
 	const listed = lines.slice(0, MAX_LISTED).join('\n');
 	const more = lines.length > MAX_LISTED ? `\n… and ${lines.length - MAX_LISTED} more.` : '';
+	const advice = hints.length > 0 ? `\n${hints.join('\n')}` : '';
 	return new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: firstItem,
-		description: `Nothing was sent to the service. Fix these inputs (or turn on "Continue On Fail" to skip the bad items) and run again:\n${listed}${more}`,
+		itemIndex: all[0].itemIndex,
+		description: `Nothing was sent to the service. Fix these inputs (or turn on "Continue On Fail" to skip the bad items) and run again:\n${listed}${more}${advice}`,
 	});
 }
 
-/** The error item of one bad item under Continue On Fail. */
-export function problemItem(itemIndex: number, lines: string[]): INodeExecutionData {
+/** The error item of one bad item under Continue On Fail: the one error-item shape. */
+export function problemItem(
+	problems: Pick<Problems, 'itemIndex' | 'lines' | 'hints'>,
+): INodeExecutionData {
+	const { itemIndex, lines, hints } = problems;
 	return {
 		json: {
 			error: summary(lines),
-			problems: lines,
-			description: 'Nothing was sent for this item. Fix the input and run again.',
+			description: `Nothing was sent for this item. ${hints.length > 0 ? hints.join(' ') : 'Fix the input and run again.'}`,
 		},
 		pairedItem: { item: itemIndex },
 	};

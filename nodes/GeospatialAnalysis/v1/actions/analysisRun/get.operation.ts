@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../../../shared/helpers/items';
+import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
 import { readId } from './params';
 import { simplifyRun } from './simplify';
@@ -49,10 +49,9 @@ export async function execute(
 		),
 		simplify: this.getNodeParameter('simplify', i, false) as boolean,
 	});
-	return await forEachItem(
-		this,
-		items,
-		async (i, { runId, simplify }) => {
+	return await runItems(this, items, {
+		prepare,
+		run: async (i, { runId, simplify }) => {
 			const run = await apiRequest.call(
 				this,
 				'GET',
@@ -65,6 +64,5 @@ export async function execute(
 					: { value: run as string };
 			return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
 		},
-		prepare,
-	);
+	});
 }

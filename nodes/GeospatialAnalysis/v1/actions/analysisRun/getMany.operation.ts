@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../../../shared/helpers/items';
+import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
 import { readId } from './params';
 import { runsFromResponse, simplifyRun } from './simplify';
@@ -111,10 +111,9 @@ export async function execute(
 			simplify: this.getNodeParameter('simplify', i, false) as boolean,
 		};
 	};
-	return await forEachItem(
-		this,
-		items,
-		async (i, { plotId, limit, checkType, status, simplify }) => {
+	return await runItems(this, items, {
+		prepare,
+		run: async (i, { plotId, limit, checkType, status, simplify }) => {
 			const body = await apiRequest.call(this, 'GET', '/analysis-runs', {
 				qs: { plot_id: plotId },
 				itemIndex: i,
@@ -127,6 +126,5 @@ export async function execute(
 			if (limit !== undefined) runs = runs.slice(0, limit);
 			return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
 		},
-		prepare,
-	);
+	});
 }

@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { forEachItem } from '../../../../shared/helpers/items';
+import { runItems } from '../../../../shared/runner';
 import { getCatalogEntries } from '../../../../shared/transport/catalog';
 import { simplifyCapability } from './simplify';
 
@@ -54,13 +54,17 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	// The catalog is read once per distinct set of options in this node run.
-	return await forEachItem(this, items, async (i) => {
-		const options = this.getNodeParameter('options', i, {}) as IDataObject;
-		const simplify = this.getNodeParameter('simplify', i, false) as boolean;
-		const entries = await getCatalogEntries.call(this, {
-			methodology: options.includeMethodology === true,
-			hidden: options.includeHidden === true,
-		});
-		return entries.map((entry) => (simplify ? simplifyCapability(entry) : entry) as IDataObject);
+	return await runItems(this, items, {
+		prepare: (i) => ({
+			options: this.getNodeParameter('options', i, {}) as IDataObject,
+			simplify: this.getNodeParameter('simplify', i, false) as boolean,
+		}),
+		run: async (_i, { options, simplify }) => {
+			const entries = await getCatalogEntries.call(this, {
+				methodology: options.includeMethodology === true,
+				hidden: options.includeHidden === true,
+			});
+			return entries.map((entry) => (simplify ? simplifyCapability(entry) : entry) as IDataObject);
+		},
 	});
 }

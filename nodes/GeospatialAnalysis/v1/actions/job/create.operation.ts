@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 import { asNodeError, errorItem } from '../../../../shared/helpers/items';
 import { paginate } from '../../../../shared/transport/paginate';
 import { apiRequest } from '../../../../shared/transport/request';
-import { dryRun, quoteOutput } from './getQuote.operation';
+import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { ItemPlots } from './jobRequest';
 import {
 	buildBody,

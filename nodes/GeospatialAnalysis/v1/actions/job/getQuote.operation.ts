@@ -1,13 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../../../shared/helpers/items';
-import { apiRequest } from '../../../../shared/transport/request';
-import { normaliseBalance } from '../account/getTokenBalance.operation';
+import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { ItemPlots, JobSettings } from './jobRequest';
 import {
 	buildBody,
@@ -18,48 +12,6 @@ import {
 } from './jobRequest';
 
 export const description: INodeProperties[] = [...requestFields(['getQuote'])];
-
-/** POST /jobs/make_job with X-Dry-Run: true: the exact cost, nothing stored or reserved. */
-export async function dryRun(
-	ctx: IExecuteFunctions,
-	body: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
-	return (await apiRequest.call(ctx, 'POST', '/jobs/make_job', {
-		body,
-		headers: { 'X-Dry-Run': 'true' },
-		idempotent: true,
-		itemIndex,
-	})) as IDataObject;
-}
-
-/** The quote as output: token_cost, the free balance, whether it suffices, plus the raw quote. */
-export async function quoteOutput(
-	ctx: IExecuteFunctions,
-	quote: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
-	let balance: IDataObject;
-	if (quote.balance && typeof quote.balance === 'object') balance = normaliseBalance(quote.balance);
-	else
-		balance = normaliseBalance(
-			await apiRequest.call(ctx, 'GET', '/users/check_tokens', { itemIndex }),
-		);
-	const cost = typeof quote.token_cost === 'number' ? quote.token_cost : Number(quote.token_cost);
-	const free = typeof balance.free === 'number' ? balance.free : null;
-	return {
-		...quote,
-		token_cost: Number.isFinite(cost) ? cost : (quote.token_cost ?? null),
-		balance,
-		free_tokens: free,
-		sufficient:
-			typeof quote.sufficient === 'boolean'
-				? quote.sufficient
-				: free !== null && Number.isFinite(cost)
-					? free >= cost
-					: null,
-	};
-}
 
 export async function execute(
 	this: IExecuteFunctions,

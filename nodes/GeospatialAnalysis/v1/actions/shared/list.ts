@@ -11,10 +11,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../../../shared/helpers/items';
 import { paginate } from '../../../../shared/transport/paginate';
-import type { ItemProblems } from './preflight';
-import { preflightError, problemItem } from './preflight';
+import { runItems } from '../../../../shared/runner';
 
 type Show = NonNullable<IDisplayOptions['show']>;
 
@@ -132,41 +130,22 @@ export interface ListOperation {
 	shape?: (ctx: IExecuteFunctions, i: number, record: IDataObject) => IDataObject;
 }
 
-/**
- * Checks every item's query first (nothing is sent when one is invalid, unless Continue
- * On Fail turns it into an error item), then lists for each item in input order.
- */
+/** Lists for each item in input order; every item's query is checked before any request. */
 export async function executeList(
 	ctx: IExecuteFunctions,
 	items: INodeExecutionData[],
 	op: ListOperation,
 ): Promise<INodeExecutionData[]> {
-	const queries: Array<ListQuery | undefined> = [];
-	const problems: ItemProblems = new Map();
-	for (let i = 0; i < items.length; i++) {
-		const read = readListQuery(ctx, i, op.noun);
-		if (read.query && op.extraQuery) Object.assign(read.query.qs, op.extraQuery(ctx, i));
-		queries.push(read.query);
-		if (!read.query) problems.set(i, read.problems);
-	}
-	if (problems.size > 0 && !ctx.continueOnFail()) throw preflightError(ctx, problems);
-
-	const out: INodeExecutionData[] = [];
-	for (let i = 0; i < items.length; i++) {
-		const query = queries[i];
-		if (!query) {
-			out.push(problemItem(i, problems.get(i) ?? []));
-			continue;
-		}
-		try {
+	return await runItems(ctx, items, {
+		prepare: (i, problems) => {
+			const read = readListQuery(ctx, i, op.noun);
+			problems.add(...read.problems);
+			if (read.query && op.extraQuery) Object.assign(read.query.qs, op.extraQuery(ctx, i));
+			return read.query as ListQuery;
+		},
+		run: async (i, query) => {
 			const records = (await paginate.call(ctx, op.path, op.itemsKey, query)) as IDataObject[];
-			for (const record of records) {
-				out.push({ json: op.shape ? op.shape(ctx, i, record) : record, pairedItem: { item: i } });
-			}
-		} catch (error) {
-			if (!ctx.continueOnFail()) throw asNodeError(ctx, error, i);
-			out.push(errorItem(error, i));
-		}
-	}
-	return out;
+			return op.shape ? records.map((record) => op.shape!(ctx, i, record)) : records;
+		},
+	});
 }

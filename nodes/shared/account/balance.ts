@@ -1,0 +1,41 @@
+/** The token balance: GET /users/check_tokens, read in every plausible shape. */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ServiceContext } from '../transport/request';
+import { apiRequest } from '../transport/request';
+
+/** Reads a number out of the balance body under any of the given keys. */
+function pick(body: IDataObject, keys: string[]): number | undefined {
+	for (const key of keys) {
+		const value = body[key];
+		if (typeof value === 'number') return value;
+		if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+			return Number(value);
+	}
+	return undefined;
+}
+
+/**
+ * The service answers `{"Token balance": 100, "Reserved Tokens": 22, "Free Tokens": 78}`
+ * (keys with spaces); we expose `total`, `reserved` and `free` and keep the raw fields.
+ */
+export function normaliseBalance(raw: unknown): IDataObject {
+	const body: IDataObject =
+		raw && typeof raw === 'object' && !Array.isArray(raw)
+			? (raw as IDataObject)
+			: { value: raw as string };
+	const total = pick(body, ['Token balance', 'Token Balance', 'total', 'balance', 'token_balance']);
+	const reserved = pick(body, [
+		'Reserved Tokens',
+		'Reserved tokens',
+		'reserved',
+		'reserved_tokens',
+	]);
+	let free = pick(body, ['Free Tokens', 'Free tokens', 'free', 'free_tokens']);
+	if (free === undefined && total !== undefined && reserved !== undefined) free = total - reserved;
+	return { total: total ?? null, reserved: reserved ?? null, free: free ?? null, ...body };
+}
+
+export async function getTokenBalance(this: ServiceContext) {
+	return normaliseBalance(await apiRequest.call(this, 'GET', '/users/check_tokens'));
+}

@@ -1,0 +1,42 @@
+/** One protected area: GET /protected-areas/{id}, or the release-note path on 404. */
+import type { IDataObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceContext } from '../transport/request';
+import { apiRequest } from '../transport/request';
+
+function is404(error: unknown): boolean {
+	return error instanceof NodeApiError && String(error.httpCode) === '404';
+}
+
+/** GET /protected-areas/{id}; on 404 the release-note path /protected-areas/areas/{id}. */
+export async function getArea(
+	this: ServiceContext,
+	areaId: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const id = encodeURIComponent(areaId);
+	try {
+		return (await apiRequest.call(this, 'GET', `/protected-areas/${id}`, {
+			itemIndex,
+		})) as IDataObject;
+	} catch (error) {
+		if (!is404(error)) throw error;
+	}
+	try {
+		return (await apiRequest.call(this, 'GET', `/protected-areas/areas/${id}`, {
+			itemIndex,
+		})) as IDataObject;
+	} catch (error) {
+		if (!is404(error)) throw error;
+		const numeric = /^\d+$/.test(areaId);
+		throw new NodeOperationError(
+			this.getNode(),
+			`No protected area with ID "${areaId}" was found${numeric ? '' : ': area IDs are numbers'}`,
+			{
+				itemIndex,
+				description: `The service answered 404 at /protected-areas/${areaId} and /protected-areas/areas/${areaId}. ${numeric ? 'Check the ID' : 'Give a numeric area ID such as 351814'}; take it from area_id in the overlapping areas of a Protected Area → Check.`,
+			},
+		);
+	}
+}
