@@ -7,11 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { isFinalStatus, perPlotResults } from '../shared/results/flatten';
+import { asNodeError } from '../shared/helpers/items';
+import { fetchJob } from '../shared/jobs/fetch';
+import type { OutputOptions } from '../shared/jobs/output';
+import { jobOutput } from '../shared/jobs/output';
+import { catalogResultKeys } from '../shared/jobs/resultKeys';
+import { isFinalStatus } from '../shared/results/flatten';
 import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
-import { getCatalog, resultKeysOf } from '../shared/transport/catalog';
 import { paginate } from '../shared/transport/paginate';
-import { apiRequest } from '../shared/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
 import {
 	advance,
@@ -35,15 +38,6 @@ interface TriggerParams {
 	settings: TrackerSettings;
 	/** capability → result key from the live catalog (per-plot rows only), as Wait for Completion uses */
 	resultKeys?: Record<string, string>;
-}
-
-/** The catalog's result keys, like Job → Wait for Completion; an unreachable catalog means the defaults. */
-async function catalogResultKeys(ctx: IPollFunctions): Promise<Record<string, string>> {
-	try {
-		return resultKeysOf(await getCatalog.call(ctx));
-	} catch {
-		return {};
-	}
 }
 
 function readParams(ctx: IPollFunctions): TriggerParams {
@@ -119,21 +113,15 @@ function matches(job: IDataObject, params: TriggerParams): boolean {
 	return true;
 }
 
-async function getJob(this: IPollFunctions, id: string): Promise<IDataObject> {
-	return (await apiRequest.call(this, 'GET', `/jobs/job/${encodeURIComponent(id)}`)) as IDataObject;
-}
-
 function isGone(error: unknown): boolean {
 	return error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403');
 }
 
-/** Errors from the transport are already node errors; anything else is wrapped. */
-function asNodeError(ctx: IPollFunctions, error: unknown): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
-}
-
-/** The items for one completed job, in the chosen output shape. */
+/**
+ * The items for one completed job, in the chosen output shape. Job With Plots and
+ * Per-Plot Results are made by the same code as the action node's Job → Get Results and
+ * Wait for Completion (jobOutput), so the same job gives the same items.
+ */
 async function itemsFor(
 	this: IPollFunctions,
 	job: IDataObject,
@@ -145,12 +133,15 @@ async function itemsFor(
 		delete json.plots;
 		return [{ json }];
 	}
-	const detail = full ?? (await getJob.call(this, String(job.job_id)));
-	if (params.output === 'jobWithPlots') return [{ json: detail }];
-	params.resultKeys ??= await catalogResultKeys(this);
-	return perPlotResults(detail, { simplify: params.simplify, resultKeys: params.resultKeys }).map(
-		(json) => ({ json }),
-	);
+	const detail = full ?? (await fetchJob(this, String(job.job_id)));
+	const options: OutputOptions = {
+		output: params.output === 'perPlot' ? 'perPlot' : 'job',
+		simplify: params.simplify,
+		downloadImages: false,
+		binaryPropertyName: 'data',
+	};
+	if (params.output === 'perPlot') params.resultKeys ??= await catalogResultKeys(this);
+	return await jobOutput(this, detail, options, undefined, params.resultKeys ?? {});
 }
 
 async function manualPoll(
@@ -251,10 +242,10 @@ export class GeospatialAnalysisTrigger implements INodeType {
 							'One item per job, with every plot and its analysis results under "plots" (one more request per job)',
 					},
 					{
-						name: 'One Item per Plot',
+						name: 'Per-Plot Results',
 						value: 'perPlot',
 						description:
-							'One item per plot of the job, the same rows as Job → Wait for Completion; failed plots are marked, not dropped (one more request per job, plus one catalog read per poll that emits)',
+							'One item per plot with its analysis; failed plots are marked (failed, failure_reason), never dropped. The same rows as Job → Get Results (one more request per job, plus one catalog read per poll that emits).',
 					},
 				],
 				default: 'job',
@@ -267,7 +258,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 				default: true,
 				displayOptions: { show: { output: ['perPlot'] } },
 				description:
-					'Whether to return one flat row per plot (risk level, deforestation, protected-area and Indigenous-land overlap, image URL, one column per other check) instead of the full plot with its raw analysis',
+					'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
 			},
 			{
 				displayName: 'Options',
@@ -338,7 +329,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		const details = new Map<string, IDataObject>();
 		for (const id of toRecheck(stored, listed)) {
 			try {
-				const job = await getJob.call(this, id);
+				const job = await fetchJob(this, id);
 				const seen = observe(job);
 				rechecked.set(id, seen ? { ...seen, id } : null);
 				if (seen) details.set(id, job);

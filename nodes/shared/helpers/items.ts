@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -74,14 +80,18 @@ export function errorItem(error: unknown, itemIndex: number): INodeExecutionData
 /**
  * The error to throw for an item: n8n's own error classes are kept as they are (their
  * constructors return the same instance) with the item index added; anything else is
- * wrapped in a NodeOperationError.
+ * wrapped in a NodeOperationError. Without an item index (a trigger's poll, which has no
+ * input items) the error is kept or wrapped the same way, naming no item.
  */
 export function asNodeError(
-	ctx: IExecuteFunctions,
+	ctx: Pick<IExecuteFunctions | IPollFunctions, 'getNode'>,
 	error: unknown,
-	itemIndex: number,
+	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
+	if (
+		itemIndex !== undefined &&
+		(error instanceof NodeApiError || error instanceof NodeOperationError)
+	) {
 		error.context ??= {};
 		error.context.itemIndex ??= itemIndex;
 	}

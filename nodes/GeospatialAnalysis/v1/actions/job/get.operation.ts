@@ -5,14 +5,14 @@ import { checkJobIds, fetchJob, parseIdList } from './common';
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Job ID',
+		displayName: 'Job IDs',
 		name: 'jobId',
 		type: 'string',
 		required: true,
 		default: '={{ $json.job_id }}',
 		displayOptions: { show: { resource: ['job'], operation: ['get'] } },
 		description:
-			'ID of the job to get (e.g. 7001). Returns the job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
+			'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
 	},
 ];
 

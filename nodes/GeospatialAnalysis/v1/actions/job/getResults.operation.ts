@@ -15,7 +15,7 @@ import {
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Job ID',
+		displayName: 'Job IDs',
 		name: 'jobId',
 		type: 'string',
 		required: true,

@@ -1,0 +1,21 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ServiceContext } from '../transport/request';
+import { apiRequest } from '../transport/request';
+
+/**
+ * GET /jobs/job/{id}: the job with its status, token cost, visualisation URLs and, when the
+ * service embeds them, its plots. Free of charge. Used by Job → Get, Wait for Completion,
+ * Get Results and the trigger. `itemIndex` names the input item in errors (none in a trigger).
+ */
+export async function fetchJob(
+	ctx: ServiceContext,
+	jobId: string,
+	itemIndex?: number,
+	retryPolicy?: { maxAttempts: number },
+): Promise<IDataObject> {
+	return (await apiRequest.call(ctx, 'GET', `/jobs/job/${encodeURIComponent(jobId)}`, {
+		...(itemIndex !== undefined ? { itemIndex } : {}),
+		...(retryPolicy ? { retryPolicy } : {}),
+	})) as IDataObject;
+}

@@ -1,0 +1,148 @@
+/**
+ * The items one job produces, in the shape the user chose: the job itself, or one item per
+ * plot (the rows of results/flatten.ts), optionally with each visualisation image as binary
+ * data. Shared by Job → Wait for Completion, Job → Get Results and the trigger, so that
+ * the same job gives the same items in all three.
+ */
+import type {
+	IBinaryData,
+	IBinaryKeyData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPairedItemData,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { perPlotResults } from '../results/flatten';
+import { credentialInfo } from '../transport/request';
+
+/** The node contexts that output job items (they can download binary data). */
+export type OutputContext = IExecuteFunctions | IPollFunctions;
+
+export interface OutputOptions {
+	/** 'job': one item per job, as the service returns it, with its plots; 'perPlot': one item per plot. */
+	output: 'job' | 'perPlot';
+	/** Per-plot output only: flat spreadsheet rows instead of each plot with its nested analysis. */
+	simplify: boolean;
+	downloadImages: boolean;
+	binaryPropertyName: string;
+}
+
+/** The Output / Simplify / Download options of Wait for Completion and Get Results for an item. */
+export function readOutputOptions(ctx: IExecuteFunctions, itemIndex = 0): OutputOptions {
+	const output = ctx.getNodeParameter('output', itemIndex, 'job') === 'perPlot' ? 'perPlot' : 'job';
+	const binaryPropertyName = String(
+		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') || 'data',
+	).trim();
+	return {
+		output,
+		simplify:
+			output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
+		downloadImages: ctx.getNodeParameter('downloadImages', itemIndex, false) as boolean,
+		binaryPropertyName: binaryPropertyName || 'data',
+	};
+}
+
+/** Downloads one image; the credential is sent only to the service's own host. */
+export async function downloadImage(
+	ctx: OutputContext,
+	url: string,
+	itemIndex?: number,
+): Promise<IBinaryData> {
+	const { type, baseUrl } = await credentialInfo.call(ctx);
+	const sameHost = (() => {
+		try {
+			return new URL(url).origin === new URL(baseUrl).origin;
+		} catch {
+			return false;
+		}
+	})();
+	const request = { method: 'GET' as const, url, encoding: 'arraybuffer' as const, json: false };
+	let data: ArrayBuffer | Buffer;
+	try {
+		data = sameHost
+			? ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, type, request)) as ArrayBuffer)
+			: ((await ctx.helpers.httpRequest(request)) as ArrayBuffer);
+	} catch (error) {
+		throw new NodeOperationError(ctx.getNode(), `Could not download the visualisation at ${url}`, {
+			itemIndex,
+			description: `The image could not be fetched (${(error as Error).message}). Turn off "Download Visualisations" or try again later.`,
+		});
+	}
+	const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
+	const fileName = url.split('?')[0].split('/').pop() || 'visualisation.png';
+	return await ctx.helpers.prepareBinaryData(
+		buffer,
+		fileName,
+		fileName.endsWith('.png') ? 'image/png' : undefined,
+	);
+}
+
+/**
+ * Items for one job in the chosen output shape. `pairedItem` links them to their input
+ * item (a trigger has none: pass undefined and the items carry no pairing). Failed plots
+ * are kept as rows (`failed`, `failure_reason`), never dropped.
+ */
+export async function jobOutput(
+	ctx: OutputContext,
+	job: IDataObject,
+	options: OutputOptions,
+	pairedItem: IPairedItemData | IPairedItemData[] | undefined,
+	resultKeys: Record<string, string>,
+	extra: IDataObject = {},
+): Promise<INodeExecutionData[]> {
+	const itemIndex = Array.isArray(pairedItem) ? (pairedItem[0]?.item ?? 0) : pairedItem?.item;
+	const paired = pairedItem === undefined ? {} : { pairedItem };
+	if (options.output === 'job') {
+		const json = { ...job, ...extra };
+		const item: INodeExecutionData = { json, ...paired };
+		if (options.downloadImages) {
+			const urls = imageUrlsOfJob(job);
+			const binary: IBinaryKeyData = {};
+			for (let i = 0; i < urls.length; i++)
+				binary[`${options.binaryPropertyName}_${i}`] = await downloadImage(ctx, urls[i], itemIndex);
+			if (urls.length) item.binary = binary;
+		}
+		return [item];
+	}
+	const rows = perPlotResults(job, { simplify: options.simplify, resultKeys });
+	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
+	const out: INodeExecutionData[] = [];
+	for (let i = 0; i < rows.length; i++) {
+		const item: INodeExecutionData = { json: { ...rows[i], ...extra }, ...paired };
+		if (options.downloadImages && !rows[i].failed) {
+			const url = imageUrlOfPlot(
+				plots.find((p) => String(p.plot_id) === String(rows[i].plot_id)) ?? rows[i],
+				job,
+			);
+			if (url)
+				item.binary = { [options.binaryPropertyName]: await downloadImage(ctx, url, itemIndex) };
+		}
+		out.push(item);
+	}
+	return out;
+}
+
+/** The visualisation of one plot: its analysis_image / image_url, or its file among the job's. */
+export function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
+	if (typeof plot.analysis_image === 'string' && plot.analysis_image) return plot.analysis_image;
+	if (typeof plot.image_url === 'string' && plot.image_url) return plot.image_url;
+	const urls = Array.isArray(job.job_visualization_url) ? job.job_visualization_url : [];
+	return urls.find(
+		(u): u is string => typeof u === 'string' && u.includes(`/${String(plot.plot_id)}.`),
+	);
+}
+
+/** Every visualisation of a job: job_visualization_url, or else each plot's analysis_image. */
+export function imageUrlsOfJob(job: IDataObject): string[] {
+	const urls = Array.isArray(job.job_visualization_url)
+		? job.job_visualization_url.filter((u): u is string => typeof u === 'string' && u !== '')
+		: [];
+	if (urls.length) return urls;
+	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
+	return plots
+		.map((p) => (typeof p.analysis_image === 'string' ? p.analysis_image : ''))
+		.filter((u) => u !== '');
+}

@@ -1,0 +1,15 @@
+import type { ServiceContext } from '../transport/request';
+import { getCatalog, resultKeysOf } from '../transport/catalog';
+
+/**
+ * Capability name → result key from the live catalog, for per-plot rows (Wait for
+ * Completion, Get Results, the trigger). An unreachable catalog just means the defaults
+ * (`DEFAULT_RESULT_KEYS` in results/flatten.ts): the rows are still made, never lost.
+ */
+export async function catalogResultKeys(ctx: ServiceContext): Promise<Record<string, string>> {
+	try {
+		return resultKeysOf(await getCatalog.call(ctx));
+	} catch {
+		return {};
+	}
+}
