@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../shared/helpers/items';
+import { asNodeError } from '../shared/runner/errors';
 import { fetchJob } from '../shared/jobs/fetch';
 import type { OutputOptions } from '../shared/jobs/output';
 import { jobOutput } from '../shared/jobs/output';

@@ -209,8 +209,9 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 			continueOnFail: true,
 		});
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 1 }, [{ item: 0 }], [{ item: 2 }]]);
-		expect(items[0].json.error).toMatch(/No plot ID/);
+		// Output in input order (the item runner's one rule), each paired with its item.
+		expect(items.map((i) => i.pairedItem)).toEqual([[{ item: 0 }], { item: 1 }, [{ item: 2 }]]);
+		expect(items[1].json.error).toMatch(/No plot ID/);
 		expect(makeJobs().map((e) => (e.body as IDataObject).per_plot)).toEqual([
 			{ [ids[0]]: { commodity: 'cocoa', harvest_date: '2025-10-01' } },
 			{ [ids[1]]: { commodity: 'coffee' } },

@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { asNodeError } from '../runner/errors';
 import type { ServiceContext } from '../transport/request';
 import { apiRequest } from '../transport/request';
 
@@ -21,14 +22,14 @@ export async function getArea(
 			itemIndex,
 		})) as IDataObject;
 	} catch (error) {
-		if (!is404(error)) throw error;
+		if (!is404(error)) throw asNodeError(this, error, itemIndex);
 	}
 	try {
 		return (await apiRequest.call(this, 'GET', `/protected-areas/areas/${id}`, {
 			itemIndex,
 		})) as IDataObject;
 	} catch (error) {
-		if (!is404(error)) throw error;
+		if (!is404(error)) throw asNodeError(this, error, itemIndex);
 		const numeric = /^\d+$/.test(areaId);
 		throw new NodeOperationError(
 			this.getNode(),

@@ -6,19 +6,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import type { Problems, Ready } from '../../../../shared/runner';
+import { asNodeError, runItems } from '../../../../shared/runner';
 import { paginate } from '../../../../shared/transport/paginate';
 import { apiRequest } from '../../../../shared/transport/request';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
-import type { ItemPlots } from './jobRequest';
-import {
-	buildBody,
-	groupItems,
-	insufficientTokens,
-	readJobSettings,
-	requestFields,
-	validateChecks,
-} from './jobRequest';
+import type { JobItem } from './jobRequest';
+import { insufficientTokens, jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
 
 const show = { resource: ['job'], operation: ['create'] };
 
@@ -159,81 +153,83 @@ function readExtras(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
 	return extra;
 }
 
+interface CreateItem extends JobItem {
+	extra: IDataObject;
+	maxTokens: number;
+	windowMs: number;
+}
+
+function readCreateItem(ctx: IExecuteFunctions, i: number, problems: Problems): CreateItem {
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const maxTokens = Number(options.maxTokens ?? 0);
+	if (!Number.isFinite(maxTokens) || maxTokens < 0)
+		problems.field(
+			'Max Tokens',
+			'it must be 0 or more. Set the most tokens this job may cost, or 0 for no limit.',
+		);
+	const windowMs = Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
+	return { ...readJobItem(ctx, i), extra: readExtras(ctx, i), maxTokens, windowMs };
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const out: INodeExecutionData[] = [];
-	const onError = (error: unknown, i: number) => {
-		if (this.continueOnFail()) return errorItem(error, i);
-		throw asNodeError(this, error, i);
-	};
-	const groups = groupItems(this, items, out, onError);
-	for (const group of groups as ItemPlots[][]) {
-		const first = group[0].itemIndex;
-		const pairedItem = group.map((g) => ({ item: g.itemIndex }));
-		try {
-			const settings = readJobSettings(this, first);
-			const body = buildBody(group, settings, readExtras(this, first));
-			const options = this.getNodeParameter('options', first, {}) as IDataObject;
-			const maxTokens = Number(options.maxTokens ?? 0);
-			if (!Number.isFinite(maxTokens) || maxTokens < 0)
-				throw new NodeOperationError(
-					this.getNode(),
-					`"Max Tokens" of item ${first} must be 0 or more`,
-					{
-						itemIndex: first,
-						description: 'Set the most tokens this job may cost, or 0 for no limit.',
-					},
-				);
-			await validateChecks(this, settings.checks, first);
+	return await runItems<CreateItem>(this, items, {
+		prepare: (i, problems) => readCreateItem(this, i, problems),
+		plan: (ready) =>
+			jobGroups(this, ready).map((group) => ({
+				items: group.map((g) => g.itemIndex),
+				send: async () => [
+					{ item: group.map((g) => g.itemIndex), json: await createJob(this, group) },
+				],
+			})),
+	});
+}
 
-			if (maxTokens > 0) {
-				const quote = await quoteOutput(this, await dryRun(this, body, first), first);
-				const cost = Number(quote.token_cost);
-				if (!Number.isFinite(cost) || cost > maxTokens)
-					throw new NodeOperationError(
-						this.getNode(),
-						`The job would cost ${String(quote.token_cost)} tokens, more than Max Tokens (${maxTokens}); nothing was created`,
-						{
-							itemIndex: first,
-							description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyse fewer plots or checks.`,
-						},
-					);
-			}
-
-			const sentAt = Date.now();
-			let job: IDataObject;
-			try {
-				// Never retried once it may have reached the service (idempotent: false).
-				job = (await apiRequest.call(this, 'POST', '/jobs/make_job', {
-					body,
+/** Creates one job (after a quote when Max Tokens is set); never twice. */
+async function createJob(
+	ctx: IExecuteFunctions,
+	group: Array<Ready<CreateItem>>,
+): Promise<IDataObject> {
+	const { itemIndex: first, value } = group[0];
+	const body = await jobBody(ctx, group, value.extra);
+	if (value.maxTokens > 0) {
+		const quote = await quoteOutput(ctx, await dryRun(ctx, body, first), first);
+		const cost = Number(quote.token_cost);
+		if (!Number.isFinite(cost) || cost > value.maxTokens)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The job would cost ${String(quote.token_cost)} tokens, more than Max Tokens (${value.maxTokens}); nothing was created`,
+				{
 					itemIndex: first,
-					idempotent: false,
-				})) as IDataObject;
-			} catch (error) {
-				const tokens = insufficientTokens(error);
-				if (tokens)
-					throw new NodeOperationError(
-						this.getNode(),
-						`Not enough tokens for this job: it needs ${String(tokens.needed ?? 'more')} tokens and ${String(tokens.free ?? 'too few')} are free`,
-						{
-							itemIndex: first,
-							description:
-								'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
-						},
-					);
-				if (!isAmbiguous(error)) throw asNodeError(this, error, first);
-				const windowMs =
-					Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
-				const found = await findCreatedJob(this, body, sentAt, windowMs);
-				if (!found) throw asNodeError(this, error, first);
-				job = { ...found, recovered_after_connection_error: true };
-			}
-			out.push({ json: job, pairedItem });
-		} catch (error) {
-			for (const g of group) out.push(onError(error, g.itemIndex));
-		}
+					description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyse fewer plots or checks.`,
+				},
+			);
 	}
-	return out;
+	const sentAt = Date.now();
+	try {
+		// Never retried once it may have reached the service (idempotent: false).
+		return (await apiRequest.call(ctx, 'POST', '/jobs/make_job', {
+			body,
+			itemIndex: first,
+			idempotent: false,
+		})) as IDataObject;
+	} catch (error) {
+		const tokens = insufficientTokens(error);
+		if (tokens)
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Not enough tokens for this job: it needs ${String(tokens.needed ?? 'more')} tokens and ${String(tokens.free ?? 'too few')} are free`,
+				{
+					itemIndex: first,
+					description:
+						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
+				},
+			);
+		if (!isAmbiguous(error)) throw asNodeError(ctx, error, first);
+		const found = await findCreatedJob(ctx, body, sentAt, value.windowMs);
+		if (!found) throw asNodeError(ctx, error, first);
+		return { ...found, recovered_after_connection_error: true };
+	}
 }

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem } from '../../../../shared/helpers/items';
-import { checkJobIds, fetchJob, parseIdList } from './common';
+import { fetchJob } from '../../../../shared/jobs/fetch';
+import { runItems } from '../../../../shared/runner';
+import { checkJobIds, parseIdList } from './common';
 
 export const description: INodeProperties[] = [
 	{
@@ -20,18 +21,16 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	return await forEachItem(
-		this,
-		items,
-		async (i, ids) => {
-			const out = [];
-			for (const id of ids) out.push(await fetchJob(this, id, i));
-			return out;
-		},
-		(i: number) => {
+	return await runItems(this, items, {
+		prepare: (i) => {
 			const ids = parseIdList(this.getNodeParameter('jobId', i));
 			checkJobIds(this, ids, i, 'Job ID');
 			return ids;
 		},
-	);
+		run: async (i, ids) => {
+			const out = [];
+			for (const id of ids) out.push(await fetchJob(this, id, i));
+			return out;
+		},
+	});
 }

@@ -1,17 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { forEachItemData } from '../../../../shared/helpers/items';
+import { fetchJob } from '../../../../shared/jobs/fetch';
+import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
+import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
+import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import {
-	catalogResultKeys,
-	checkJobIds,
-	fetchJob,
-	jobOutput,
-	outputFields,
-	parseIdList,
-	readOutputOptions,
-} from './common';
+import { checkJobIds, outputFields, parseIdList } from './common';
 
 export const description: INodeProperties[] = [
 	{
@@ -32,10 +27,13 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	let resultKeys: Record<string, string> | undefined;
-	return await forEachItemData(
-		this,
-		items,
-		async (i, { ids, options }) => {
+	return await runItems(this, items, {
+		prepare: (i) => {
+			const ids = parseIdList(this.getNodeParameter('jobId', i));
+			checkJobIds(this, ids, i, 'Job ID');
+			return { ids, options: readOutputOptions(this, i) };
+		},
+		run: async (i, { ids, options }) => {
 			const out: INodeExecutionData[] = [];
 			for (const id of ids) {
 				const job = await fetchJob(this, id, i);
@@ -50,15 +48,9 @@ export async function execute(
 						},
 					);
 				resultKeys ??= await catalogResultKeys(this);
-				out.push(...(await jobOutput(this, job, options, { item: i }, resultKeys)));
+				out.push(...(await jobOutput(this, job, options, undefined, resultKeys)));
 			}
-			return out;
+			return { items: out };
 		},
-		// Every item's job ids and options are checked before any request.
-		(i: number) => {
-			const ids = parseIdList(this.getNodeParameter('jobId', i));
-			checkJobIds(this, ids, i, 'Job ID');
-			return { ids, options: readOutputOptions(this, i) };
-		},
-	);
+	});
 }

@@ -1,13 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
 import type { Capability } from '../../../../shared/transport/catalog';
+import type { Ready } from '../../../../shared/runner';
 import { getCatalog } from '../../../../shared/transport/catalog';
 import { parseIdList } from './common';
 
@@ -391,24 +387,42 @@ export function buildBody(
 	return { ...body, ...extra };
 }
 
-/** Reads the groups of items that make one job each; bad items become error items or stop the node. */
-export function groupItems(
+/** What one item contributes to a job, read before any request. */
+export interface JobItem {
+	plots: ItemPlots;
+	settings: JobSettings;
+}
+
+/** Reads one item's plots and job settings (no request). */
+export function readJobItem(ctx: IExecuteFunctions, itemIndex: number): JobItem {
+	return { plots: readItemPlots(ctx, itemIndex), settings: readJobSettings(ctx, itemIndex) };
+}
+
+/** The items of each job: one job for all items, or one job per item. */
+export function jobGroups<T>(
 	ctx: IExecuteFunctions,
-	items: INodeExecutionData[],
-	errors: INodeExecutionData[],
-	onError: (error: unknown, itemIndex: number) => INodeExecutionData,
-): ItemPlots[][] {
-	const good: ItemPlots[] = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			good.push(readItemPlots(ctx, i));
-		} catch (error) {
-			errors.push(onError(error, i));
-		}
-	}
-	const jobPer = ctx.getNodeParameter('jobPer', 0, 'allItems');
-	if (jobPer === 'item') return good.map((g) => [g]);
-	return good.length ? [good] : [];
+	ready: Array<Ready<T>>,
+): Array<Array<Ready<T>>> {
+	if (ctx.getNodeParameter('jobPer', 0, 'allItems') === 'item') return ready.map((r) => [r]);
+	return ready.length > 0 ? [ready] : [];
+}
+
+/**
+ * The make_job body of a group of items (checks and shared settings from its first item),
+ * after checking the checks against the live catalog.
+ */
+export async function jobBody(
+	ctx: IExecuteFunctions,
+	group: Array<Ready<JobItem>>,
+	extra: IDataObject = {},
+): Promise<IDataObject> {
+	const { itemIndex, value } = group[0];
+	await validateChecks(ctx, value.settings.checks, itemIndex);
+	return buildBody(
+		group.map((g) => g.value.plots),
+		value.settings,
+		extra,
+	);
 }
 
 /** Numbers an insufficient-tokens error carries (needed, free), when the service gave them. */
