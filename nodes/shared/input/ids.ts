@@ -32,6 +32,11 @@ const NOUNS: Record<IdNoun, { thing: string; name: string; key: string; example:
 // eslint-disable-next-line no-control-regex
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]/g;
 
+/** "a plot id", "an analysis run id". */
+function a(words: string): string {
+	return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
+}
+
 function hexOf(char: string): string {
 	return char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
 }
@@ -54,15 +59,15 @@ function idProblem(id: string, noun: IdNoun): string | undefined {
 	const { name } = NOUNS[noun];
 	const shown = quoted(id.replace(HIDDEN, (c) => `\\u${hexOf(c)}`));
 	if (/^\.+$/.test(id))
-		return `${shown} is not a ${name}: an id made only of dots would change the address the request goes to. ${giveOnly(noun)}`;
+		return `${shown} is not ${a(name)}: an id made only of dots would change the address the request goes to. ${giveOnly(noun)}`;
 	const reserved = /[/\\?#%]/.exec(id);
 	if (reserved)
-		return `${shown} is not a ${name}: it contains "${reserved[0]}", which cannot be part of an id. ${giveOnly(noun)}`;
+		return `${shown} is not ${a(name)}: it contains "${reserved[0]}", which cannot be part of an id. ${giveOnly(noun)}`;
 	if (/\s/.test(id))
-		return `${shown} is not a ${name}: it contains a space or line break. ${giveOnly(noun)}`;
+		return `${shown} is not ${a(name)}: it contains a space or line break. ${giveOnly(noun)}`;
 	const hidden = id.match(HIDDEN);
 	if (hidden) {
-		return `${shown} is not a ${name}: it contains the invisible character U+${hexOf(hidden[0])} (often left over from a copied cell or a CSV file). Type the id again. ${giveOnly(noun)}`;
+		return `${shown} is not ${a(name)}: it contains the invisible character U+${hexOf(hidden[0])} (often left over from a copied cell or a CSV file). Type the id again. ${giveOnly(noun)}`;
 	}
 	return undefined;
 }
@@ -81,9 +86,9 @@ function collect(v: unknown, noun: IdNoun, out: string[], depth: number): string
 		return undefined;
 	}
 	if (typeof v === 'number') {
-		if (!Number.isFinite(v)) return `${String(v)} is not a ${name}. ${giveOnly(noun)}`;
+		if (!Number.isFinite(v)) return `${String(v)} is not ${a(name)}. ${giveOnly(noun)}`;
 		if (!Number.isInteger(v))
-			return `${v} is a number with a fraction, not a ${name}. ${giveOnly(noun)}`;
+			return `${v} is a number with a fraction, not ${a(name)}. ${giveOnly(noun)}`;
 		if (!Number.isSafeInteger(v))
 			return `${v} is too large to be an exact number, so it may have been rounded and name another record. Map the ${key} as text.`;
 		out.push(String(v));
@@ -100,16 +105,16 @@ function collect(v: unknown, noun: IdNoun, out: string[], depth: number): string
 			const other = Object.values(NOUNS).find(
 				(n) => n.key !== key && Object.prototype.hasOwnProperty.call(v, n.key),
 			);
-			return `an entry is an object, not text, and it has no ${key} field${other ? ` (it has ${other.key}, so it is not a ${thing})` : ''}. Map the ${name} itself, e.g. {{ $json.${key} }}.`;
+			return `an entry is an object, not text, and it has no ${key} field${other ? ` (it has ${other.key}, so it is not ${a(thing)})` : ''}. Map the ${name} itself, e.g. {{ $json.${key} }}.`;
 		}
 		const id = v[field];
 		if (id === undefined || id === null || (typeof id === 'string' && id.trim() === ''))
 			return `an entry has an empty ${field}. Give every entry its ${name}, or remove the entry.`;
 		if (typeof id !== 'string' && typeof id !== 'number' && typeof id !== 'bigint')
-			return `the ${field} of an entry is ${kindOf(id)}, not a ${name}. ${giveOnly(noun)}`;
+			return `the ${field} of an entry is ${kindOf(id)}, not ${a(name)}. ${giveOnly(noun)}`;
 		return collect(id, noun, out, depth + 1);
 	}
-	return `an entry is ${kindOf(v)}, not a ${name}. ${giveOnly(noun)}`;
+	return `an entry is ${kindOf(v)}, not ${a(name)}. ${giveOnly(noun)}`;
 }
 
 function collectText(v: string, noun: IdNoun, out: string[], depth: number): string | undefined {
@@ -119,7 +124,7 @@ function collectText(v: string, noun: IdNoun, out: string[], depth: number): str
 	if (text.includes('{{'))
 		return `${quoted(text)} is an expression that was not evaluated. Switch the field to Expression (or start it with =), e.g. {{ $json.${key} }}.`;
 	if (/^\[object \w+\]$/.test(text))
-		return `${quoted(text)} is an object turned into text, not a ${name}. Map the ${key} field itself, e.g. {{ $json.${key} }}.`;
+		return `${quoted(text)} is an object turned into text, not ${a(name)}. Map the ${key} field itself, e.g. {{ $json.${key} }}.`;
 	const list = text.startsWith('[') && text.endsWith(']');
 	const object = text.startsWith('{') && text.endsWith('}');
 	if (list || object) {
@@ -131,7 +136,7 @@ function collectText(v: string, noun: IdNoun, out: string[], depth: number): str
 		}
 		if (parsed !== undefined) return collect(parsed, noun, out, depth + 1);
 		if (object)
-			return `${quoted(text)} is neither valid JSON nor a ${name}. Give the ${name}s as a list or as comma-separated text, e.g. ${NOUNS[noun].example}, ${Number(NOUNS[noun].example) + 1}.`;
+			return `${quoted(text)} is neither valid JSON nor ${a(name)}. Give the ${name}s as a list or as comma-separated text, e.g. ${NOUNS[noun].example}, ${Number(NOUNS[noun].example) + 1}.`;
 	}
 	const inner = list ? text.slice(1, -1) : text;
 	for (const piece of inner.split(/[\s,;]+/)) {

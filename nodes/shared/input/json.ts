@@ -80,6 +80,8 @@ export function readJsonObject(
  */
 export function readKeyValuePairs(pairs: unknown): Reading<Record<string, string>> {
 	if (pairs === undefined || pairs === null) return MISSING;
+	// n8n gives a fixedCollection without rows as {} and with rows as { pairs: [...] }
+	if (isPlainObject(pairs) && Object.keys(pairs).length === 0) return MISSING;
 	const rows = isPlainObject(pairs) && 'pairs' in pairs ? pairs.pairs : pairs;
 	if (rows === undefined || rows === null) return MISSING;
 	if (!Array.isArray(rows))
