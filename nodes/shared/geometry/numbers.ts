@@ -1,46 +1,9 @@
-/** Result of reading a number typed by a person (spreadsheet cell, form field). */
-export type LooseNumber =
-	| { kind: 'missing' }
-	| { kind: 'invalid'; reason: string }
-	| { kind: 'number'; value: number };
-
-const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-const DMS_PATTERN = /[°º'’′"”″]|\d\s*[NSEWnsew]$|^[NSEWnsew]\s*\d/;
-
 /**
- * Reads a number or numeric string. Whitespace is trimmed, a single comma
- * is taken as the decimal separator ("-3,4567"), and a Unicode minus sign is
- * accepted. undefined, null and blank strings are `missing`.
+ * Numbers in geometry input. `readLooseNumber` (numbers typed by people) lives in the input
+ * layer and is re-exported here for the geometry code and its other importers.
  */
-export function readLooseNumber(value: unknown): LooseNumber {
-	if (value === undefined || value === null) return { kind: 'missing' };
-	if (typeof value === 'number') {
-		if (Number.isFinite(value)) return { kind: 'number', value };
-		return { kind: 'invalid', reason: `${String(value)} is not a finite number` };
-	}
-	if (typeof value === 'bigint') return { kind: 'number', value: Number(value) };
-	if (typeof value !== 'string') {
-		return {
-			kind: 'invalid',
-			reason: `it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}, not a number`,
-		};
-	}
-	let text = value.trim().replace(/\u2212/g, '-');
-	if (text === '') return { kind: 'missing' };
-	if (!text.includes('.') && (text.match(/,/g) ?? []).length === 1) text = text.replace(',', '.');
-	if (NUMBER_PATTERN.test(text)) {
-		const n = Number(text);
-		if (Number.isFinite(n)) return { kind: 'number', value: n };
-	}
-	const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-	if (DMS_PATTERN.test(text)) {
-		return {
-			kind: 'invalid',
-			reason: `"${shown}" looks like degrees/minutes/seconds; convert it to decimal degrees (e.g. -15.793889)`,
-		};
-	}
-	return { kind: 'invalid', reason: `"${shown}" is not a number` };
-}
+export type { LooseNumber } from '../input/numbers';
+export { readLooseNumber } from '../input/numbers';
 
 /**
  * Whether `n` has at least `places` digits after the decimal point. Numbers with more

@@ -1,0 +1,81 @@
+import { readLooseNumber, readNumber } from '../../../nodes/shared/input';
+import { readLooseNumber as fromGeometry } from '../../../nodes/shared/geometry';
+
+describe('readLooseNumber', () => {
+	it.each([
+		[2.5, 2.5],
+		[' 2,5 ', 2.5],
+		['-3,4567', -3.4567],
+		['\u22125', -5],
+		['1e3', 1000],
+		['.5', 0.5],
+		[BigInt(7), 7],
+	])('reads %p as %p', (input, expected) => {
+		expect(readLooseNumber(input)).toEqual({ kind: 'number', value: expected });
+	});
+
+	it('is the reader the geometry layer re-exports', () => {
+		expect(fromGeometry).toBe(readLooseNumber);
+	});
+
+	it.each([
+		['2.5 ha', /^"2.5 ha" is not a number$/],
+		['1,000.5', /is not a number/],
+		[NaN, /^NaN is not a finite number$/],
+		[Infinity, /not a finite number/],
+		[`15°47'38"S`, /degrees\/minutes\/seconds; convert it to decimal degrees/],
+		[true, /^it is a boolean, not a number$/],
+		[[1], /^it is a list, not a number$/],
+	])('refuses %p', (input, reason) => {
+		const r = readLooseNumber(input);
+		expect(r.kind).toBe('invalid');
+		expect(r.kind === 'invalid' && r.reason).toMatch(reason);
+	});
+
+	it('treats empty values as missing', () => {
+		for (const v of [undefined, null, '', '  '])
+			expect(readLooseNumber(v)).toEqual({ kind: 'missing' });
+	});
+});
+
+describe('readNumber', () => {
+	it('reads numbers, numeric text and comma decimals', () => {
+		expect(readNumber('2,5')).toEqual({ kind: 'value', value: 2.5 });
+		expect(readNumber(10, { min: 1, max: 60, integer: true })).toEqual({
+			kind: 'value',
+			value: 10,
+		});
+		expect(readNumber('60', { min: 1, max: 60 })).toEqual({ kind: 'value', value: 60 });
+		expect(readNumber(1, { min: 1 })).toEqual({ kind: 'value', value: 1 });
+		expect(readNumber('')).toEqual({ kind: 'missing' });
+		expect(readNumber(undefined, { min: 1 })).toEqual({ kind: 'missing' });
+	});
+
+	it.each([
+		[
+			0,
+			{ min: 1, max: 60, integer: true, label: 'the recovery window' },
+			'0 is below the smallest allowed value, 1. Give the recovery window as a whole number from 1 to 60.',
+		],
+		[
+			61,
+			{ min: 1, max: 60, integer: true, label: 'the recovery window' },
+			'61 is above the largest allowed value, 60. Give the recovery window as a whole number from 1 to 60.',
+		],
+		[
+			'2,5',
+			{ min: 1, integer: true, label: 'the limit' },
+			'2.5 is not a whole number. Give the limit as a whole number of 1 or more.',
+		],
+		[-1, { min: 0 }, '-1 is below the smallest allowed value, 0. Give a number of 0 or more.'],
+		[5, { max: 4 }, '5 is above the largest allowed value, 4. Give a number of 4 or less.'],
+		['abc', {}, '"abc" is not a number. Give a number.'],
+		[
+			'ten',
+			{ min: 0, label: 'Max Tokens' },
+			'"ten" is not a number. Give Max Tokens as a number of 0 or more.',
+		],
+	])('refuses %p under %p with one wording', (input, rule, reason) => {
+		expect(readNumber(input, rule)).toEqual({ kind: 'invalid', reason });
+	});
+});
