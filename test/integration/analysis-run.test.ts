@@ -192,8 +192,10 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				input: [{ plot_id: plotA }, { plot_id: '' }],
 				store: alice,
 			});
-			expect(error?.message).toBe('Item 1: the field "Plot ID" is empty');
-			expect(error?.description).toMatch(/Enter the ID of a plot/);
+			expect(error?.message).toBe(
+				'Item 1, field "Plot ID": no plot id was given. Map the plot_id of the plot, e.g. {{ $json.plot_id }}.',
+			);
+			expect(error?.description).toMatch(/Map the plot_id of the plot/);
 			expect(fake.log.count({ path: '/analysis-runs' })).toBe(0);
 		});
 
@@ -211,7 +213,11 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			});
 			expect(error).toBeUndefined();
 			expect(items[0]).toEqual({
-				json: { error: 'Item 0: the field "Plot ID" is empty', description: expect.any(String) },
+				json: {
+					error:
+						'Item 0, field "Plot ID": no plot id was given. Map the plot_id of the plot, e.g. {{ $json.plot_id }}.',
+					description: expect.any(String),
+				},
 				pairedItem: { item: 0 },
 			});
 			expect(items.slice(1).map((i) => [i.json.plot_id, i.pairedItem])).toEqual([
@@ -337,7 +343,9 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 				parameters: { resource: 'analysisRun', operation: 'get', runId: '  ' },
 				store: alice,
 			});
-			expect(error?.message).toBe('Item 0: the field "Run ID" is empty');
+			expect(error?.message).toBe(
+				'Item 0, field "Run ID": no analysis run id was given. Map the run_id of the analysis run, e.g. {{ $json.run_id }}.',
+			);
 			expect(fake.log.count({ path: /^\/analysis-runs/ })).toBe(0);
 		});
 

@@ -149,17 +149,19 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 			parameters: { resource: 'job', operation: 'create', plotIds: '={{ $json.missing }}' },
 			store,
 		});
-		expect(noIds.error?.message).toMatch(/No plot ID in "Plot IDs" of item 0/);
+		expect(noIds.error?.message).toMatch(/^Item 0, field "Plot IDs": no plot id was given/);
 		const badDate = await runNode({
 			parameters: {
 				resource: 'job',
 				operation: 'create',
 				plotIds: ids[0],
-				harvestDate: '31/12/2025',
+				harvestDate: '2025-02-30',
 			},
 			store,
 		});
-		expect(badDate.error?.message).toMatch(/"Harvest Date" of item 0 is not a date/);
+		expect(badDate.error?.message).toMatch(
+			/^Item 0, field "Harvest Date": "2025-02-30" has the day 30, which does not exist/,
+		);
 		expect(fake.log.count()).toBe(0);
 		const badConfig = await runNode({
 			parameters: {
@@ -211,7 +213,7 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		expect(error).toBeUndefined();
 		// Output in input order (the item runner's one rule), each paired with its item.
 		expect(items.map((i) => i.pairedItem)).toEqual([[{ item: 0 }], { item: 1 }, [{ item: 2 }]]);
-		expect(items[1].json.error).toMatch(/No plot ID/);
+		expect(items[1].json.error).toMatch(/no plot id was given/);
 		expect(makeJobs().map((e) => (e.body as IDataObject).per_plot)).toEqual([
 			{ [ids[0]]: { commodity: 'cocoa', harvest_date: '2025-10-01' } },
 			{ [ids[1]]: { commodity: 'coffee' } },

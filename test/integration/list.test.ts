@@ -78,7 +78,9 @@ describe('Job → Get checks every item before any request', () => {
 			input: [{ id: jobId }, { id: '' }],
 			store: store(),
 		});
-		expect(error?.message).toBe('No job ID in "Job ID" of item 1');
+		expect(error?.message).toBe(
+			'Item 1, field "Job IDs": no job id was given. Map the job_id of the job, e.g. {{ $json.job_id }}.',
+		);
 		expect(fake.log.count({ path: /^\/jobs\/job\// })).toBe(0);
 	});
 
@@ -92,7 +94,10 @@ describe('Job → Get checks every item before any request', () => {
 			continueOnFail: true,
 		});
 		expect(items.map((i) => [i.pairedItem, i.json.error ?? i.json.job_id])).toEqual([
-			[{ item: 0 }, '"x/y" in "Job ID" of item 0 is not a job ID'],
+			[
+				{ item: 0 },
+				'Item 0, field "Job IDs": "x/y" is not a job id: it contains "/", which cannot be part of an id. Give the job_id only, e.g. 7001.',
+			],
 			[{ item: 1 }, jobId],
 		]);
 	});

@@ -1,10 +1,17 @@
 import type { CheckEntry } from '../../nodes/shared/protectedAreas/check';
+import { readIdList } from '../../nodes/shared/input';
+
+/** Plot ids as Protected Area → Check reads them (the input layer's id reader). */
+function readPlotIds(value: unknown): { ids: string[]; problem?: string } {
+	const read = readIdList(value, 'plot');
+	if (read.kind === 'invalid') return { ids: [], problem: read.reason };
+	return { ids: read.kind === 'value' ? read.value : [] };
+}
 import {
 	checkRequestBody,
 	matchCheckResults,
 	mergeCheckAnswers,
 	packCheckEntries,
-	readPlotIds,
 	strictestLegality,
 	summariseCheck,
 } from '../../nodes/shared/protectedAreas/check';

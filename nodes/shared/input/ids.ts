@@ -19,13 +19,15 @@
 import { MISSING, invalid, isPlainObject, kindOf, quoted, value } from './internal';
 import type { Reading } from './reading';
 
-export type IdNoun = 'plot' | 'job' | 'area' | 'run';
+export type IdNoun = 'plot' | 'job' | 'area' | 'run' | 'check';
 
 const NOUNS: Record<IdNoun, { thing: string; name: string; key: string; example: string }> = {
 	plot: { thing: 'plot', name: 'plot id', key: 'plot_id', example: '100001' },
 	job: { thing: 'job', name: 'job id', key: 'job_id', example: '7001' },
 	area: { thing: 'protected area', name: 'protected area id', key: 'area_id', example: '351814' },
 	run: { thing: 'analysis run', name: 'analysis run id', key: 'run_id', example: '500001' },
+	// Check (capability) names are read like ids: the same lists, separators and checks.
+	check: { thing: 'check', name: 'check name', key: 'type', example: 'eudr' },
 };
 
 /** Control and invisible characters (zero-width spaces, byte order marks, bidi marks, …). */
@@ -42,6 +44,11 @@ function hexOf(char: string): string {
 }
 
 const MAX_DEPTH = 8;
+
+function listExample(noun: IdNoun): string {
+	const { example } = NOUNS[noun];
+	return /^\d+$/.test(example) ? `${example}, ${Number(example) + 1}` : `${example}, deforestation`;
+}
 
 /** The reason to give when a required ID field is empty. */
 export function missingIdReason(noun: IdNoun): string {
@@ -136,7 +143,7 @@ function collectText(v: string, noun: IdNoun, out: string[], depth: number): str
 		}
 		if (parsed !== undefined) return collect(parsed, noun, out, depth + 1);
 		if (object)
-			return `${quoted(text)} is neither valid JSON nor ${a(name)}. Give the ${name}s as a list or as comma-separated text, e.g. ${NOUNS[noun].example}, ${Number(NOUNS[noun].example) + 1}.`;
+			return `${quoted(text)} is neither valid JSON nor ${a(name)}. Give the ${name}s as a list or as comma-separated text, e.g. ${listExample(noun)}.`;
 	}
 	const inner = list ? text.slice(1, -1) : text;
 	for (const piece of inner.split(/[\s,;]+/)) {

@@ -21,41 +21,6 @@ export type CheckEntry =
 
 export type Json = Record<string, unknown>;
 
-/**
- * Plot ids of an item: a list, a number, or text separated by commas, semicolons,
- * whitespace or new lines. Returns the ids and what was wrong, if anything.
- */
-export function readPlotIds(value: unknown): { ids: string[]; problem?: string } {
-	if (value === undefined || value === null) return { ids: [] };
-	const parts: unknown[] = Array.isArray(value) ? value.flat(2) : [value];
-	const ids: string[] = [];
-	for (const part of parts) {
-		if (part === undefined || part === null || part === '') continue;
-		if (typeof part === 'number' && Number.isFinite(part)) {
-			ids.push(String(part));
-			continue;
-		}
-		if (isObject(part) && (typeof part.plot_id === 'string' || typeof part.plot_id === 'number')) {
-			ids.push(String(part.plot_id));
-			continue;
-		}
-		if (typeof part !== 'string') {
-			return {
-				ids: [],
-				problem: `a plot id is ${Array.isArray(part) ? 'a list' : `a ${typeof part}`}, not text`,
-			};
-		}
-		const text = part.trim().replace(/^\[|\]$/g, '');
-		for (const piece of text.split(/[\s,;]+/)) {
-			const id = piece.replace(/^["']|["']$/g, '');
-			if (id !== '') ids.push(id);
-		}
-	}
-	const bad = ids.find((id) => /[/?#]/.test(id));
-	if (bad) return { ids: [], problem: `"${bad}" is not a plot id (it contains a slash, ? or #)` };
-	return { ids };
-}
-
 /** Chunks of at most `batchSize` entries, in order. */
 export function packCheckEntries(
 	entries: readonly CheckEntry[],

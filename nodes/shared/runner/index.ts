@@ -29,7 +29,7 @@ import type { Problems } from './preflight';
 import { runPool } from './pool';
 
 export { errorItem, asNodeError } from './errors';
-export { InputProblems, fieldProblem } from './preflight';
+export { InputProblems } from './preflight';
 export type { Problems } from './preflight';
 export { runPool } from './pool';
 export type { PoolOutcome } from './pool';

@@ -6,10 +6,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** `Item 3, field "Plot IDs": <reason>`: the one way a problem names its item and field. */
-export function fieldProblem(itemIndex: number, field: string, reason: string): string {
-	return `Item ${itemIndex}, field "${field}": ${reason}`;
-}
+import type { Reading } from '../input';
+import { fieldProblem } from '../input';
 
 /** Thrown by a reader with one or more problem lines of an item. */
 export class InputProblems extends Error {
@@ -27,6 +25,11 @@ export interface Problems {
 	readonly hints: string[];
 	/** A problem of one field: `Item i, field "<field>": <reason>`. */
 	field(field: string, reason: string): void;
+	/**
+	 * The value of a reading, or undefined after reporting why it cannot be used;
+	 * `required` is the reason to give when the field is empty.
+	 */
+	take<T>(field: string, reading: Reading<T>, required?: string): T | undefined;
 	/** Ready-made lines (e.g. geometry problems, which name the item and feature). */
 	add(...lines: string[]): void;
 	/** Anything thrown while reading the item (its description becomes a hint). */
@@ -41,6 +44,12 @@ export function problemsOf(itemIndex: number): Problems {
 		lines,
 		hints,
 		field: (field, reason) => lines.push(fieldProblem(itemIndex, field, reason)),
+		take: (field, reading, required) => {
+			if (reading.kind === 'value') return reading.value;
+			if (reading.kind === 'invalid') lines.push(fieldProblem(itemIndex, field, reading.reason));
+			else if (required) lines.push(fieldProblem(itemIndex, field, required));
+			return undefined;
+		},
 		add: (...more) => lines.push(...more),
 		addError: (error) => {
 			if (error instanceof InputProblems) return void lines.push(...error.lines);

@@ -5,9 +5,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { idPath, missingIdReason, readId } from '../../../../shared/input';
+import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { readId } from './params';
 import { simplifyRun } from './simplify';
 
 const show = { resource: ['analysisRun'], operation: ['get'] };
@@ -39,25 +40,20 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const prepare = (i: number) => ({
-		runId: readId(
-			this,
-			i,
-			'runId',
+	const prepare = (i: number, problems: Problems) => ({
+		runId: problems.take(
 			'Run ID',
-			'Enter the ID of an analysis run of this account (see Analysis Run → Get Many), e.g. with an expression that reads run_id from the input item.',
-		),
+			readId(this.getNodeParameter('runId', i, ''), 'run'),
+			missingIdReason('run'),
+		) as string,
 		simplify: this.getNodeParameter('simplify', i, false) as boolean,
 	});
 	return await runItems(this, items, {
 		prepare,
 		run: async (i, { runId, simplify }) => {
-			const run = await apiRequest.call(
-				this,
-				'GET',
-				`/analysis-runs/${encodeURIComponent(runId)}`,
-				{ itemIndex: i },
-			);
+			const run = await apiRequest.call(this, 'GET', `/analysis-runs/${idPath(runId)}`, {
+				itemIndex: i,
+			});
 			const json: IDataObject =
 				run !== null && typeof run === 'object' && !Array.isArray(run)
 					? (run as IDataObject)

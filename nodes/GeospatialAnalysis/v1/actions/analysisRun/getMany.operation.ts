@@ -5,9 +5,11 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { missingIdReason, readId } from '../../../../shared/input';
+import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { readId } from './params';
+import { readLimit } from '../shared/list';
 import { runsFromResponse, simplifyRun } from './simplify';
 
 const show = { resource: ['analysisRun'], operation: ['getMany'] };
@@ -92,20 +94,15 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const prepare = (i: number) => {
+	const prepare = (i: number, problems: Problems) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
-		const returnAll = this.getNodeParameter('returnAll', i, false) as boolean;
 		return {
-			plotId: readId(
-				this,
-				i,
-				'plotId',
+			plotId: problems.take(
 				'Plot ID',
-				'Enter the ID of a plot of this account, e.g. with an expression that reads plot_id from the input item.',
-			),
-			limit: returnAll
-				? undefined
-				: Math.max(1, Math.floor(Number(this.getNodeParameter('limit', i, 50)))),
+				readId(this.getNodeParameter('plotId', i, ''), 'plot'),
+				missingIdReason('plot'),
+			) as string,
+			limit: readLimit(this, i, problems, 'analysis runs'),
 			checkType: String(filters.checkType ?? '').trim(),
 			status: String(filters.status ?? '').trim(),
 			simplify: this.getNodeParameter('simplify', i, false) as boolean,

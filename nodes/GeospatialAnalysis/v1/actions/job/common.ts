@@ -1,6 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { missingIdReason, readIdList } from '../../../../shared/input';
+import type { Problems } from '../../../../shared/runner';
+
 // Moved to nodes/shared/jobs/ (shared with the trigger); re-exported for the operation
 // files that still import them from here, until they import from nodes/shared/jobs/.
 export { fetchJob } from '../../../../shared/jobs/fetch';
@@ -104,4 +107,15 @@ export function checkJobIds(
 				description: 'Job IDs are numbers such as 7001. Check the expression in this field.',
 			},
 		);
+}
+
+/** The job ids of one item's "Job IDs" field (one or several), read by the input layer. */
+export function readJobIds(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	problems: Problems,
+): string[] {
+	const read = readIdList(ctx.getNodeParameter(name, itemIndex, ''), 'job');
+	return problems.take('Job IDs', read, missingIdReason('job')) ?? [];
 }

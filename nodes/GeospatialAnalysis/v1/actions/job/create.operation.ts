@@ -4,8 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 import { paginate } from '../../../../shared/transport/paginate';
@@ -115,41 +116,20 @@ async function findCreatedJob(
 	});
 }
 
-function readExtras(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const extra: IDataObject = {};
-	const name = typeof fields.jobName === 'string' ? fields.jobName.trim() : '';
+	const name = problems.take('Job Name', readText(fields.jobName));
 	extra.job_name =
 		name ||
 		`n8n ${new Date().toISOString().slice(0, 19)}Z ${Math.random().toString(36).slice(2, 8)}`;
-	if (typeof fields.notes === 'string' && fields.notes !== '') extra.notes = fields.notes;
-	if (fields.additionalInfo !== undefined) {
-		let info: unknown = fields.additionalInfo;
-		if (typeof info === 'string') {
-			try {
-				info = info.trim() === '' ? {} : jsonParse(info);
-			} catch {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`"Additional Info" of item ${itemIndex} is not valid JSON`,
-					{
-						itemIndex,
-						description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
-					},
-				);
-			}
-		}
-		if (!info || typeof info !== 'object' || Array.isArray(info))
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`"Additional Info" of item ${itemIndex} must be a JSON object`,
-				{
-					itemIndex,
-					description: 'Write it as a JSON object, e.g. {"batch": "2026-Q1"}.',
-				},
-			);
-		if (Object.keys(info).length) extra.additional_info = info as IDataObject;
-	}
+	const notes = problems.take('Notes', readText(fields.notes));
+	if (notes !== undefined) extra.notes = notes;
+	const info = problems.take(
+		'Additional Info (JSON)',
+		readJsonObject(fields.additionalInfo, { example: '{"batch": "2026-Q1"}' }),
+	);
+	if (info !== undefined && Object.keys(info).length) extra.additional_info = info as IDataObject;
 	return extra;
 }
 
@@ -161,14 +141,23 @@ interface CreateItem extends JobItem {
 
 function readCreateItem(ctx: IExecuteFunctions, i: number, problems: Problems): CreateItem {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const maxTokens = Number(options.maxTokens ?? 0);
-	if (!Number.isFinite(maxTokens) || maxTokens < 0)
-		problems.field(
-			'Max Tokens',
-			'it must be 0 or more. Set the most tokens this job may cost, or 0 for no limit.',
-		);
-	const windowMs = Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
-	return { ...readJobItem(ctx, i), extra: readExtras(ctx, i), maxTokens, windowMs };
+	const maxTokens = problems.take(
+		'Max Tokens',
+		readNumber(options.maxTokens, {
+			min: 0,
+			label: 'the most tokens this job may cost (0: no limit)',
+		}),
+	);
+	const window = problems.take(
+		'Recovery Window (Minutes)',
+		readNumber(options.recoveryWindowMinutes, { min: 1, max: 60, label: 'minutes' }),
+	);
+	return {
+		...readJobItem(ctx, i, problems),
+		extra: readExtras(ctx, i, problems),
+		maxTokens: maxTokens ?? 0,
+		windowMs: (window ?? 10) * 60_000,
+	};
 }
 
 export async function execute(

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { runItems } from '../../../../shared/runner';
-import { checkJobIds, parseIdList } from './common';
+import { readJobIds } from './common';
 
 export const description: INodeProperties[] = [
 	{
@@ -22,9 +22,8 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runItems(this, items, {
-		prepare: (i) => {
-			const ids = parseIdList(this.getNodeParameter('jobId', i));
-			checkJobIds(this, ids, i, 'Job ID');
+		prepare: (i, problems) => {
+			const ids = readJobIds(this, i, 'jobId', problems);
 			return ids;
 		},
 		run: async (i, ids) => {

@@ -12,7 +12,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runItems<JobItem>(this, items, {
-		prepare: (i) => readJobItem(this, i),
+		prepare: (i, problems) => readJobItem(this, i, problems),
 		plan: (ready) =>
 			jobGroups(this, ready).map((group) => ({
 				items: group.map((g) => g.itemIndex),

@@ -6,7 +6,7 @@ import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import { checkJobIds, outputFields, parseIdList } from './common';
+import { outputFields, readJobIds } from './common';
 
 export const description: INodeProperties[] = [
 	{
@@ -28,9 +28,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	let resultKeys: Record<string, string> | undefined;
 	return await runItems(this, items, {
-		prepare: (i) => {
-			const ids = parseIdList(this.getNodeParameter('jobId', i));
-			checkJobIds(this, ids, i, 'Job ID');
+		prepare: (i, problems) => {
+			const ids = readJobIds(this, i, 'jobId', problems);
 			return { ids, options: readOutputOptions(this, i) };
 		},
 		run: async (i, { ids, options }) => {

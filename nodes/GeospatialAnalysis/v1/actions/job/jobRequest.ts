@@ -1,14 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
 import type { Capability } from '../../../../shared/transport/catalog';
-import type { Ready } from '../../../../shared/runner';
+import {
+	COMMODITY_OPTIONS,
+	missingIdReason,
+	readCommodity,
+	readDate,
+	readIdList,
+	readJsonObject,
+	setOwn,
+} from '../../../../shared/input';
+import type { Problems, Ready } from '../../../../shared/runner';
 import { getCatalog } from '../../../../shared/transport/catalog';
-import { parseIdList } from './common';
 
 /** Fields shared by Create and Get Quote: what to analyse, with which checks. */
-export const COMMODITIES = ['wood', 'soy', 'cocoa', 'coffee', 'palm_oil', 'beef', 'rubber'];
 
 export function requestFields(operations: string[]): INodeProperties[] {
 	const show = { resource: ['job'], operation: operations };
@@ -125,13 +132,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			displayOptions: { show },
 			options: [
 				{ name: 'As Registered', value: '' },
-				{ name: 'Beef', value: 'beef' },
-				{ name: 'Cocoa', value: 'cocoa' },
-				{ name: 'Coffee', value: 'coffee' },
-				{ name: 'Palm Oil', value: 'palm_oil' },
-				{ name: 'Rubber', value: 'rubber' },
-				{ name: 'Soy', value: 'soy' },
-				{ name: 'Wood', value: 'wood' },
+				...COMMODITY_OPTIONS.map((option) => ({ ...option })),
 			],
 			default: '',
 			description:
@@ -184,83 +185,22 @@ export interface ItemPlots {
 	perPlot: Record<string, IDataObject>;
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function checkDate(
+/** The plot ids and per-plot values of one item. */
+export function readItemPlots(
 	ctx: IExecuteFunctions,
-	value: string,
-	field: string,
 	itemIndex: number,
-): string {
-	const text = value.trim();
-	if (!DATE.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`"${field}" of item ${itemIndex} is not a date: "${text}"`,
-			{
-				itemIndex,
-				description: 'Write the date as YYYY-MM-DD, e.g. 2025-10-31.',
-			},
-		);
-	return text;
-}
-
-function checkCommodity(
-	ctx: IExecuteFunctions,
-	value: string,
-	field: string,
-	itemIndex: number,
-): string {
-	const text = value.trim().toLowerCase().replace(/\s+/g, '_');
-	if (!COMMODITIES.includes(text))
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`"${field}" of item ${itemIndex} is not a known commodity: "${value}"`,
-			{
-				itemIndex,
-				description: `Use one of ${COMMODITIES.join(', ')}.`,
-			},
-		);
-	return text;
-}
-
-/** The plot ids and per-plot values of one item; throws before any request when they are unusable. */
-export function readItemPlots(ctx: IExecuteFunctions, itemIndex: number): ItemPlots {
-	const plotIds = parseIdList(ctx.getNodeParameter('plotIds', itemIndex, ''));
-	if (plotIds.length === 0)
-		throw new NodeOperationError(ctx.getNode(), `No plot ID in "Plot IDs" of item ${itemIndex}`, {
-			itemIndex,
-			description:
-				'Give the IDs of registered plots (a list or comma-separated), e.g. {{ $json.plot_id }} after Plot → Register.',
-		});
-	const bad = plotIds.find((id) => !/^[\w.-]+$/.test(id));
-	if (bad !== undefined)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`"${bad}" in "Plot IDs" of item ${itemIndex} is not a plot ID`,
-			{
-				itemIndex,
-				description: 'Plot IDs are numbers such as 100001. Check the expression in "Plot IDs".',
-			},
-		);
+	problems: Problems,
+): ItemPlots {
+	const read = readIdList(ctx.getNodeParameter('plotIds', itemIndex, ''), 'plot');
+	const plotIds = problems.take('Plot IDs', read, missingIdReason('plot')) ?? [];
 	const values = ctx.getNodeParameter('perPlot', itemIndex, {}) as IDataObject;
 	const entry: IDataObject = {};
-	if (typeof values.commodity === 'string' && values.commodity.trim() !== '')
-		entry.commodity = checkCommodity(
-			ctx,
-			values.commodity,
-			'Per-Plot Values → Commodity',
-			itemIndex,
-		);
-	if (typeof values.harvestDate === 'string' && values.harvestDate.trim() !== '')
-		entry.harvest_date = checkDate(
-			ctx,
-			values.harvestDate,
-			'Per-Plot Values → Harvest Date',
-			itemIndex,
-		);
+	const commodity = problems.take('Per-Plot Values → Commodity', readCommodity(values.commodity));
+	if (commodity !== undefined) entry.commodity = commodity;
+	const harvest = problems.take('Per-Plot Values → Harvest Date', readDate(values.harvestDate));
+	if (harvest !== undefined) entry.harvest_date = harvest;
 	const perPlot: Record<string, IDataObject> = {};
-	if (Object.keys(entry).length) for (const id of plotIds) perPlot[id] = { ...entry };
+	if (Object.keys(entry).length) for (const id of plotIds) setOwn(perPlot, id, { ...entry });
 	return { itemIndex, plotIds, perPlot };
 }
 
@@ -269,62 +209,52 @@ export interface JobSettings {
 	config: IDataObject;
 }
 
-/** Checks and shared config, read from the given item; format errors only (no request). */
-export function readJobSettings(ctx: IExecuteFunctions, itemIndex: number): JobSettings {
-	const source = ctx.getNodeParameter('checkSource', itemIndex, 'list');
+const CONFIG_EXAMPLE = '{"power_mw": 20}';
+
+/** Checks and shared config of one item; format only (no request). */
+export function readJobSettings(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	problems: Problems,
+): JobSettings {
+	const byName = ctx.getNodeParameter('checkSource', itemIndex, 'list') === 'names';
 	const names =
-		source === 'names'
-			? parseIdList(ctx.getNodeParameter('checkNames', itemIndex, ''))
-			: parseIdList(ctx.getNodeParameter('checks', itemIndex, []));
+		problems.take(
+			byName ? 'Check Names' : 'Check Names or IDs',
+			readIdList(ctx.getNodeParameter(byName ? 'checkNames' : 'checks', itemIndex, ''), 'check'),
+		) ?? [];
 	const configs =
 		(ctx.getNodeParameter('checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
-	const byName = new Map<string, IDataObject>();
+	const configOf = new Map<string, IDataObject>();
 	for (const entry of configs) {
 		const name = String(entry.check ?? '').trim();
 		if (!name) continue;
-		let config: unknown = entry.json;
-		if (typeof config === 'string') {
-			try {
-				config = config.trim() === '' ? {} : jsonParse(config);
-			} catch {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`"Check Configs" for "${name}" of item ${itemIndex} is not valid JSON`,
-					{
-						itemIndex,
-						description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
-					},
-				);
-			}
-		}
-		if (!config || typeof config !== 'object' || Array.isArray(config))
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`"Check Configs" for "${name}" of item ${itemIndex} must be a JSON object`,
-				{
-					itemIndex,
-					description: 'Write the config as a JSON object, e.g. {"power_mw": 20}.',
-				},
-			);
+		const field = `Check Configs → ${name}`;
+		const read = readJsonObject(entry.json === undefined ? '' : entry.json, {
+			example: CONFIG_EXAMPLE,
+		});
+		const config = read.kind === 'missing' ? {} : problems.take(field, read);
 		if (!names.includes(name))
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`"Check Configs" of item ${itemIndex} configures "${name}", which is not among the chosen checks`,
-				{
-					itemIndex,
-					description: `Add "${name}" to the checks, or remove its config. Chosen: ${names.join(', ') || 'none (default EUDR)'}.`,
-				},
+			problems.field(
+				field,
+				`"${name}" is not among the chosen checks. Add it to the checks, or remove its config. Chosen: ${names.join(', ') || 'none (default EUDR)'}.`,
 			);
-		byName.set(name, config as IDataObject);
+		else if (config !== undefined) configOf.set(name, config as IDataObject);
 	}
 	const checks = names.map((type) =>
-		byName.has(type) ? { type, config: byName.get(type) } : { type },
+		configOf.has(type) ? { type, config: configOf.get(type) } : { type },
 	);
 	const config: IDataObject = {};
-	const commodity = String(ctx.getNodeParameter('commodity', itemIndex, '') ?? '');
-	if (commodity.trim()) config.commodity = checkCommodity(ctx, commodity, 'Commodity', itemIndex);
-	const harvest = String(ctx.getNodeParameter('harvestDate', itemIndex, '') ?? '');
-	if (harvest.trim()) config.harvest_date = checkDate(ctx, harvest, 'Harvest Date', itemIndex);
+	const commodity = problems.take(
+		'Commodity',
+		readCommodity(ctx.getNodeParameter('commodity', itemIndex, '')),
+	);
+	if (commodity !== undefined) config.commodity = commodity;
+	const harvest = problems.take(
+		'Harvest Date',
+		readDate(ctx.getNodeParameter('harvestDate', itemIndex, '')),
+	);
+	if (harvest !== undefined) config.harvest_date = harvest;
 	return { checks, config };
 }
 
@@ -378,7 +308,7 @@ export function buildBody(
 	const perPlot: Record<string, IDataObject> = {};
 	for (const item of group) {
 		for (const id of item.plotIds) if (!plotIds.includes(id)) plotIds.push(id);
-		Object.assign(perPlot, item.perPlot);
+		for (const [id, values] of Object.entries(item.perPlot)) setOwn(perPlot, id, values);
 	}
 	const body: IDataObject = { plot_ids: plotIds };
 	if (settings.checks.length) body.checks = settings.checks;
@@ -394,8 +324,15 @@ export interface JobItem {
 }
 
 /** Reads one item's plots and job settings (no request). */
-export function readJobItem(ctx: IExecuteFunctions, itemIndex: number): JobItem {
-	return { plots: readItemPlots(ctx, itemIndex), settings: readJobSettings(ctx, itemIndex) };
+export function readJobItem(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	problems: Problems,
+): JobItem {
+	return {
+		plots: readItemPlots(ctx, itemIndex, problems),
+		settings: readJobSettings(ctx, itemIndex, problems),
+	};
 }
 
 /** The items of each job: one job for all items, or one job per item. */

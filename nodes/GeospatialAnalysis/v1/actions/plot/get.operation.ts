@@ -7,6 +7,7 @@ import type {
 
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
+import { idPath, missingIdReason, readId } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['plot'], operation: ['get'] };
@@ -34,38 +35,20 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** The plot id of an item, or a problem line. */
-export function readPlotId(value: unknown, itemIndex: number): { id?: string; problem?: string } {
-	const id =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (id === '') {
-		return {
-			problem: `Item ${itemIndex}, field "Plot ID": the plot id is empty. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}).`,
-		};
-	}
-	if (/[/?#\s]/.test(id)) {
-		return {
-			problem: `Item ${itemIndex}, field "Plot ID": "${id}" is not a plot id (it contains a slash, space, ? or #). Give the plot_id only, e.g. 100001.`,
-		};
-	}
-	return { id };
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
-			const read = readPlotId(this.getNodeParameter('plotId', i, ''), i);
-			if (read.problem) problems.add(read.problem);
+			const read = readId(this.getNodeParameter('plotId', i, ''), 'plot');
 			return {
-				id: read.id as string,
+				id: problems.take('Plot ID', read, missingIdReason('plot')) as string,
 				simplify: this.getNodeParameter('simplify', i, true) as boolean,
 			};
 		},
 		run: async (i, { id, simplify }) => {
-			const plot = (await apiRequest.call(this, 'GET', `/plots/plot/${encodeURIComponent(id)}`, {
+			const plot = (await apiRequest.call(this, 'GET', `/plots/plot/${idPath(id)}`, {
 				itemIndex: i,
 			})) as IDataObject;
 			return simplify ? simplifyPlot(plot) : plot;

@@ -13,11 +13,11 @@ import {
 	matchCheckResults,
 	mergeCheckAnswers,
 	packCheckEntries,
-	readPlotIds,
 	summariseCheck,
 } from '../../../../shared/protectedAreas/check';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
+import { readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
@@ -126,17 +126,16 @@ function prepareItem(
 	let repairs: string[] = [];
 	let warnings: string[] = [];
 	if (checkBy === 'plotIds' || checkBy === 'both') {
-		const read = readPlotIds(ctx.getNodeParameter('plotIds', i, ''));
-		if (read.problem) {
-			problems.add(
-				`Item ${i}, field "Plot IDs": ${read.problem}. Give plot IDs such as 100001, separated by commas.`,
-			);
-		} else if (read.ids.length === 0 && checkBy === 'plotIds') {
-			problems.add(
-				`Item ${i}, field "Plot IDs": no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.`,
-			);
-		}
-		read.ids.forEach((plotId, k) =>
+		const read = readIdList(ctx.getNodeParameter('plotIds', i, ''), 'plot');
+		const ids =
+			problems.take(
+				'Plot IDs',
+				read,
+				checkBy === 'plotIds'
+					? 'no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.'
+					: undefined,
+			) ?? [];
+		ids.forEach((plotId, k) =>
 			entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }),
 		);
 	}

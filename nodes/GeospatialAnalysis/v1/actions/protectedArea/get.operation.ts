@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getArea } from '../../../../shared/protectedAreas/area';
+import { missingIdReason, readId } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['protectedArea'], operation: ['get'] };
@@ -24,18 +25,12 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	return await runItems(this, items, {
-		prepare: (i, problems) => {
-			const raw = this.getNodeParameter('areaId', i, '') as unknown;
-			const id = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
-			if (id === '')
-				problems.field('Area ID', 'the area ID is empty. Give a protected-area ID such as 351814.');
-			else if (/[/?#]/.test(id))
-				problems.field(
-					'Area ID',
-					`"${id}" is not an area ID (it contains a slash, ? or #). Give the ID only, such as 351814.`,
-				);
-			return id;
-		},
+		prepare: (i, problems) =>
+			problems.take(
+				'Area ID',
+				readId(this.getNodeParameter('areaId', i, ''), 'area'),
+				missingIdReason('area'),
+			) as string,
 		run: async (i, id) => await getArea.call(this, id, i),
 	});
 }

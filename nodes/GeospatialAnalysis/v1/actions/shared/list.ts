@@ -12,6 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 import { paginate } from '../../../../shared/transport/paginate';
+import { readNumber, readTimestamp } from '../../../../shared/input';
+import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
 type Show = NonNullable<IDisplayOptions['show']>;
@@ -62,62 +64,50 @@ export function listFields(show: Show, noun: string): INodeProperties[] {
 	];
 }
 
-/** An ISO-8601 text of a date filter (strings, Dates and Luxon DateTimes), or a problem. */
-export function readTimeFilter(value: unknown): { value?: string; problem?: string } {
-	if (value === undefined || value === null || value === '') return {};
-	if (value instanceof Date)
-		return Number.isNaN(value.getTime())
-			? { problem: 'the date is invalid' }
-			: { value: value.toISOString() };
-	if (typeof value === 'object' && typeof (value as { toISO?: unknown }).toISO === 'function') {
-		return { value: String((value as { toISO: () => string }).toISO()) };
-	}
-	if (typeof value !== 'string') return { problem: `it is a ${typeof value}, not a date` };
-	const text = value.trim();
-	if (!/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
-		return {
-			problem: `"${text}" is not an ISO-8601 date or time (e.g. 2026-03-01 or 2026-03-01T12:00:00Z)`,
-		};
-	}
-	return { value: text };
-}
-
 export interface ListQuery {
 	limit?: number;
 	qs: IDataObject;
 }
 
-/** Reads Return All / Limit / Filters of one item into a query, or the problems found. */
+/** Return All / Limit of one item: the most records to return, undefined for all. */
+export function readLimit(
+	ctx: IExecuteFunctions,
+	i: number,
+	problems: Problems,
+	noun: string,
+): number | undefined {
+	if (ctx.getNodeParameter('returnAll', i, false) as boolean) return undefined;
+	const read = readNumber(ctx.getNodeParameter('limit', i, 50), {
+		integer: true,
+		min: 1,
+		label: `how many ${noun} to return (or turn on "Return All")`,
+	});
+	return problems.take(
+		'Limit',
+		read,
+		`it is empty. Give how many ${noun} to return, or turn on "Return All".`,
+	);
+}
+
+/** Reads Return All / Limit / Filters of one item into a query. */
 export function readListQuery(
 	ctx: IExecuteFunctions,
 	i: number,
+	problems: Problems,
 	noun: string,
-): { query?: ListQuery; problems: string[] } {
-	const problems: string[] = [];
-	const returnAll = ctx.getNodeParameter('returnAll', i, false) as boolean;
-	const qs: IDataObject = {};
-	let limit: number | undefined;
-	if (!returnAll) {
-		limit = Number(ctx.getNodeParameter('limit', i, 50));
-		if (!Number.isInteger(limit) || limit < 1) {
-			problems.push(
-				`Item ${i}, field "Limit": ${String(limit)} is not a whole number of 1 or more. Give how many ${noun} to return, or turn on "Return All".`,
-			);
-		}
-	}
+): ListQuery {
+	const limit = readLimit(ctx, i, problems, noun);
 	const filters = ctx.getNodeParameter('filters', i, {}) as IDataObject;
+	const qs: IDataObject = {};
 	for (const [field, label, key] of [
 		['createdAtFrom', 'Created After', 'created_at_from'],
 		['createdAtUntil', 'Created Before', 'created_at_until'],
 	] as const) {
-		const read = readTimeFilter(filters[field]);
-		if (read.problem)
-			problems.push(
-				`Item ${i}, field "${label}": ${read.problem}. Pick a date or give an ISO-8601 time.`,
-			);
-		else if (read.value) qs[key] = read.value;
+		const value = filters[field] === '' ? undefined : filters[field];
+		const time = problems.take(label, readTimestamp(value));
+		if (time !== undefined) qs[key] = time;
 	}
-	return problems.length > 0 ? { problems } : { problems, query: { limit, qs } };
+	return { limit, qs };
 }
 
 export interface ListOperation {
@@ -138,10 +128,9 @@ export async function executeList(
 ): Promise<INodeExecutionData[]> {
 	return await runItems(ctx, items, {
 		prepare: (i, problems) => {
-			const read = readListQuery(ctx, i, op.noun);
-			problems.add(...read.problems);
-			if (read.query && op.extraQuery) Object.assign(read.query.qs, op.extraQuery(ctx, i));
-			return read.query as ListQuery;
+			const query = readListQuery(ctx, i, problems, op.noun);
+			if (op.extraQuery) Object.assign(query.qs, op.extraQuery(ctx, i));
+			return query;
 		},
 		run: async (i, query) => {
 			const records = (await paginate.call(ctx, op.path, op.itemsKey, query)) as IDataObject[];
