@@ -18,7 +18,7 @@ import {
 	type PlotRec,
 	type RunRec,
 	type SeedUserName,
-} from './state';
+} from './store';
 
 export type { Capability, CostHint } from './data';
 export type { Fault, FaultMatch, RequestLogEntry } from './server';
@@ -28,7 +28,7 @@ export {
 	PROTECTED_AREA_TOKENS_PER_ITEM,
 	CREATING_MS,
 	MAX_FEATURES_PER_PLOT_REQUEST,
-} from './state';
+} from './store';
 export { PROTECTED_AREAS, INDIGENOUS_LANDS, COMMODITIES } from './data';
 
 export interface FakeServiceOptions {
@@ -200,36 +200,36 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 			},
 			pending: () => http.faults.length,
 		},
-		setBalance: (u, t) => store.setBalance(u, t),
+		setBalance: (u, t) => store.tokens.set(u, t),
 		getBalance: (u) => {
-			const b = store.getBalance(u);
+			const b = store.tokens.get(u);
 			if (!b) throw new Error(`no token account for '${u}'`);
 			return b;
 		},
-		deleteBalance: (u) => store.deleteBalance(u),
-		addCapability: (c) => store.addCapability(c),
+		deleteBalance: (u) => store.tokens.delete(u),
+		addCapability: (c) => store.catalog.add(c),
 		setFailingPlotNames: (names) => {
-			store.failingPlotNames = new Set(names);
+			store.jobs.failingPlotNames = new Set(names);
 		},
 		setFailingPlotIds: (ids) => {
-			store.failingPlotIds = new Set(ids);
+			store.jobs.failingPlotIds = new Set(ids);
 		},
 		setPerPlotDuration: (ms) => {
-			store.perPlotDurationMs = ms;
+			store.jobs.perPlotDurationMs = ms;
 		},
-		seedPlots: (u, n, o) => store.seedPlots(u, n, o),
-		seedJobs: (u, n, o) => store.seedJobs(u, n, o),
+		seedPlots: (u, n, o) => store.plots.seed(u, n, o),
+		seedJobs: (u, n, o) => store.jobs.seed(u, n, o),
 		getPlot: (id) => {
-			store.tick();
-			const p = store.plots.get(id);
-			return p ? store.plotView(p) : undefined;
+			store.jobs.tick();
+			const p = store.plots.byId.get(id);
+			return p ? store.plots.view(p) : undefined;
 		},
 		getJob: (id) => {
-			store.tick();
-			const j = store.jobs.get(id);
+			store.jobs.tick();
+			const j = store.jobs.byId.get(id);
 			return j
 				? {
-						...store.jobView(j, false),
+						...store.jobs.view(j, false),
 						tokensCharged: j.tokensCharged,
 						tokensRefunded: j.tokensRefunded,
 					}

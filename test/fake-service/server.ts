@@ -15,7 +15,7 @@ import {
 	type BodyKind,
 } from './http-error';
 import type { JwtIssuer } from './jwt';
-import { fmtTs, isObj, type Store, type UserRec } from './state';
+import { fmtTs, isObj, type Store, type UserRec } from './store';
 
 export const V2_RETIREMENT = new Date('2026-07-01T00:01:00Z');
 export const SUPPORTED_VERSIONS = ['3'];
@@ -180,38 +180,42 @@ export class FakeHttp {
 	// ---------- contract routes ----------
 
 	private buildRoutes(): Route[] {
-		const s = this.d.store;
+		const { tokens, catalog, plots, jobs, runs, protectedAreas } = this.d.store;
 		const uname = (c: Ctx) => c.user!.username;
 		return [
+			// users
 			{ pattern: /^\/login$/, methods: { POST: { handler: (c) => this.login(c), login: true } } },
+			// plots
 			{
 				pattern: /^\/plots\/make_plot$/,
 				methods: {
-					POST: { handler: (c) => s.makePlot(uname(c), c.body), role: 'analyst', body: true },
+					POST: { handler: (c) => plots.make(uname(c), c.body), role: 'analyst', body: true },
 				},
 			},
 			{
 				pattern: /^\/plots\/plot\/(\d+)$/,
-				methods: { GET: { handler: (c) => s.plotView(s.ownedPlot(uname(c), c.params[0])) } },
+				methods: { GET: { handler: (c) => plots.view(plots.owned(uname(c), c.params[0])) } },
 			},
 			{
 				pattern: /^\/plots$/,
-				methods: { GET: { handler: (c) => s.listPlots(uname(c), c.query) } },
+				methods: { GET: { handler: (c) => plots.list(uname(c), c.query) } },
 			},
+			// analysis runs
 			{
 				pattern: /^\/analysis-runs$/,
-				methods: { GET: { handler: (c) => s.runsForPlot(uname(c), c.query) } },
+				methods: { GET: { handler: (c) => runs.forPlot(uname(c), c.query) } },
 			},
 			{
 				pattern: /^\/analysis-runs\/(\d+)$/,
-				methods: { GET: { handler: (c) => s.runView(s.ownedRun(uname(c), c.params[0]), true) } },
+				methods: { GET: { handler: (c) => runs.view(runs.owned(uname(c), c.params[0]), true) } },
 			},
+			// jobs
 			{
 				pattern: /^\/jobs\/make_job$/,
 				methods: {
 					POST: {
 						handler: (c) =>
-							s.makeJob(
+							jobs.make(
 								uname(c),
 								c.body,
 								(c.headers['x-dry-run'] ?? '').trim().toLowerCase() === 'true',
@@ -223,22 +227,25 @@ export class FakeHttp {
 			},
 			{
 				pattern: /^\/jobs\/job\/(\d+)$/,
-				methods: { GET: { handler: (c) => s.jobView(s.ownedJob(uname(c), c.params[0]), true) } },
+				methods: { GET: { handler: (c) => jobs.view(jobs.owned(uname(c), c.params[0]), true) } },
 			},
-			{ pattern: /^\/jobs$/, methods: { GET: { handler: (c) => s.listJobs(uname(c), c.query) } } },
+			{ pattern: /^\/jobs$/, methods: { GET: { handler: (c) => jobs.list(uname(c), c.query) } } },
+			// tokens
 			{
 				pattern: /^\/users\/check_tokens$/,
-				methods: { GET: { handler: (c) => s.checkTokens(uname(c)) } },
+				methods: { GET: { handler: (c) => tokens.checkTokens(uname(c)) } },
 			},
+			// catalog
 			{
 				pattern: /^\/v3\/discovery\/capabilities$/,
-				methods: { GET: { handler: (c) => s.listCapabilities(c.query.include) } },
+				methods: { GET: { handler: (c) => catalog.list(c.query.include) } },
 			},
+			// protected areas
 			{
 				pattern: /^\/protected-areas\/checks$/,
 				methods: {
 					POST: {
-						handler: (c) => s.protectedAreaCheck(uname(c), c.body),
+						handler: (c) => protectedAreas.check(uname(c), c.body),
 						role: 'analyst',
 						body: true,
 					},
@@ -246,11 +253,11 @@ export class FakeHttp {
 			},
 			{
 				pattern: /^\/protected-areas\/(\d+)$/,
-				methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } },
+				methods: { GET: { handler: (c) => protectedAreas.area(c.params[0]) } },
 			},
 			{
 				pattern: /^\/protected-areas\/areas\/(\d+)$/,
-				methods: { GET: { handler: (c) => s.protectedArea(c.params[0]) } },
+				methods: { GET: { handler: (c) => protectedAreas.area(c.params[0]) } },
 			},
 		];
 	}
@@ -267,7 +274,7 @@ export class FakeHttp {
 			);
 		const username = decoded.slice(0, idx);
 		const password = decoded.slice(idx + 1);
-		const u = this.d.store.userByName(username);
+		const u = this.d.store.users.byName(username);
 		if (!u || u.password !== password) throw plainStringError(401, 'Invalid username or password');
 		c.user = u;
 		return { token: await this.d.jwt.sign(u.username, this.d.clock.now()) };
@@ -280,11 +287,11 @@ export class FakeHttp {
 		if (!m) return undefined;
 		const tok = m[1];
 		if (tok.startsWith('service_live_')) {
-			const u = this.d.store.userByApiKey(tok);
+			const u = this.d.store.users.byApiKey(tok);
 			return u ? { user: u, kind: 'api_key' } : undefined;
 		}
 		const name = await this.d.jwt.verify(tok, this.d.clock.now());
-		const u = name ? this.d.store.userByName(name) : undefined;
+		const u = name ? this.d.store.users.byName(name) : undefined;
 		return u ? { user: u, kind: 'jwt' } : undefined;
 	}
 
@@ -576,7 +583,7 @@ export class FakeHttp {
 		app.get(
 			'/__fake/balance/:username',
 			wrap((req) => {
-				const b = store.getBalance((req.params as { username: string }).username);
+				const b = store.tokens.get((req.params as { username: string }).username);
 				if (!b) throw new Error('no balance for that user');
 				return b;
 			}),
@@ -587,14 +594,14 @@ export class FakeHttp {
 				const b = json(req);
 				if (typeof b.username !== 'string' || !Number.isFinite(Number(b.total)))
 					throw new Error('username and total are required');
-				store.setBalance(b.username, Number(b.total));
-				return store.getBalance(b.username);
+				store.tokens.set(b.username, Number(b.total));
+				return store.tokens.get(b.username);
 			}),
 		);
 		app.delete(
 			'/__fake/balance/:username',
 			wrap((req) => {
-				store.deleteBalance((req.params as { username: string }).username);
+				store.tokens.delete((req.params as { username: string }).username);
 				return { ok: true };
 			}),
 		);
@@ -638,15 +645,15 @@ export class FakeHttp {
 			'/__fake/capabilities',
 			wrap((req) => {
 				// addCapability checks the name and fills in defaults
-				store.addCapability(json(req) as unknown as Capability);
-				return { ok: true, count: store.capabilities.length };
+				store.catalog.add(json(req) as unknown as Capability);
+				return { ok: true, count: store.catalog.capabilities.length };
 			}),
 		);
 		app.get(
 			'/__fake/users',
 			wrap(() => ({
 				baseUrl: this.d.baseUrl(),
-				users: Object.entries(store.users).map(([key, u]) => ({
+				users: Object.entries(store.users.all).map(([key, u]) => ({
 					key,
 					username: u.username,
 					password: u.password,
@@ -659,9 +666,12 @@ export class FakeHttp {
 			'/__fake/failing-plots',
 			wrap((req) => {
 				const b = json(req);
-				if (Array.isArray(b.names)) store.failingPlotNames = new Set(b.names.map(String));
-				if (Array.isArray(b.plot_ids)) store.failingPlotIds = new Set(b.plot_ids.map(String));
-				return { names: [...store.failingPlotNames], plot_ids: [...store.failingPlotIds] };
+				if (Array.isArray(b.names)) store.jobs.failingPlotNames = new Set(b.names.map(String));
+				if (Array.isArray(b.plot_ids)) store.jobs.failingPlotIds = new Set(b.plot_ids.map(String));
+				return {
+					names: [...store.jobs.failingPlotNames],
+					plot_ids: [...store.jobs.failingPlotIds],
+				};
 			}),
 		);
 		app.post(
@@ -669,7 +679,7 @@ export class FakeHttp {
 			wrap((req) => {
 				const ms = Number(json(req).ms);
 				if (!Number.isFinite(ms) || ms < 0) throw new Error('ms must be >= 0');
-				store.perPlotDurationMs = ms;
+				store.jobs.perPlotDurationMs = ms;
 				return { ms };
 			}),
 		);
@@ -677,7 +687,7 @@ export class FakeHttp {
 			'/__fake/seed/plots',
 			wrap((req) => {
 				const b = json(req);
-				const ids = store.seedPlots(String(b.username ?? 'alice'), Number(b.count ?? 1), {
+				const ids = store.plots.seed(String(b.username ?? 'alice'), Number(b.count ?? 1), {
 					// passed through as sent, like the programmatic seedPlots
 					namePrefix: b.namePrefix as string | undefined,
 					commodity: b.commodity as string | null | undefined,
@@ -697,8 +707,8 @@ export class FakeHttp {
 		);
 		app.get('/__fake/artifacts/:file', async (req, reply) => {
 			const runId = String((req.params as { file: string }).file).replace(/\.geojson$/, '');
-			const run = store.runs.get(runId);
-			const plot = run ? store.plots.get(run.plot_id) : undefined;
+			const run = store.runs.byId.get(runId);
+			const plot = run ? store.plots.byId.get(run.plot_id) : undefined;
 			if (!plot)
 				return reply
 					.code(404)

@@ -141,22 +141,8 @@ describe('featureFromLatLon', () => {
 		expect(featureFromLatLon('-90', '-180').geometry.coordinates).toEqual([-180, -90]);
 	});
 
-	it.each([
-		['1.234,56', 'latitude_not_a_number'],
-		['12,5,3', 'latitude_not_a_number'],
-		[true, 'latitude_not_a_number'],
-		[{}, 'latitude_not_a_number'],
-		[Infinity, 'latitude_not_a_number'],
-		['   ', 'latitude_missing'],
-	])('rejects latitude %p with %s', (lat, code) => {
-		const error = thrown(() => featureFromLatLon(lat, '-47.882778'));
-		expect(error.code).toBe(code);
-		expect(error.message).toContain('latitude');
-	});
-
-	it('latitude beyond 90 with a longitude beyond 90 is out of range, not swapped', () => {
-		expect(thrown(() => featureFromLatLon(95, 120)).code).toBe('latitude_out_of_range');
-	});
+	// Rejected latitudes are fixture files (test/fixtures/geometry/defects/latitude-*.json), run by
+	// geometry.defects.test.ts.
 
 	it('round-trips any in-range number written with a comma decimal separator', () => {
 		fc.assert(
