@@ -4,9 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { paginate } from '../../../../shared/transport/paginate';
 import { apiRequest } from '../../../../shared/transport/request';
 import { dryRun, quoteOutput } from './getQuote.operation';
@@ -14,7 +15,6 @@ import type { ItemPlots } from './jobRequest';
 import {
 	buildBody,
 	groupItems,
-	insufficientTokens,
 	readJobSettings,
 	requestFields,
 	validateChecks,
@@ -85,17 +85,6 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
-
-/** Statuses after which a create may have been processed although no answer arrived. */
-function isAmbiguous(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse ?? {};
-	if (response.kind === 'network') {
-		const code = /network error (\w+)/.exec(String(error.description ?? ''))?.[1];
-		return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code ?? '');
-	}
-	return [502, 504].includes(Number(response.status ?? error.httpCode));
-}
 
 function parseCreatedAt(value: unknown): number {
 	if (typeof value !== 'string') return NaN;
@@ -212,8 +201,9 @@ export async function execute(
 					idempotent: false,
 				})) as IDataObject;
 			} catch (error) {
-				const tokens = insufficientTokens(error);
-				if (tokens)
+				const failure = serviceErrorOf(error);
+				const tokens = failure.tokens;
+				if (failure.kind === 'insufficient-tokens' && tokens)
 					throw new NodeOperationError(
 						this.getNode(),
 						`Not enough tokens for this job: it needs ${String(tokens.needed ?? 'more')} tokens and ${String(tokens.free ?? 'too few')} are free`,
@@ -223,7 +213,8 @@ export async function execute(
 								'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
 						},
 					);
-				if (!isAmbiguous(error)) throw asNodeError(this, error, first);
+				// Look for the job only when the request may have been carried out unanswered.
+				if (!failure.mayHaveArrived) throw asNodeError(this, error, first);
 				const windowMs =
 					Math.min(60, Math.max(1, Number(options.recoveryWindowMinutes ?? 10))) * 60_000;
 				const found = await findCreatedJob(this, body, sentAt, windowMs);

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, jsonParse } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
 import type { Capability } from '../../../../shared/transport/catalog';
@@ -409,17 +409,4 @@ export function groupItems(
 	const jobPer = ctx.getNodeParameter('jobPer', 0, 'allItems');
 	if (jobPer === 'item') return good.map((g) => [g]);
 	return good.length ? [good] : [];
-}
-
-/** Numbers an insufficient-tokens error carries (needed, free), when the service gave them. */
-export function insufficientTokens(
-	error: unknown,
-): { needed?: unknown; free?: unknown } | undefined {
-	if (!(error instanceof NodeApiError)) return undefined;
-	const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse ?? {};
-	if (response.kind !== 'insufficient-tokens') return undefined;
-	return {
-		needed: response.required ?? response.required_tokens ?? response.needed ?? response.token_cost,
-		free: response.available ?? response.available_tokens ?? response.free,
-	};
 }

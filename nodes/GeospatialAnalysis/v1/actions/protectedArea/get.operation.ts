@@ -4,9 +4,10 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError, forEachItem } from '../../../../shared/helpers/items';
+import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { apiRequest } from '../../../../shared/transport/request';
 import type { ItemProblems } from '../shared/preflight';
 import { preflightError, problemItem } from '../shared/preflight';
@@ -28,7 +29,7 @@ export const description: INodeProperties[] = [
 ];
 
 function is404(error: unknown): boolean {
-	return error instanceof NodeApiError && String(error.httpCode) === '404';
+	return serviceErrorOf(error).status === 404;
 }
 
 /** GET /protected-areas/{id}; on 404 the release-note path /protected-areas/areas/{id}. */
