@@ -1,14 +1,15 @@
 /**
  * 3. Waiting cost: status requests Job → Wait for Completion makes while a job runs 1 min,
- *    10 min and 1 h on the fake clock, and how long after completion it notices. The wait
- *    loop's clock and sleep are replaced (setWaitTimingForTests): each sleep advances the
- *    fake's frozen clock, so an hour of fake time passes in seconds. Baseline: the naive
- *    loop users build (fixed 5 s polling with a Wait node + IF), on the same clock.
+ *    10 min and 1 h on the fake clock, and how long after completion it notices. The
+ *    operation's wait loop (waitForJobs, with its default schedule) runs on a timing passed
+ *    in: each sleep advances the fake's frozen clock, so an hour of fake time passes in
+ *    seconds. Baseline: the naive loop users build (fixed 5 s polling with a Wait node + IF),
+ *    on the same clock.
  */
 import type { FakeService } from '../test/fake-service';
 import { CREATING_MS } from '../test/fake-service';
-import { CredentialStore, runNode } from '../test/helpers/engine';
-import { setWaitTimingForTests } from '../nodes/shared/jobs/waitScheduler';
+import { waitForJobs } from '../nodes/shared/jobs/waitForJobs';
+import { DEFAULT_FIRST_DELAY_MS, DEFAULT_POLL_CAP_MS } from '../nodes/shared/jobs/waitScheduler';
 import { envNumber, envNumbers, fmt, prng, record } from './lib';
 
 const FINAL = new Set(['done', 'done-with-errors']);
@@ -32,7 +33,7 @@ async function createJob(
 	return { jobId: job.job_id, doneAt: 0 };
 }
 
-async function jobStatus(fake: FakeService, jobId: string): Promise<string> {
+async function getJob(fake: FakeService, jobId: string): Promise<{ status: string }> {
 	const res = await fetch(`${fake.url}/jobs/job/${jobId}`, {
 		headers: {
 			'X-API-Version': '3',
@@ -41,7 +42,12 @@ async function jobStatus(fake: FakeService, jobId: string): Promise<string> {
 		},
 	});
 	const job = (await res.json()) as { status: string };
-	return job.status;
+	if (!res.ok) throw new Error(`GET job failed: HTTP ${res.status} ${JSON.stringify(job)}`);
+	return job;
+}
+
+async function jobStatus(fake: FakeService, jobId: string): Promise<string> {
+	return (await getJob(fake, jobId)).status;
 }
 
 export async function waitingBench(fake: FakeService): Promise<void> {
@@ -52,9 +58,6 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 	console.log(
 		`\n## 3. Waiting: jobs of ${durationsMin.join(', ')} min on the fake clock (default cap ${capS} s; naive: fixed ${naiveIntervalMs / 1000} s polling)`,
 	);
-	const store = new CredentialStore({
-		geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-	});
 	const rnd = prng(3);
 
 	for (const minutes of durationsMin) {
@@ -67,35 +70,29 @@ export async function waitingBench(fake: FakeService): Promise<void> {
 		fake.setPerPlotDuration(perPlot);
 		const [plotId] = fake.seedPlots('alice', 1, { commodity: 'cocoa' });
 		let virtualNow = fake.clock.now().getTime();
-		setWaitTimingForTests({
+		const timing = {
 			now: () => virtualNow,
 			sleep: async (ms: number) => {
 				virtualNow += ms;
 				fake.clock.advance(ms);
 			},
 			random: rnd, // real jitter, seeded
-		});
+		};
 		const startedAt = fake.clock.now().getTime();
 		const { jobId } = await createJob(fake, plotId);
 		const doneAt = startedAt + durationMs;
 		fake.log.clear();
-		let result;
-		try {
-			result = await runNode({
-				parameters: {
-					resource: 'job',
-					operation: 'waitForCompletion',
-					jobIds: jobId,
-					maxWaitMinutes: Math.max(10, minutes * 2),
-				},
-				store,
-			});
-		} finally {
-			setWaitTimingForTests(undefined);
-		}
-		if (result.error) throw new Error(`Wait for Completion failed: ${result.error.message}`);
-		if (!FINAL.has(String(result.items[0]?.json.status)))
-			throw new Error(`Wait for Completion ended with status ${result.items[0]?.json.status}`);
+		const waited = await waitForJobs({
+			jobIds: [jobId],
+			fetchJob: async (id) => await getJob(fake, id),
+			schedule: { firstDelayMs: DEFAULT_FIRST_DELAY_MS, capMs: DEFAULT_POLL_CAP_MS },
+			maxWaitMs: Math.max(10, minutes * 2) * 60_000,
+			timing,
+		});
+		const result = waited.jobs.get(jobId);
+		if (result?.error) throw new Error(`Wait for Completion failed: ${String(result.error)}`);
+		if (!FINAL.has(String(result?.status)))
+			throw new Error(`Wait for Completion ended with status ${result?.status}`);
 		const statusGets = fake.log
 			.entries()
 			.filter((e) => e.method === 'GET' && e.path === `/jobs/job/${jobId}`);

@@ -1,10 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { sleepUnlessCancelled } from '../../nodes/shared/helpers/sleep';
-import { setWaitTimingForTests } from '../../nodes/shared/jobs/waitScheduler';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import { CredentialStore, runNode } from '../helpers/engine';
+
+/**
+ * Real timing, with the loop's sleeps recorded: this file's module registry wraps the
+ * `systemTiming` the operation passes to its loop (production code has no test seam).
+ */
+const mockSleeps: number[] = [];
+jest.mock('../../nodes/shared/helpers/sleep', () => {
+	const actual = jest.requireActual('../../nodes/shared/helpers/sleep');
+	return {
+		...actual,
+		systemTiming: {
+			...actual.systemTiming,
+			sleep: async (ms: number, signal?: AbortSignal) => {
+				mockSleeps.push(ms);
+				await actual.systemTiming.sleep(ms, signal);
+			},
+		},
+	};
+});
 
 /**
  * Job → Wait for Completion with real timing (n8n's sleep): when the execution is
@@ -15,10 +32,7 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 	beforeAll(async () => {
 		fake = await startFakeService({ perPlotDurationMs: 10 * 24 * 3600 * 1000 });
 	});
-	afterAll(async () => {
-		setWaitTimingForTests(undefined);
-		await fake.close();
-	});
+	afterAll(async () => await fake.close());
 
 	const store = () =>
 		new CredentialStore({
@@ -30,13 +44,7 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 	it('stops its polling loop at once (no further waits, no status request)', async () => {
 		// Real sleeps, recorded: a loop that ignored the cancel would go on sleeping and polling
 		// (in the background, holding the worker) until Max Wait.
-		const sleeps: number[] = [];
-		setWaitTimingForTests({
-			sleep: async (ms, signal) => {
-				sleeps.push(ms);
-				await sleepUnlessCancelled(ms, signal);
-			},
-		});
+		const sleeps = mockSleeps;
 		const [plotId] = fake.seedPlots('alice', 1, { commodity: 'coffee' });
 		const created = await runNode({
 			parameters: { resource: 'job', operation: 'create', plotIds: plotId },

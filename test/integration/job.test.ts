@@ -1,13 +1,36 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Timing } from '../../nodes/shared/helpers/sleep';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import { CredentialStore, runNode } from '../helpers/engine';
-import { setWaitTimingForTests } from '../../nodes/shared/jobs/waitScheduler';
+
+/**
+ * The timing Wait for Completion runs on in this file. The operation passes `systemTiming`
+ * to its loop; this file's module registry gives it a virtual one instead (the rest of
+ * helpers/sleep, which the transport uses, stays real). Production code has no test seam.
+ */
+const mockTiming: { current?: Timing } = {};
+jest.mock('../../nodes/shared/helpers/sleep', () => {
+	const actual = jest.requireActual('../../nodes/shared/helpers/sleep');
+	const timing = (): Timing => {
+		if (!mockTiming.current)
+			throw new Error('This test file runs the wait loop on a virtual clock only');
+		return mockTiming.current;
+	};
+	return {
+		...actual,
+		systemTiming: {
+			now: () => timing().now(),
+			sleep: async (ms: number, signal?: AbortSignal) => await timing().sleep(ms, signal),
+			random: () => timing().random(),
+		},
+	};
+});
 
 /**
  * Job resource through the n8n engine against the fake over loopback HTTP. Waiting runs on
- * an injected clock: each sleep advances our virtual clock and the fake's (frozen) clock by
+ * a virtual clock: each sleep advances our virtual clock and the fake's (frozen) clock by
  * the same amount, so no test waits for real.
  */
 describe('Job resource (through the n8n engine, against the fake)', () => {
@@ -20,7 +43,7 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		fake = await startFakeService({ perPlotDurationMs: 1000 });
 	});
 	afterAll(async () => {
-		setWaitTimingForTests(undefined);
+		mockTiming.current = undefined;
 		await fake.close();
 	});
 	beforeEach(() => {
@@ -31,7 +54,7 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		});
 		virtualNow = 1_000_000;
 		sleeps = [];
-		setWaitTimingForTests({
+		mockTiming.current = {
 			now: () => virtualNow,
 			sleep: async (ms: number) => {
 				sleeps.push(ms);
@@ -39,7 +62,7 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 				fake.clock.advance(ms);
 			},
 			random: () => 0.5, // no jitter: delays are exactly first × 2^n, capped
-		});
+		};
 	});
 
 	const seed = (n: number, prefix = 'Plot') =>
@@ -345,6 +368,10 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		});
 		expect(error?.message).toMatch(/still running after the Max Wait of 1 min/);
 		expect(statusGets().length).toBeLessThanOrEqual(10);
+		// It does not claim more than the service said: the status checks failed.
+		expect(error?.description).toMatch(
+			new RegExp(`^The last status check of job ${job.job_id} failed: .+\\. The jobs keep running`),
+		);
 	});
 
 	it('a 429 with Retry-After: 3 delays the next poll by at least 3 s', async () => {
@@ -490,7 +517,7 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 describe('Job → Wait for Completion with a login (JWT) credential', () => {
 	let fake: FakeService;
 	afterAll(async () => {
-		setWaitTimingForTests(undefined);
+		mockTiming.current = undefined;
 		await fake.close();
 	});
 
@@ -498,14 +525,14 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 		fake = await startFakeService({ perPlotDurationMs: 60_000, jwtLifetimeSeconds: 60 });
 		fake.clock.setScale(0);
 		let now = 0;
-		setWaitTimingForTests({
+		mockTiming.current = {
 			now: () => now,
 			sleep: async (ms: number) => {
 				now += ms;
 				fake.clock.advance(ms);
 			},
 			random: () => 0.5,
-		});
+		};
 		const store = new CredentialStore({
 			geospatialAnalysisLoginApi: {
 				baseUrl: fake.url,

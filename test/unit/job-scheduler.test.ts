@@ -3,10 +3,6 @@ import {
 	maxWaitMessage,
 	nextDelay,
 	pollDelay,
-	retryAfterFromError,
-	isTransientPollError,
-	setWaitTimingForTests,
-	waitTiming,
 } from '../../nodes/shared/jobs/waitScheduler';
 
 const schedule = { firstDelayMs: 2000, capMs: 30000 };
@@ -40,21 +36,9 @@ describe('waitScheduler', () => {
 		expect(maxRounds(60_000, { firstDelayMs: 0, capMs: 0 })).toBe(60_002);
 	});
 
-	it('reads Retry-After from the transport error wording', () => {
-		expect(
-			retryAfterFromError({
-				description: 'The service is limiting requests (retry after 3 s). Wait…',
-			}),
-		).toBe(3000);
-		expect(retryAfterFromError({ description: 'limited' })).toBeUndefined();
-		expect(retryAfterFromError(undefined)).toBeUndefined();
-	});
-
-	it('classifies poll failures', () => {
-		for (const code of [429, '429', 500, 502, 503, 504, undefined, null, 0])
-			expect(isTransientPollError(code)).toBe(true);
-		for (const code of [400, 401, 403, 404, '404']) expect(isTransientPollError(code)).toBe(false);
-	});
+	// Moved: reading Retry-After off an error → transport-failure.test.ts (serviceErrorOf, from
+	// what the transport attached, never from the wording); which poll failures are tried again →
+	// the policy table in transport-retry.test.ts (the wait loop uses the transport's predicate).
 
 	it('names the jobs still running', () => {
 		expect(maxWaitMessage([{ job_id: '7001', status: 'pending' }], 600_000)).toBe(
@@ -69,31 +53,5 @@ describe('waitScheduler', () => {
 				90_000,
 			),
 		).toBe('Jobs still running after the Max Wait of 1.5 min: 1 (incomplete), 2 (unknown)');
-	});
-
-	it('the test seam overrides and restores the timing', async () => {
-		const real = { now: () => 1, sleep: async () => undefined, random: () => 0.1 };
-		expect(waitTiming(real).now()).toBe(1);
-		setWaitTimingForTests({ now: () => 42 });
-		expect(waitTiming(real).now()).toBe(42);
-		expect(waitTiming(real).random()).toBe(0.1);
-		setWaitTimingForTests(undefined);
-		expect(waitTiming(real).now()).toBe(1);
-	});
-});
-
-describe('retryAfterFromError', () => {
-	it('prefers the Retry-After the transport keeps on the error', () => {
-		const { retryAfterFromError } = require('../../nodes/shared/jobs/waitScheduler');
-		expect(
-			retryAfterFromError({
-				errorResponse: { retry_after_ms: 4000 },
-				description: 'retry after 9 s',
-			}),
-		).toBe(4000);
-		expect(
-			retryAfterFromError({ description: 'The service is limiting requests (retry after 9 s).' }),
-		).toBe(9000);
-		expect(retryAfterFromError({ message: 'nothing' })).toBeUndefined();
 	});
 });

@@ -1,8 +1,5 @@
 import type { RegistrationUnit } from '../../nodes/shared/plots/batching';
-import {
-	planRegistrationRequests,
-	plotsOfResponse,
-} from '../../nodes/shared/plots/batching';
+import { planRegistrationRequests, plotsOfResponse } from '../../nodes/shared/plots/batching';
 import { runPool } from '../../nodes/shared/runner';
 
 const unit = (

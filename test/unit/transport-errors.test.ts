@@ -230,6 +230,14 @@ describe('error mapping: every row of the contract Errors table', () => {
 		expect(mapped.description).toMatch(/retry after 3 s/);
 	});
 
+	it('explains a 503 with its Retry-After, and a Retry-After given as a date', () => {
+		const seconds = mapServiceError({ status: 503, body: '', headers: { 'Retry-After': '30' } });
+		expect(seconds.description).toMatch(/temporarily unavailable \(retry after 30 s\)/);
+		const date = 'Sun, 22 Nov 2026 10:00:05 GMT';
+		const dated = mapServiceError({ status: 429, body: '', headers: { 'Retry-After': date } });
+		expect(dated.description).toContain(`(retry after ${date})`);
+	});
+
 	it.each([502, 503, 504])('explains %s as temporarily unavailable', (status) => {
 		expect(mapServiceError({ status, body: '' }).kind).toBe('unavailable');
 	});

@@ -1,6 +1,9 @@
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
+	isTransient,
+	mayHaveArrived,
+	neverSent,
 	parseRetryAfter,
 	retryDelay,
 } from '../../nodes/shared/transport/retry';
@@ -86,5 +89,90 @@ describe('retry policy', () => {
 		expect(retryDelay({ status: 429, retryAfter: 'soon' }, 1, true, policy, mid)).toBe(
 			backoffDelay(1, 500, 8000, mid),
 		);
+	});
+});
+
+/**
+ * The one policy table: the transport's retries and Job → Wait for Completion's status checks
+ * both ask `isTransient` (the wait loop through ServiceFailure.transient).
+ */
+describe('retry policy table (transport and wait loop alike)', () => {
+	it.each([
+		[429, true],
+		[502, true],
+		[503, true],
+		[504, true],
+		[400, false],
+		[401, false],
+		[402, false],
+		[403, false],
+		[404, false],
+		[405, false],
+		[406, false],
+		[409, false],
+		[415, false],
+		// 500 is the contract's "unhandled server error … logged (ID …)": the service's own
+		// failure, not an overload. Repeating it repeats the error; the user needs its ID.
+		[500, false],
+	])('status %s → transient: %s', (status, transient) => {
+		expect(isTransient({ status })).toBe(transient);
+		const delay = retryDelay({ status }, 1, true, policy, mid);
+		if (transient) expect(delay).toBeGreaterThan(0);
+		else expect(delay).toBeUndefined();
+	});
+
+	it.each([
+		'ECONNRESET',
+		'ETIMEDOUT',
+		'ECONNABORTED',
+		'EPIPE',
+		'ESOCKETTIMEDOUT',
+		'UND_ERR_SOCKET',
+		'ECONNREFUSED',
+		'ENOTFOUND',
+		'EAI_AGAIN',
+		'EHOSTUNREACH',
+	])('connection error %s → transient', (networkCode) => {
+		expect(isTransient({ networkCode })).toBe(true);
+	});
+
+	it('a network failure without a code is transient; an unknown code is not', () => {
+		expect(isTransient({})).toBe(true);
+		expect(isTransient({ networkCode: 'EWHATEVER' })).toBe(false);
+	});
+
+	it.each([
+		['ECONNREFUSED', true],
+		['ENOTFOUND', true],
+		['EAI_AGAIN', true],
+		['EHOSTUNREACH', true],
+		['ENETUNREACH', true],
+		['ECONNRESET', false],
+		['ETIMEDOUT', false],
+	])('%s: never sent → %s; may have arrived → the opposite', (networkCode, never) => {
+		expect(neverSent({ networkCode })).toBe(never);
+		expect(mayHaveArrived({ networkCode })).toBe(!never);
+	});
+
+	it.each([
+		[502, true],
+		[504, true],
+		[500, false],
+		[503, false],
+		[429, false],
+		[400, false],
+		[404, false],
+	])('an answer %s: may have been carried out → %s', (status, arrived) => {
+		expect(mayHaveArrived({ status })).toBe(arrived);
+		expect(neverSent({ status })).toBe(false);
+	});
+
+	it('honours Retry-After on a 503 too', () => {
+		expect(retryDelay({ status: 503, retryAfter: '3' }, 1, true, policy, mid)).toBe(3000);
+	});
+
+	it('a Retry-After does not make a failure retryable', () => {
+		expect(retryDelay({ status: 500, retryAfter: '1' }, 1, true, policy, mid)).toBeUndefined();
+		expect(retryDelay({ status: 503, retryAfter: '1' }, 1, false, policy, mid)).toBeUndefined();
 	});
 });

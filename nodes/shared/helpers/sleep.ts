@@ -26,3 +26,21 @@ export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Pr
 		if (onAbort) signal.removeEventListener('abort', onAbort);
 	}
 }
+
+/**
+ * The clock, the sleep and the randomness a waiting loop runs on, passed to it as an
+ * argument so that tests and benchmarks can give it another one.
+ */
+export interface Timing {
+	now: () => number;
+	/** Waits `ms`; ends early (rejecting) when `signal`, the execution's cancel signal, aborts. */
+	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+	random: () => number;
+}
+
+/** The real timing: Date.now, n8n's sleep (ending on cancel), Math.random. */
+export const systemTiming: Timing = Object.freeze({
+	now: () => Date.now(),
+	sleep: sleepUnlessCancelled,
+	random: () => Math.random(),
+});

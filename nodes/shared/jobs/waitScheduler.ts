@@ -1,33 +1,12 @@
 /**
- * The timing of Job → Wait for Completion. Pure: the clock and the sleep are injected,
- * so tests drive time without waiting for real (production uses Date.now and n8n's sleep).
+ * The schedule of Job → Wait for Completion (the loop itself is waitForJobs.ts). Pure: the
+ * randomness is passed in.
  *
  * Schedule: the first check after `firstDelayMs`, then each next one after
  * `firstDelayMs × 2^round`, capped at `capMs`, with ±20 % jitter (never above the cap,
- * never below the first delay); a 429's Retry-After pushes the next check further out.
+ * never below the first delay); a Retry-After the service sent pushes the next check further
+ * out.
  */
-
-export interface WaitTiming {
-	now: () => number;
-	/** Waits `ms`; ends early (rejecting) when `signal`, the execution's cancel signal, aborts. */
-	sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-	random: () => number;
-}
-
-let testTiming: Partial<WaitTiming> | undefined;
-
-/**
- * Test seam: replaces the clock, the sleep and/or the jitter source used by Wait for
- * Completion. Pass undefined to restore the real ones.
- */
-export function setWaitTimingForTests(timing: Partial<WaitTiming> | undefined): void {
-	testTiming = timing;
-}
-
-/** The timing in force: the test overrides, or the given production defaults. */
-export function waitTiming(defaults: WaitTiming): WaitTiming {
-	return { ...defaults, ...(testTiming ?? {}) };
-}
 
 export interface PollSchedule {
 	firstDelayMs: number;
@@ -72,33 +51,6 @@ export function nextDelay(
 export function maxRounds(maxWaitMs: number, schedule: PollSchedule): number {
 	const first = Math.max(1, schedule.firstDelayMs);
 	return Math.ceil(maxWaitMs / first) + 2;
-}
-
-/**
- * The Retry-After (ms) of a failed request: the transport keeps it on the error as
- * `errorResponse.retry_after_ms`; the "retry after N s" wording is a fallback.
- */
-export function retryAfterFromError(error: unknown): number | undefined {
-	const e = error as {
-		description?: unknown;
-		message?: unknown;
-		errorResponse?: { retry_after_ms?: unknown };
-	};
-	const kept = e?.errorResponse?.retry_after_ms;
-	if (typeof kept === 'number' && Number.isFinite(kept) && kept >= 0) return kept;
-	const texts = [e?.description, e?.message].filter((t): t is string => typeof t === 'string');
-	for (const t of texts) {
-		const m = /retry after (\d+(?:\.\d+)?) ?s/i.exec(t);
-		if (m) return Math.round(Number(m[1]) * 1000);
-	}
-	return undefined;
-}
-
-/** Whether a poll failure is worth another try on the next round (rate limit, outage, network). */
-export function isTransientPollError(httpCode: unknown): boolean {
-	const code = Number(httpCode);
-	if (!Number.isFinite(code) || code === 0) return true; // network error: no HTTP status
-	return code === 429 || code === 500 || code === 502 || code === 503 || code === 504;
 }
 
 export interface PendingJob {

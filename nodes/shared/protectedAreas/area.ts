@@ -1,13 +1,15 @@
 /** One protected area: GET /protected-areas/{id}, or the release-note path on 404. */
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { idPath } from '../input';
 import { asNodeError } from '../runner/errors';
+import { serviceErrorOf } from '../transport/failure';
 import type { ServiceContext } from '../transport/request';
 import { apiRequest } from '../transport/request';
 
 function is404(error: unknown): boolean {
-	return error instanceof NodeApiError && String(error.httpCode) === '404';
+	return serviceErrorOf(error).status === 404;
 }
 
 /** GET /protected-areas/{id}; on 404 the release-note path /protected-areas/areas/{id}. */
@@ -16,7 +18,7 @@ export async function getArea(
 	areaId: string,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const id = encodeURIComponent(areaId);
+	const id = idPath(areaId);
 	try {
 		return (await apiRequest.call(this, 'GET', `/protected-areas/${id}`, {
 			itemIndex,

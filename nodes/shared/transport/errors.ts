@@ -290,7 +290,7 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 		return result(
 			'rate-limited',
 			msg,
-			`The service is limiting requests${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Wait a moment and run again, or lower "Parallel Requests".`,
+			`The service is limiting requests${retryAfterNote(retryAfter)}. Wait a moment and run again, or lower "Parallel Requests".`,
 		);
 	}
 	if (status === 500) {
@@ -303,17 +303,28 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 				: "The service failed on its side. Try again; if it keeps failing, contact the service's support.",
 		);
 	}
-	if (status === 502 || status === 503 || status === 504)
+	if (status === 502 || status === 503 || status === 504) {
+		const retryAfter = header(input.headers, 'retry-after');
 		return result(
 			'unavailable',
 			msg,
-			'The service is temporarily unavailable. Try again in a few minutes.',
+			`The service is temporarily unavailable${retryAfterNote(retryAfter)}. Try again in a few minutes.`,
 		);
+	}
 	return result(
 		'unknown',
 		msg,
 		'The service answered with an unexpected error. Check the message and try again.',
 	);
+}
+
+/** " (retry after 3 s)" for a Retry-After in seconds, " (retry after <date>)" for a date. */
+function retryAfterNote(value: string | undefined): string {
+	const trimmed = value?.trim();
+	if (!trimmed) return '';
+	return /^\d+(\.\d+)?$/.test(trimmed)
+		? ` (retry after ${trimmed} s)`
+		: ` (retry after ${trimmed})`;
 }
 
 function insufficientTokensHint(details: Record<string, unknown>): string {

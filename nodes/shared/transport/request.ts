@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { sleepUnlessCancelled } from '../helpers/sleep';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
 import { mapServiceError, redact } from './errors';
+import { CREDENTIAL_FAILURE, attachFailure, describeFailure, networkCodeOf } from './failure';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry';
 
@@ -98,12 +99,13 @@ async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo>
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
 		return { type, baseUrl: normaliseBaseUrl(credentials.baseUrl), secrets };
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), (error as Error).message, {
+		const setupError = new NodeOperationError(this.getNode(), (error as Error).message, {
 			description:
 				error instanceof CredentialSetupError
 					? 'Open the credential of this node and correct it.'
 					: 'Open the credential of this node and check it.',
 		});
+		throw attachFailure(setupError, CREDENTIAL_FAILURE);
 	}
 }
 
@@ -112,42 +114,6 @@ interface ErrorParts {
 	body?: unknown;
 	headers?: Record<string, string>;
 	networkCode?: string;
-}
-
-/** n8n-workflow's descriptive messages for network errors, mapped back to their codes. */
-const N8N_NETWORK_MESSAGES: Array<[RegExp, string]> = [
-	[/refused the connection/i, 'ECONNREFUSED'],
-	[/closed unexpectedly/i, 'ECONNRESET'],
-	[/incorrect host/i, 'ENOTFOUND'],
-	[/timed out/i, 'ETIMEDOUT'],
-	[/connection was aborted/i, 'ECONNABORTED'],
-	[/host is unreachable/i, 'EHOSTUNREACH'],
-	[/DNS server returned an error/i, 'EAI_AGAIN'],
-	[/socket hang up/i, 'ECONNRESET'],
-];
-
-/**
- * Finds the network error code in what n8n's request helper threw. n8n wraps the
- * original error in a NodeApiError and keeps only its messages, so read those.
- */
-export function networkCodeOf(error: unknown): string | undefined {
-	const e = error as { code?: unknown; message?: unknown; messages?: unknown; cause?: unknown };
-	if (typeof e?.code === 'string' && /^(E[A-Z_]{3,}|UND_ERR\w*)$/.test(e.code)) return e.code;
-	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message].filter(
-		(t): t is string => typeof t === 'string',
-	);
-	for (const t of texts) {
-		const code =
-			/\b(E(?:CONN[A-Z]+|TIMEDOUT|NOTFOUND|AI_AGAIN|PIPE|HOSTUNREACH|SOCKETTIMEDOUT))\b/.exec(
-				t,
-			)?.[1];
-		if (code) return code;
-	}
-	for (const t of texts) {
-		for (const [pattern, code] of N8N_NETWORK_MESSAGES) if (pattern.test(t)) return code;
-	}
-	if (e?.cause && e.cause !== error) return networkCodeOf(e.cause);
-	return undefined;
 }
 
 /** The secrets to redact from an error: those read at the start plus any renewed since. */
@@ -220,12 +186,22 @@ export function toNodeApiError(
 	const retryAfterMs =
 		retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Date.now());
 	if (retryAfterMs !== undefined) response.retry_after_ms = retryAfterMs;
-	return new NodeApiError(ctx.getNode(), response, {
+	const error = new NodeApiError(ctx.getNode(), response, {
 		message: redact(mapped.message, secrets),
 		description: redact(mapped.description, secrets),
 		httpCode: mapped.httpCode,
 		itemIndex: request.itemIndex,
 	});
+	return attachFailure(
+		error,
+		describeFailure({
+			kind: mapped.kind,
+			status: parts.status,
+			networkCode: parts.networkCode,
+			retryAfterMs,
+			details: mapped.details,
+		}),
+	);
 }
 
 function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
@@ -233,10 +209,170 @@ function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
 	return typeof fn === 'function' ? fn.call(ctx) : undefined;
 }
 
+/** A request ready to send, and what the steps after sending need to know about it. */
+interface PreparedRequest {
+	method: IHttpRequestMethods;
+	path: string;
+	itemIndex?: number;
+	idempotent: boolean;
+	policy: RetryPolicy;
+	credentialType: string;
+	/** The login credential: a 401 means the session token expired and n8n can renew it. */
+	renewsSession: boolean;
+	secrets: string[];
+	http: IHttpRequestOptions;
+	returnFullResponse: boolean;
+}
+
+type AttemptResult = { ok: true; value: unknown } | { ok: false; parts: ErrorParts };
+
+/** Step 1: the URL, the headers (version, JSON) and the retry settings of one request. */
+function buildRequest(
+	credential: CredentialInfo,
+	method: IHttpRequestMethods,
+	path: string,
+	options: ApiRequestOptions,
+): PreparedRequest {
+	const headers: Record<string, string> = {
+		'X-API-Version': API_VERSION,
+		Accept: 'application/json',
+		...(options.headers ?? {}),
+	};
+	if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+	return {
+		method,
+		path,
+		itemIndex: options.itemIndex,
+		idempotent: options.idempotent ?? method === 'GET',
+		policy: { ...DEFAULT_RETRY_POLICY, ...(options.retryPolicy ?? {}) },
+		credentialType: credential.type,
+		renewsSession: credential.type === CREDENTIAL_TYPES.login,
+		secrets: credential.secrets,
+		returnFullResponse: options.returnFullResponse === true,
+		http: {
+			method,
+			url: `${credential.baseUrl}${path.startsWith('/') ? path : `/${path}`}`,
+			headers,
+			qs: options.qs,
+			body: options.body as IDataObject,
+			json: true,
+			returnFullResponse: true,
+			// Every status comes back to us, so that the service's own message, its body shape
+			// and headers such as Retry-After can be read (n8n's wrapped errors drop them).
+			ignoreHttpStatusErrors: true,
+		},
+	};
+}
+
+/**
+ * Step 2: sends through n8n (which authenticates). On a 401 with the login credential the
+ * session token expired: the same request goes again without ignoring the status, so that n8n
+ * logs in again (preAuthentication), stores the new token and retries once. A 401 is answered
+ * before anything is processed, so this never doubles an action.
+ */
+async function sendWithRelogin(
+	ctx: ServiceContext,
+	request: PreparedRequest,
+): Promise<FullResponse<unknown>> {
+	const send = async (http: IHttpRequestOptions) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, request.credentialType, {
+			...http,
+			headers: { ...(http.headers as Record<string, string>) },
+		})) as FullResponse<unknown>;
+	const response = await send(request.http);
+	if (response.statusCode !== 401 || !request.renewsSession) return response;
+	return await send({ ...request.http, ignoreHttpStatusErrors: false });
+}
+
+/** Step 3: the body (or the full response) of a 2xx; the parts of anything else. */
+function readResponse(response: FullResponse<unknown>, request: PreparedRequest): AttemptResult {
+	const headers = normaliseHeaders(response.headers);
+	if (response.statusCode >= 200 && response.statusCode < 300) {
+		const value = request.returnFullResponse
+			? { body: response.body, headers, statusCode: response.statusCode }
+			: response.body;
+		return { ok: true, value };
+	}
+	return { ok: false, parts: { status: response.statusCode, body: response.body, headers } };
+}
+
+/**
+ * Step 4: what a thrown request tells: a status (only the re-login path throws on one; n8n
+ * kept part of the answer), or a network error. Anything else is not a transport failure (the
+ * credential's own check, or a failed login) and is thrown at once with its own message.
+ */
+function classifyThrown(ctx: ServiceContext, error: unknown, request: PreparedRequest): ErrorParts {
+	const httpCode = Number((error as { httpCode?: unknown }).httpCode);
+	if (Number.isInteger(httpCode) && httpCode >= 400)
+		return {
+			status: httpCode,
+			body: (error as { context?: { data?: unknown } }).context?.data ?? (error as Error).message,
+		};
+	const networkCode = networkCodeOf(error);
+	if (networkCode !== undefined) return { networkCode };
+	// n8n's wrapper keeps the original message in `messages`.
+	const credentialError = new NodeOperationError(
+		ctx.getNode(),
+		redact(originalMessage(error), request.secrets),
+		{
+			itemIndex: request.itemIndex,
+			description: 'Open the credential of this node and check it.',
+		},
+	);
+	throw attachFailure(credentialError, CREDENTIAL_FAILURE);
+}
+
+/** One attempt: send, then read the answer or classify the failure. */
+async function attemptOnce(ctx: ServiceContext, request: PreparedRequest): Promise<AttemptResult> {
+	let response: FullResponse<unknown>;
+	try {
+		response = await sendWithRelogin(ctx, request);
+	} catch (error) {
+		return { ok: false, parts: classifyThrown(ctx, error, request) };
+	}
+	return readResponse(response, request);
+}
+
+/** Step 5: how long to wait before the next attempt, or undefined to give up (retry.ts). */
+function nextAttemptDelay(
+	ctx: ServiceContext,
+	request: PreparedRequest,
+	parts: ErrorParts,
+	attempt: number,
+): number | undefined {
+	if (cancelSignal(ctx)?.aborted) return undefined;
+	const outcome = {
+		status: parts.status,
+		networkCode: parts.networkCode,
+		retryAfter: parts.headers?.['retry-after'],
+	};
+	return retryDelay(outcome, attempt, request.idempotent, request.policy);
+}
+
+/** Step 6: waits before the next attempt; false when the execution was cancelled meanwhile. */
+async function waitBeforeRetry(ctx: ServiceContext, delayMs: number): Promise<boolean> {
+	try {
+		await sleepUnlessCancelled(delayMs, cancelSignal(ctx));
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** The error of a request that failed for good, with secrets renewed meanwhile redacted too. */
+async function failureError(
+	ctx: ServiceContext,
+	parts: ErrorParts,
+	request: PreparedRequest,
+): Promise<NodeApiError> {
+	return toNodeApiError(ctx, parts, request, await currentSecrets(ctx, request.secrets));
+}
+
 /**
  * The one way this package talks to the service: adds the version header, authenticates
  * through n8n (so proxies, credential tests and the 401 re-login work), retries what is
- * safe to retry, and maps every error to a message the user can act on.
+ * safe to retry, and maps every error to a message the user can act on, with its
+ * ServiceFailure attached (read it with `serviceErrorOf`).
  */
 export async function apiRequest<T = unknown>(
 	this: ServiceContext,
@@ -244,104 +380,12 @@ export async function apiRequest<T = unknown>(
 	path: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const { type, baseUrl, secrets } = await credentialInfo.call(this);
-	const idempotent = options.idempotent ?? method === 'GET';
-	const policy = { ...DEFAULT_RETRY_POLICY, ...(options.retryPolicy ?? {}) };
-	const headers: Record<string, string> = {
-		'X-API-Version': API_VERSION,
-		Accept: 'application/json',
-		...(options.headers ?? {}),
-	};
-	if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-
-	const requestOptions: IHttpRequestOptions = {
-		method,
-		url: `${baseUrl}${path.startsWith('/') ? path : `/${path}`}`,
-		headers,
-		qs: options.qs,
-		body: options.body as IDataObject,
-		json: true,
-		returnFullResponse: true,
-		// Every status comes back to us, so that the service's own message, its body shape
-		// and headers such as Retry-After can be read (n8n's wrapped errors drop them).
-		ignoreHttpStatusErrors: true,
-	};
-	const renewsSession = type === CREDENTIAL_TYPES.login;
-	const request = { method, path, itemIndex: options.itemIndex };
-
+	const request = buildRequest(await credentialInfo.call(this), method, path, options);
 	for (let attempt = 1; ; attempt++) {
-		let parts: ErrorParts;
-		try {
-			let response = (await this.helpers.httpRequestWithAuthentication.call(this, type, {
-				...requestOptions,
-				headers: { ...headers },
-			})) as FullResponse<T>;
-			if (response.statusCode === 401 && renewsSession) {
-				// The session token expired. Send the same request without ignoring the status:
-				// n8n then logs in again (preAuthentication), stores the new token and retries once.
-				// A 401 is answered before anything is processed, so this never doubles an action.
-				response = (await this.helpers.httpRequestWithAuthentication.call(this, type, {
-					...requestOptions,
-					headers: { ...headers },
-					ignoreHttpStatusErrors: false,
-				})) as FullResponse<T>;
-			}
-			if (response.statusCode >= 200 && response.statusCode < 300) {
-				if (options.returnFullResponse) {
-					return {
-						body: response.body,
-						headers: normaliseHeaders(response.headers),
-						statusCode: response.statusCode,
-					} as unknown as T;
-				}
-				return response.body;
-			}
-			parts = {
-				status: response.statusCode,
-				body: response.body,
-				headers: normaliseHeaders(response.headers),
-			};
-		} catch (error) {
-			const httpCode = Number((error as { httpCode?: unknown }).httpCode);
-			if (Number.isInteger(httpCode) && httpCode >= 400) {
-				// Only the re-login path throws on a status; keep what n8n kept of the answer.
-				parts = {
-					status: httpCode,
-					body:
-						(error as { context?: { data?: unknown } }).context?.data ?? (error as Error).message,
-				};
-			} else {
-				const networkCode = networkCodeOf(error);
-				if (networkCode === undefined) {
-					// Not a transport failure (the credential's own check, or a failed login): keep the
-					// original message, which n8n's wrapper keeps in `messages`.
-					throw new NodeOperationError(this.getNode(), redact(originalMessage(error), secrets), {
-						itemIndex: options.itemIndex,
-						description: 'Open the credential of this node and check it.',
-					});
-				}
-				parts = { networkCode };
-			}
-		}
-		const signal = cancelSignal(this);
-		const delay = signal?.aborted
-			? undefined
-			: retryDelay(
-					{
-						status: parts.status,
-						networkCode: parts.networkCode,
-						retryAfter: parts.headers?.['retry-after'],
-					},
-					attempt,
-					idempotent,
-					policy,
-				);
-		if (delay === undefined)
-			throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
-		try {
-			await sleepUnlessCancelled(delay, signal);
-		} catch {
-			throw toNodeApiError(this, parts, request, await currentSecrets(this, secrets));
-		}
+		const result = await attemptOnce(this, request);
+		if (result.ok) return result.value as T;
+		const delay = nextAttemptDelay(this, request, result.parts, attempt);
+		if (delay === undefined || !(await waitBeforeRetry(this, delay)))
+			throw await failureError(this, result.parts, request);
 	}
 }

@@ -1,12 +1,19 @@
 /**
- * The retry policy of the transport. Pure: unit-tested without n8n.
+ * The retry policy of the package: one decision, used by the transport for every request
+ * and by Job → Wait for Completion between its status checks. Pure: unit-tested without n8n.
  *
- * - Idempotent requests (GET, and a dry-run quote) are retried on 429, 502, 503, 504
- *   and on connection errors, with exponential backoff and full jitter, a bounded
- *   number of times; a 429's Retry-After is honoured.
- * - Any other request (a POST that creates something) is retried only when it
- *   certainly never reached the service (the connection was refused or the host
- *   name did not resolve). It is never retried after it may have arrived.
+ * - A failure is transient (worth another try of a request that is safe to repeat) on 429,
+ *   502, 503 and 504 and on connection errors. Not on 500: the contract defines it as an
+ *   unhandled server error that the service has logged under an ID, i.e. a failure of the
+ *   service's own, not an overload; repeating it would only repeat the error, add log entries
+ *   and delay the ID the user needs for support. Any other status is an answer, not a failure
+ *   of the transport.
+ * - Idempotent requests (GET, and a dry-run quote) are retried on transient failures, with
+ *   exponential backoff and jitter, a bounded number of times; a Retry-After is honoured on
+ *   every status that carries one (429 and 503 in practice).
+ * - Any other request (a POST that creates something) is retried only when it certainly
+ *   never reached the service (no connection could be made). It is never retried after it
+ *   may have arrived.
  */
 
 export interface RetryPolicy {
@@ -24,8 +31,18 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxRetryAfterMs: 60_000,
 };
 
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+/** Statuses that say "not now" rather than "no". */
+const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
+/** Statuses after which a request may have been carried out although it failed (a gateway's). */
+const OUTCOME_UNKNOWN_STATUS = new Set([502, 504]);
+/** Network errors raised before any byte of the request could reach the service. */
+const NEVER_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
 const CONNECTION_ERRORS = new Set([
 	...NEVER_SENT,
 	'ECONNRESET',
@@ -36,10 +53,41 @@ const CONNECTION_ERRORS = new Set([
 	'UND_ERR_SOCKET',
 ]);
 
+/** What one attempt ended with: an HTTP status, or a network error code when none arrived. */
 export interface AttemptOutcome {
 	status?: number;
 	networkCode?: string;
+	/** The Retry-After header, as sent. */
 	retryAfter?: string;
+}
+
+/**
+ * Whether a failure is worth another try of a request that is safe to repeat. A network
+ * failure without a known code counts as a connection error.
+ */
+export function isTransient(outcome: Pick<AttemptOutcome, 'status' | 'networkCode'>): boolean {
+	if (outcome.status === undefined)
+		return outcome.networkCode === undefined || CONNECTION_ERRORS.has(outcome.networkCode);
+	return TRANSIENT_STATUS.has(outcome.status);
+}
+
+/** Whether the request certainly never reached the service (no connection was made). */
+export function neverSent(outcome: Pick<AttemptOutcome, 'status' | 'networkCode'>): boolean {
+	return (
+		outcome.status === undefined &&
+		outcome.networkCode !== undefined &&
+		NEVER_SENT.has(outcome.networkCode)
+	);
+}
+
+/**
+ * Whether the request may have reached the service and been carried out although no answer
+ * said so: the connection broke after it was sent, or a gateway answered 502/504. An error
+ * answer of the service itself (4xx, 500, 503) says the request was not carried out.
+ */
+export function mayHaveArrived(outcome: Pick<AttemptOutcome, 'status' | 'networkCode'>): boolean {
+	if (outcome.status === undefined) return !neverSent(outcome);
+	return OUTCOME_UNKNOWN_STATUS.has(outcome.status);
 }
 
 /** Milliseconds to wait before the next attempt, or undefined when not to retry. */
@@ -52,22 +100,13 @@ export function retryDelay(
 	now: () => number = Date.now,
 ): number | undefined {
 	if (attempt >= policy.maxAttempts) return undefined;
-	const { status, networkCode } = outcome;
-	let retryable = false;
-	if (status === undefined) {
-		if (networkCode && NEVER_SENT.has(networkCode)) retryable = true;
-		else if (idempotent && (networkCode === undefined || CONNECTION_ERRORS.has(networkCode)))
-			retryable = true;
-	} else if (idempotent && RETRYABLE_STATUS.has(status)) {
-		retryable = true;
-	}
+	const retryable = idempotent ? isTransient(outcome) : neverSent(outcome);
 	if (!retryable) return undefined;
 	const backoff = backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs, random);
-	if (status === 429 && outcome.retryAfter !== undefined) {
-		const after = parseRetryAfter(outcome.retryAfter, now());
-		if (after !== undefined) return Math.min(Math.max(after, backoff / 2), policy.maxRetryAfterMs);
-	}
-	return backoff;
+	const after =
+		outcome.retryAfter === undefined ? undefined : parseRetryAfter(outcome.retryAfter, now());
+	if (after === undefined) return backoff;
+	return Math.min(Math.max(after, backoff / 2), policy.maxRetryAfterMs);
 }
 
 /** Exponential backoff with "equal jitter": half fixed, half random, capped. attempt starts at 1. */

@@ -4,16 +4,17 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
+import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { paginate } from '../../../../shared/transport/paginate';
 import { apiRequest } from '../../../../shared/transport/request';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { JobItem } from './jobRequest';
-import { insufficientTokens, jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
+import { jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
 
 const show = { resource: ['job'], operation: ['create'] };
 
@@ -80,17 +81,6 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
-
-/** Statuses after which a create may have been processed although no answer arrived. */
-function isAmbiguous(error: unknown): boolean {
-	if (!(error instanceof NodeApiError)) return false;
-	const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse ?? {};
-	if (response.kind === 'network') {
-		const code = /network error (\w+)/.exec(String(error.description ?? ''))?.[1];
-		return !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'].includes(code ?? '');
-	}
-	return [502, 504].includes(Number(response.status ?? error.httpCode));
-}
 
 function parseCreatedAt(value: unknown): number {
 	if (typeof value !== 'string') return NaN;
@@ -205,8 +195,9 @@ async function createJob(
 			idempotent: false,
 		})) as IDataObject;
 	} catch (error) {
-		const tokens = insufficientTokens(error);
-		if (tokens)
+		const failure = serviceErrorOf(error);
+		const tokens = failure.tokens;
+		if (failure.kind === 'insufficient-tokens' && tokens)
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Not enough tokens for this job: it needs ${String(tokens.needed ?? 'more')} tokens and ${String(tokens.free ?? 'too few')} are free`,
@@ -216,7 +207,8 @@ async function createJob(
 						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
 				},
 			);
-		if (!isAmbiguous(error)) throw asNodeError(ctx, error, first);
+		// Look for the job only when the request may have been carried out unanswered.
+		if (!failure.mayHaveArrived) throw asNodeError(ctx, error, first);
 		const found = await findCreatedJob(ctx, body, sentAt, value.windowMs);
 		if (!found) throw asNodeError(ctx, error, first);
 		return { ...found, recovered_after_connection_error: true };

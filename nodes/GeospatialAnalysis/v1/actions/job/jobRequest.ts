@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
 import type { Capability } from '../../../../shared/transport/catalog';
@@ -360,17 +360,4 @@ export async function jobBody(
 		value.settings,
 		extra,
 	);
-}
-
-/** Numbers an insufficient-tokens error carries (needed, free), when the service gave them. */
-export function insufficientTokens(
-	error: unknown,
-): { needed?: unknown; free?: unknown } | undefined {
-	if (!(error instanceof NodeApiError)) return undefined;
-	const response = (error as unknown as { errorResponse?: IDataObject }).errorResponse ?? {};
-	if (response.kind !== 'insufficient-tokens') return undefined;
-	return {
-		needed: response.required ?? response.required_tokens ?? response.needed ?? response.token_cost,
-		free: response.available ?? response.available_tokens ?? response.free,
-	};
 }

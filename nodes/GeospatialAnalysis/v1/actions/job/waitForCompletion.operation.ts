@@ -4,23 +4,18 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { sleepUnlessCancelled } from '../../../../shared/helpers/sleep';
-
+import { systemTiming } from '../../../../shared/helpers/sleep';
+import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
+import { waitForJobs } from '../../../../shared/jobs/waitForJobs';
 import {
 	DEFAULT_FIRST_DELAY_MS,
 	DEFAULT_POLL_CAP_MS,
 	MAX_MAX_WAIT_MS,
-	isTransientPollError,
-	maxRounds,
 	maxWaitMessage,
-	nextDelay,
-	retryAfterFromError,
-	waitTiming,
 } from '../../../../shared/jobs/waitScheduler';
 import { asNodeError, errorItem } from '../../../../shared/helpers/items';
-import { isFinalStatus } from '../../../../shared/results/flatten';
 import {
 	catalogResultKeys,
 	checkJobIds,
@@ -105,12 +100,28 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-interface Tracked {
-	jobId: string;
-	job?: IDataObject;
-	status: string;
-	done: boolean;
-	error?: unknown;
+/** The message of a failed status check, without a closing period. */
+function checkErrorText(error: unknown): string {
+	const message = (error as { message?: unknown })?.message;
+	return (typeof message === 'string' ? message : String(error)).replace(/\.$/, '');
+}
+
+/** What the output says of a job still running at Max Wait. */
+function timedOutFields(t: JobWait<IDataObject>): IDataObject {
+	const fields: IDataObject = { timed_out: true };
+	if (t.lastCheckError !== undefined) fields.last_check_error = checkErrorText(t.lastCheckError);
+	return fields;
+}
+
+/** "The last status check of job 7001 failed: …. " for jobs whose last check failed. */
+function lastCheckFailures(jobs: Array<JobWait<IDataObject>>): string {
+	return jobs
+		.filter((t) => t.lastCheckError !== undefined)
+		.map(
+			(t) =>
+				`The last status check of job ${t.jobId} failed: ${checkErrorText(t.lastCheckError)}. `,
+		)
+		.join('');
 }
 
 function cancelled(ctx: IExecuteFunctions): NodeOperationError {
@@ -135,14 +146,11 @@ export async function execute(
 
 	// Read everything before any request.
 	const perItem: Array<{ itemIndex: number; jobIds: string[] }> = [];
-	const tracked = new Map<string, Tracked>();
 	for (let i = 0; i < items.length; i++) {
 		try {
 			const ids = parseIdList(this.getNodeParameter('jobIds', i, ''));
 			checkJobIds(this, ids, i, 'Job IDs');
 			perItem.push({ itemIndex: i, jobIds: ids });
-			for (const id of ids)
-				if (!tracked.has(id)) tracked.set(id, { jobId: id, status: 'unknown', done: false });
 		} catch (error) {
 			fail(error, i);
 		}
@@ -180,68 +188,35 @@ export async function execute(
 		this.getNodeParameter('onTimeout', first, 'fail') === 'output' ? 'output' : 'fail';
 	const outputOptions = readOutputOptions(this, first);
 
-	const signal = this.getExecutionCancelSignal?.();
-	const timing = waitTiming({
-		now: Date.now,
-		sleep: sleepUnlessCancelled,
-		random: Math.random,
-	});
-
 	// One loop for all jobs of the execution.
-	const deadline = timing.now() + maxWaitMs;
-	const bound = maxRounds(maxWaitMs, schedule);
-	let retryAfterMs: number | undefined;
-	for (let round = 0; round < bound; round++) {
-		const pending = [...tracked.values()].filter((t) => !t.done);
-		if (pending.length === 0) break;
-		const remaining = deadline - timing.now();
-		if (remaining <= 0 && round > 0) break;
-		const delay = Math.min(
-			nextDelay(round, schedule, retryAfterMs, timing.random),
-			Math.max(0, remaining),
-		);
-		retryAfterMs = undefined;
+	const signal = this.getExecutionCancelSignal?.();
+	let waited: WaitForJobsResult<IDataObject>;
+	try {
+		waited = await waitForJobs({
+			jobIds: perItem.flatMap((p) => p.jobIds),
+			// The loop owns retries and their timing: the transport must not sleep on its own.
+			fetchJob: async (id) => await fetchJob(this, id, first, { maxAttempts: 1 }),
+			schedule,
+			maxWaitMs,
+			timing: systemTiming,
+			signal,
+		});
+	} catch (error) {
 		if (signal?.aborted) throw cancelled(this);
-		try {
-			await timing.sleep(delay, signal);
-		} catch (error) {
-			if (signal?.aborted) throw cancelled(this);
-			throw new NodeOperationError(this.getNode(), error as Error);
-		}
-		if (signal?.aborted) throw cancelled(this);
-		for (const t of pending) {
-			try {
-				// The loop owns retries and their timing: the transport must not sleep on its own.
-				const job = await fetchJob(this, t.jobId, first, { maxAttempts: 1 });
-				t.job = job;
-				t.status = typeof job.status === 'string' ? job.status : String(job.status ?? 'unknown');
-				t.done = isFinalStatus(job.status);
-			} catch (error) {
-				const httpCode = error instanceof NodeApiError ? error.httpCode : undefined;
-				if (!isTransientPollError(httpCode ?? 0)) {
-					t.done = true;
-					t.error = error;
-					continue;
-				}
-				if (Number(httpCode) === 429) {
-					retryAfterMs = retryAfterFromError(error) ?? capMs;
-					break; // the rest of this round waits for the service's Retry-After
-				}
-			}
-		}
-		if (timing.now() >= deadline) break;
+		throw new NodeOperationError(this.getNode(), error as Error);
 	}
+	if (waited.cancelled) throw cancelled(this);
+	const tracked = waited.jobs;
 
 	const resultKeys = outputOptions.output === 'perPlot' ? await catalogResultKeys(this) : {};
-	const stillRunning = [...tracked.values()].filter((t) => !t.done);
+	const stillRunning = [...tracked.values()].filter((t) => t.timedOut);
 	if (stillRunning.length && onTimeout === 'fail') {
 		const message = maxWaitMessage(
 			stillRunning.map((t) => ({ job_id: t.jobId, status: t.status })),
 			maxWaitMs,
 		);
 		const error = new NodeOperationError(this.getNode(), message, {
-			description:
-				'The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.',
+			description: `${lastCheckFailures(stillRunning)}The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.`,
 		});
 		const running = new Set(stillRunning.map((t) => t.jobId));
 		if (!this.continueOnFail()) throw error;
@@ -262,9 +237,9 @@ export async function execute(
 			const produced: INodeExecutionData[] = [];
 			for (const id of jobIds) {
 				const t = tracked.get(id)!;
-				if (t.error) throw t.error;
+				if (t.error !== undefined) throw t.error;
 				const job = t.job ?? { job_id: id, status: t.status };
-				const extra: IDataObject = t.done ? {} : { timed_out: true };
+				const extra: IDataObject = t.timedOut ? timedOutFields(t) : {};
 				produced.push(
 					...(await jobOutput(this, job, outputOptions, { item: itemIndex }, resultKeys, extra)),
 				);
