@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../nodes/shared/helpers/items';
+import { asNodeError } from '../../nodes/shared/runner/errors';
 import {
 	attachFailure,
 	describeFailure,

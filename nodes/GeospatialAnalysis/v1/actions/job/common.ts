@@ -1,31 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { missingIdReason, readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
-
-// Moved to nodes/shared/jobs/ (shared with the trigger); re-exported for the operation
-// files that still import them from here, until they import from nodes/shared/jobs/.
-export { fetchJob } from '../../../../shared/jobs/fetch';
-export type { OutputOptions } from '../../../../shared/jobs/output';
-export { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
-export { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
-
-/** A list of ids from a parameter value: an array, a number, or a comma/space/newline-separated string. */
-export function parseIdList(value: unknown): string[] {
-	const raw: unknown[] = Array.isArray(value) ? value.flat(2) : [value];
-	const out: string[] = [];
-	for (const v of raw) {
-		if (v === null || v === undefined) continue;
-		if (typeof v === 'object') {
-			const id = (v as IDataObject).plot_id ?? (v as IDataObject).job_id ?? (v as IDataObject).id;
-			if (id !== undefined && id !== null) out.push(String(id).trim());
-			continue;
-		}
-		for (const part of String(v).split(/[\s,;]+/)) if (part.trim() !== '') out.push(part.trim());
-	}
-	return out.filter((id, i) => out.indexOf(id) === i);
-}
 
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
 export function outputFields(
@@ -83,30 +59,6 @@ export function outputFields(
 				'Name of the binary field for the image. In Job output, images are numbered: data_0, data_1, and so on.',
 		},
 	];
-}
-
-/** Rejects ids that cannot be job ids before any request. */
-export function checkJobIds(
-	ctx: IExecuteFunctions,
-	ids: string[],
-	itemIndex: number,
-	field: string,
-): void {
-	if (ids.length === 0)
-		throw new NodeOperationError(ctx.getNode(), `No job ID in "${field}" of item ${itemIndex}`, {
-			itemIndex,
-			description: `Give a job ID (or several, comma-separated) in "${field}", e.g. {{ $json.job_id }} from a Create step.`,
-		});
-	const bad = ids.find((id) => !/^[\w.-]+$/.test(id));
-	if (bad !== undefined)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`"${bad}" in "${field}" of item ${itemIndex} is not a job ID`,
-			{
-				itemIndex,
-				description: 'Job IDs are numbers such as 7001. Check the expression in this field.',
-			},
-		);
 }
 
 /** The job ids of one item's "Job IDs" field (one or several), read by the input layer. */

@@ -15,16 +15,14 @@ import {
 	MAX_MAX_WAIT_MS,
 	maxWaitMessage,
 } from '../../../../shared/jobs/waitScheduler';
-import { asNodeError, errorItem } from '../../../../shared/helpers/items';
-import {
-	catalogResultKeys,
-	checkJobIds,
-	fetchJob,
-	jobOutput,
-	outputFields,
-	parseIdList,
-	readOutputOptions,
-} from './common';
+import type { BatchOutput, Problems, Ready } from '../../../../shared/runner';
+import { runItems } from '../../../../shared/runner';
+import { readNumber } from '../../../../shared/input';
+import type { OutputOptions } from '../../../../shared/jobs/output';
+import { fetchJob } from '../../../../shared/jobs/fetch';
+import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
+import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
+import { outputFields, readJobIds } from './common';
 
 const show = { resource: ['job'], operation: ['waitForCompletion'] };
 
@@ -131,49 +129,32 @@ function cancelled(ctx: IExecuteFunctions): NodeOperationError {
 	});
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
-	const out: INodeExecutionData[] = [];
-	const fail = (error: unknown, i: number) => {
-		if (this.continueOnFail()) {
-			out.push(errorItem(error, i));
-			return;
-		}
-		throw asNodeError(this, error, i);
-	};
+interface WaitSettings {
+	maxWaitMs: number;
+	schedule: { firstDelayMs: number; capMs: number };
+	onTimeout: 'fail' | 'output';
+	output: OutputOptions;
+}
 
-	// Read everything before any request.
-	const perItem: Array<{ itemIndex: number; jobIds: string[] }> = [];
-	for (let i = 0; i < items.length; i++) {
-		try {
-			const ids = parseIdList(this.getNodeParameter('jobIds', i, ''));
-			checkJobIds(this, ids, i, 'Job IDs');
-			perItem.push({ itemIndex: i, jobIds: ids });
-		} catch (error) {
-			fail(error, i);
-		}
-	}
-	if (perItem.length === 0) return out;
+interface WaitItem {
+	jobIds: string[];
+	settings: WaitSettings;
+}
 
-	const first = perItem[0].itemIndex;
-	const maxWaitMinutes = Number(this.getNodeParameter('maxWaitMinutes', first, 10));
-	if (
-		!Number.isFinite(maxWaitMinutes) ||
-		maxWaitMinutes <= 0 ||
-		maxWaitMinutes * 60_000 > MAX_MAX_WAIT_MS
-	)
-		throw new NodeOperationError(
-			this.getNode(),
-			`"Max Wait (Minutes)" must be above 0 and at most 1440 (24 hours), got ${maxWaitMinutes}`,
-			{
-				itemIndex: first,
-				description:
-					'Set Max Wait to at most 1440 minutes; for longer jobs loop through an n8n Wait node or use the trigger.',
-			},
-		);
-	const options = this.getNodeParameter('options', first, {}) as IDataObject;
+/** One item's job ids and wait settings (the first item's settings apply to the one loop). */
+function readWaitItem(ctx: IExecuteFunctions, i: number, problems: Problems): WaitItem {
+	const jobIds = readJobIds(ctx, i, 'jobIds', problems);
+	const maxWaitMinutes =
+		problems.take(
+			'Max Wait (Minutes)',
+			readNumber(ctx.getNodeParameter('maxWaitMinutes', i, 10), {
+				min: 0.1,
+				max: MAX_MAX_WAIT_MS / 60_000,
+				label:
+					'minutes to wait (at most 1440, 24 hours; for longer jobs loop through an n8n Wait node or use the trigger)',
+			}),
+		) ?? 10;
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const firstDelayMs = Math.max(
 		100,
 		Number(options.firstCheckAfter ?? DEFAULT_FIRST_DELAY_MS / 1000) * 1000,
@@ -182,71 +163,93 @@ export async function execute(
 		firstDelayMs,
 		Number(options.pollIntervalCap ?? DEFAULT_POLL_CAP_MS / 1000) * 1000,
 	);
-	const schedule = { firstDelayMs, capMs };
-	const maxWaitMs = maxWaitMinutes * 60_000;
-	const onTimeout =
-		this.getNodeParameter('onTimeout', first, 'fail') === 'output' ? 'output' : 'fail';
-	const outputOptions = readOutputOptions(this, first);
+	return {
+		jobIds,
+		settings: {
+			maxWaitMs: maxWaitMinutes * 60_000,
+			schedule: { firstDelayMs, capMs },
+			onTimeout: ctx.getNodeParameter('onTimeout', i, 'fail') === 'output' ? 'output' : 'fail',
+			output: readOutputOptions(ctx, i),
+		},
+	};
+}
 
-	// One loop for all jobs of the execution.
-	const signal = this.getExecutionCancelSignal?.();
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	// One loop for all jobs of the execution: one batch for all items.
+	return await runItems<WaitItem>(this, items, {
+		prepare: (i, problems) => readWaitItem(this, i, problems),
+		plan: (ready) =>
+			ready.length === 0
+				? []
+				: [{ items: ready.map((r) => r.itemIndex), send: async () => await waitFor(this, ready) }],
+	});
+}
+
+/** Polls every job of the items until each has finished or Max Wait has run out. */
+async function waitFor(
+	ctx: IExecuteFunctions,
+	ready: Array<Ready<WaitItem>>,
+): Promise<BatchOutput[]> {
+	const { itemIndex: first, value } = ready[0];
+	const { settings } = value;
+	const signal = ctx.getExecutionCancelSignal?.();
 	let waited: WaitForJobsResult<IDataObject>;
 	try {
 		waited = await waitForJobs({
-			jobIds: perItem.flatMap((p) => p.jobIds),
+			jobIds: ready.flatMap((r) => r.value.jobIds),
 			// The loop owns retries and their timing: the transport must not sleep on its own.
-			fetchJob: async (id) => await fetchJob(this, id, first, { maxAttempts: 1 }),
-			schedule,
-			maxWaitMs,
+			fetchJob: async (id) => await fetchJob(ctx, id, first, { maxAttempts: 1 }),
+			schedule: settings.schedule,
+			maxWaitMs: settings.maxWaitMs,
 			timing: systemTiming,
 			signal,
 		});
 	} catch (error) {
-		if (signal?.aborted) throw cancelled(this);
-		throw new NodeOperationError(this.getNode(), error as Error);
+		if (signal?.aborted) throw cancelled(ctx);
+		throw new NodeOperationError(ctx.getNode(), error as Error);
 	}
-	if (waited.cancelled) throw cancelled(this);
+	if (waited.cancelled) throw cancelled(ctx);
 	const tracked = waited.jobs;
-
-	const resultKeys = outputOptions.output === 'perPlot' ? await catalogResultKeys(this) : {};
 	const stillRunning = [...tracked.values()].filter((t) => t.timedOut);
-	if (stillRunning.length && onTimeout === 'fail') {
-		const message = maxWaitMessage(
-			stillRunning.map((t) => ({ job_id: t.jobId, status: t.status })),
-			maxWaitMs,
-		);
-		const error = new NodeOperationError(this.getNode(), message, {
-			description: `${lastCheckFailures(stillRunning)}The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.`,
-		});
-		const running = new Set(stillRunning.map((t) => t.jobId));
-		if (!this.continueOnFail()) throw error;
-		for (const { itemIndex, jobIds } of perItem) {
-			if (jobIds.some((id) => running.has(id))) {
-				out.push(errorItem(error, itemIndex));
-				continue;
-			}
-			await emit.call(this, itemIndex, jobIds);
-		}
-		return out;
-	}
-	for (const { itemIndex, jobIds } of perItem) await emit.call(this, itemIndex, jobIds);
-	return out;
+	const timeout =
+		stillRunning.length > 0 && settings.onTimeout === 'fail'
+			? new NodeOperationError(
+					ctx.getNode(),
+					maxWaitMessage(
+						stillRunning.map((t) => ({ job_id: t.jobId, status: t.status })),
+						settings.maxWaitMs,
+					),
+					{
+						description: `${lastCheckFailures(stillRunning)}The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.`,
+					},
+				)
+			: undefined;
+	const running = new Set(stillRunning.map((t) => t.jobId));
+	const resultKeys = settings.output.output === 'perPlot' ? await catalogResultKeys(ctx) : {};
 
-	async function emit(this: IExecuteFunctions, itemIndex: number, jobIds: string[]) {
+	const outputs: BatchOutput[] = [];
+	for (const { itemIndex, value: item } of ready) {
+		if (timeout && item.jobIds.some((id) => running.has(id))) {
+			outputs.push({ item: itemIndex, error: timeout });
+			continue;
+		}
 		try {
-			const produced: INodeExecutionData[] = [];
-			for (const id of jobIds) {
+			const produced: BatchOutput[] = [];
+			for (const id of item.jobIds) {
 				const t = tracked.get(id)!;
 				if (t.error !== undefined) throw t.error;
 				const job = t.job ?? { job_id: id, status: t.status };
 				const extra: IDataObject = t.timedOut ? timedOutFields(t) : {};
-				produced.push(
-					...(await jobOutput(this, job, outputOptions, { item: itemIndex }, resultKeys, extra)),
-				);
+				const made = await jobOutput(ctx, job, settings.output, undefined, resultKeys, extra);
+				produced.push(...made.map(({ json, binary }) => ({ item: itemIndex, json, binary })));
 			}
-			out.push(...produced);
+			outputs.push(...produced);
 		} catch (error) {
-			fail(error, itemIndex);
+			outputs.push({ item: itemIndex, error });
 		}
 	}
+	return outputs;
 }
