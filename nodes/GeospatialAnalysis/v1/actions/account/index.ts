@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 				value: 'getTokenBalance',
 				description:
 					"Get the account's analysis token balance: total, reserved (held by jobs that are still running) and free (available for new jobs and checks), plus the service's raw fields. Free of charge (uses no tokens).",
-				action: 'Get the token balance',
+				action: 'Get the token balance — free — returns the total and reserved and free tokens',
 			},
 		],
 		default: 'getTokenBalance',

@@ -18,7 +18,7 @@ export const description: INodeProperties[] = [
 				value: 'getMany',
 				description:
 					"List the live catalog of analyses the service offers: one item per capability with its name (the value for a job check's type), label, description, accepted configuration (input_schema) and indicative token cost (cost_hint). Free of charge (uses no tokens).",
-				action: 'Get many capabilities',
+				action: 'Get many capabilities — free — returns the checks a job can run',
 			},
 		],
 		default: 'getMany',

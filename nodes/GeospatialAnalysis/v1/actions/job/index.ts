@@ -30,41 +30,41 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description:
 					'Run checks (analyses) on registered plots. Costs tokens: reserved at creation, refunded for plots that fail. Returns the job (status creating); with Max Tokens it checks a free quote first.',
-				action: 'Create a job',
+				action: 'Create a job — spends tokens per plot and check — returns the job',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description: 'Get one job with its status and visualisation URLs. Free of charge.',
-				action: 'Get a job',
+				action: 'Get a job — free — returns its status',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description:
 					"List the account's jobs, newest first, optionally by creation time. Free of charge.",
-				action: 'Get many jobs',
+				action: 'Get many jobs — free — returns one item per job',
 			},
 			{
 				name: 'Get Quote',
 				value: 'getQuote',
 				description:
 					'Ask what a job would cost (dry run): the exact token cost plus the current free balance. Creates nothing, costs nothing.',
-				action: 'Get a job quote',
+				action: 'Get a job quote — free — returns the token cost and balance',
 			},
 			{
 				name: 'Get Results',
 				value: 'getResults',
 				description:
 					'Get the per-plot results of a finished job without waiting, optionally flattened for a spreadsheet. Free of charge.',
-				action: 'Get job results',
+				action: 'Get job results — free — returns one item per plot with its results',
 			},
 			{
 				name: 'Wait for Completion',
 				value: 'waitForCompletion',
 				description:
 					'Wait until jobs are done (polling with backoff, bounded by Max Wait), then output the jobs or their per-plot results. Free of charge.',
-				action: 'Wait for a job to complete',
+				action: 'Wait for a job to complete — free — returns the finished job',
 			},
 		],
 		default: 'create',

@@ -19,21 +19,21 @@ export const description: INodeProperties[] = [
 				name: 'Get',
 				value: 'get',
 				description: 'Get one plot by ID, with its analysis results. Free of charge.',
-				action: 'Get a plot',
+				action: 'Get a plot — free — returns the plot and its analysis',
 			},
 			{
 				name: 'Get Many',
 				value: 'getMany',
 				description:
 					'List the plots of the account, newest first, optionally filtered by creation time. Free of charge.',
-				action: 'Get many plots',
+				action: 'Get many plots — free — returns one item per plot',
 			},
 			{
 				name: 'Register',
 				value: 'register',
 				description:
 					'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
-				action: 'Register plots',
+				action: 'Register plots — costs nothing — returns one item per plot',
 			},
 		],
 		default: 'register',

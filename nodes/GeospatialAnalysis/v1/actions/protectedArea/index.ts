@@ -19,14 +19,14 @@ export const description: INodeProperties[] = [
 				value: 'check',
 				description:
 					'Check registered plots (by ID) and/or raw geometries against protected-area boundaries without running a job. Costs analysis tokens per checked plot or geometry (1 each on the reference service). Returns the overlap and the overlapping areas with their legality.',
-				action: 'Check plots against protected areas',
+				action: 'Check plots against protected areas — spends tokens per plot — returns overlap and legality per plot',
 			},
 			{
 				name: 'Get',
 				value: 'get',
 				description:
 					"Get one protected area's boundary and properties (GeoJSON FeatureCollection) by its area ID. Free of charge.",
-				action: 'Get a protected area',
+				action: 'Get a protected area — free — returns its boundary',
 			},
 		],
 		default: 'check',
