@@ -66,10 +66,63 @@ function summary(lines: string[]): string {
 	return lines.length === 1 ? lines[0] : `${lines.length} problems: ${lines.join(' | ')}`;
 }
 
+const FROM_AI = /\$fromAI\(\s*(['"`])([^'"`]+)\1/g;
+
+function stringsIn(value: unknown, depth = 0): string[] {
+	if (typeof value === 'string') return [value];
+	if (!value || typeof value !== 'object' || depth > 8) return [];
+	return Object.values(value).flatMap((v) => stringsIn(v, depth + 1));
+}
+
+/** The `$fromAI` keys in each top-level parameter of the node (its tool inputs), by parameter. */
+function toolInputs(ctx: Pick<IExecuteFunctions, 'getNode'>): Map<string, string[]> {
+	const byParameter = new Map<string, string[]>();
+	for (const [name, value] of Object.entries(ctx.getNode().parameters ?? {})) {
+		const keys = stringsIn(value).flatMap((text) => [...text.matchAll(FROM_AI)].map((m) => m[2]));
+		if (keys.length > 0) byParameter.set(name, [...new Set(keys)]);
+	}
+	return byParameter;
+}
+
+/** `Plot IDs` → plotIds / plotId: the parameter names a field label may stand for. */
+function parameterNames(label: string): string[] {
+	const last = label.split('→').pop()!.trim();
+	const words = last
+		.replace(/\(.*?\)/g, '')
+		.trim()
+		.split(/\s+/);
+	const camel = words
+		.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase()))
+		.join('');
+	return [camel, camel.replace(/s$/, ''), `${camel}s`];
+}
+
+/**
+ * When the node runs as an AI Agent's tool, a problem line also says which tool input to
+ * supply, so the model can correct its call; in a workflow the line is left as it is.
+ */
+export function forToolUse(ctx: Pick<IExecuteFunctions, 'getNode'>, lines: string[]): string[] {
+	const inputs = toolInputs(ctx);
+	const isTool = inputs.size > 0 || /Tool$/.test(ctx.getNode().type ?? '');
+	if (!isTool) return lines;
+	const all = [...new Set([...inputs.values()].flat())];
+	return lines.map((line) => {
+		const field = /field "([^"]+)"/.exec(line)?.[1];
+		const keys = field ? parameterNames(field).flatMap((n) => inputs.get(n) ?? []) : [];
+		if (keys.length > 0) return `${line} (as a tool: supply the tool input "${keys[0]}")`;
+		if (all.length > 0)
+			return `${line} (as a tool: check the tool inputs ${all.map((k) => `"${k}"`).join(', ')})`;
+		return line;
+	});
+}
+
 /** The error that stops the node when any item is invalid; nothing has been sent. */
 export function preflightError(ctx: IExecuteFunctions, problems: Problems[]): NodeOperationError {
 	const all = [...problems].sort((a, b) => a.itemIndex - b.itemIndex);
-	const lines = all.flatMap((p) => p.lines);
+	const lines = forToolUse(
+		ctx,
+		all.flatMap((p) => p.lines),
+	);
 	const hints = [...new Set(all.flatMap((p) => p.hints))];
 	const itemCount = all.length;
 	const message =
