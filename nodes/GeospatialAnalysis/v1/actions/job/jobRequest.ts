@@ -27,8 +27,9 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			required: true,
 			default: '={{ $json.plot_id }}',
 			displayOptions: { show },
+			// eslint-disable-next-line n8n-nodes-base/node-param-description-miscased-json -- an n8n expression: uppercased ($JSON) it evaluates to nothing
 			description:
-				'IDs of registered plots to analyse: a list or comma-separated text, read from each input item (e.g. {{ $JSON.plot_id }} after Plot → Register). At most 10,000 plots per job, each once.',
+				'IDs of registered plots to analyse: a list or comma-separated text, read from each input item (e.g. {{ $json.plot_id }} after Plot → Register). At most 10,000 plots per job, each once.',
 		},
 		{
 			displayName: 'Jobs',
@@ -155,8 +156,9 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			placeholder: 'Add Per-Plot Value',
 			displayOptions: { show },
 			default: {},
+			// eslint-disable-next-line n8n-nodes-base/node-param-description-miscased-json -- an n8n expression: uppercased ($JSON) it evaluates to nothing
 			description:
-				'Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; use expressions such as {{ $JSON.commodity }}',
+				'Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; use expressions such as {{ $json.commodity }}',
 			options: [
 				{
 					displayName: 'Commodity',
