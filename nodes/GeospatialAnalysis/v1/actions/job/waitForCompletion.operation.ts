@@ -16,13 +16,13 @@ import {
 	maxWaitMessage,
 } from '../../../../shared/jobs/waitScheduler';
 import { asNodeError, errorItem } from '../../../../shared/helpers/items';
+import { InputProblems, problemsOf } from '../../../../shared/runner/preflight';
 import {
 	catalogResultKeys,
-	checkJobIds,
 	fetchJob,
 	jobOutput,
 	outputFields,
-	parseIdList,
+	readJobIds,
 	readOutputOptions,
 } from './common';
 
@@ -148,8 +148,9 @@ export async function execute(
 	const perItem: Array<{ itemIndex: number; jobIds: string[] }> = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const ids = parseIdList(this.getNodeParameter('jobIds', i, ''));
-			checkJobIds(this, ids, i, 'Job IDs');
+			const problems = problemsOf(i);
+			const ids = readJobIds(this, i, 'jobIds', problems);
+			if (problems.lines.length > 0) throw new InputProblems(problems.lines);
 			perItem.push({ itemIndex: i, jobIds: ids });
 		} catch (error) {
 			fail(error, i);
