@@ -147,7 +147,7 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 			{ operation: 'check', checkBy: 'plotIds', plotIds: '={{ $json.missing }}' },
 			[{}],
 		);
-		expect(error?.message).toMatch(/Item 0, field "Plot IDs": no plot ID was given/);
+		expect(error?.message).toMatch(/Item 0, field "Plot IDs": no plot id was given/);
 		expect(fake.log.count()).toBe(0);
 	});
 

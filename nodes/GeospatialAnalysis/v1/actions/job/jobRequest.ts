@@ -28,7 +28,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			default: '={{ $json.plot_id }}',
 			displayOptions: { show },
 			description:
-				'IDs of registered plots to analyse: a list or comma-separated text, read from each input item (e.g. {{ $JSON.plot_id }} after Plot → Register). At most 10,000 plots per job, each once.',
+				'IDs of registered plots to analyse: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
 		},
 		{
 			displayName: 'Jobs',
@@ -156,7 +156,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			displayOptions: { show },
 			default: {},
 			description:
-				'Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; use expressions such as {{ $JSON.commodity }}',
+				"Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; map them from the item's fields with expressions (the placeholders show how)",
 			options: [
 				{
 					displayName: 'Commodity',

@@ -17,7 +17,7 @@ import {
 } from '../../../../shared/protectedAreas/check';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
-import { readIdList } from '../../../../shared/input';
+import { missingIdReason, readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
@@ -131,9 +131,7 @@ function prepareItem(
 			problems.take(
 				'Plot IDs',
 				read,
-				checkBy === 'plotIds'
-					? 'no plot ID was given. Map the plot_id of a registered plot (e.g. {{ $json.plot_id }}), or check by geometry.'
-					: undefined,
+				checkBy === 'plotIds' ? missingIdReason('plot') : undefined,
 			) ?? [];
 		ids.forEach((plotId, k) =>
 			entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }),
