@@ -18,7 +18,7 @@ import { startFakeService } from '../fake-service';
 import { ACTION_NODE_TYPE, additionalData, CredentialStore, runNode } from '../helpers/engine';
 import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
 import { loadOptions } from '../../nodes/GeospatialAnalysis/v1/methods';
-import { makePlots } from './analysis-run.fixtures';
+import { makePlots } from './shared/fixtures';
 
 const CARBON: Capability = {
 	name: 'carbon_stock',

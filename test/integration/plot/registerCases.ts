@@ -1,13 +1,8 @@
 /**
- * Plot → Register pre-flight validation through the n8n engine: every malformed input
- * gets its own message naming the item (and feature) and saying what to do, and the
- * fake's request log shows that nothing was sent.
+ * Malformed inputs for Plot → Register's pre-flight validation (register.test.ts): each case
+ * gives the node's parameters, the malformed item, and the message that must name it.
  */
 import type { IDataObject } from 'n8n-workflow';
-
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
 
 const P = (lon: number, lat: number) => [lon, lat];
 /** A valid ring with six-decimal positions in Brazil (counter-clockwise). */
@@ -31,7 +26,7 @@ const collection = (features: unknown[], extra: IDataObject = {}) => ({
 });
 const point = P(-47.882778, -15.793889);
 
-interface Case {
+export interface Case {
 	name: string;
 	params?: IDataObject;
 	json: IDataObject;
@@ -92,14 +87,14 @@ const fourPlus = Array.from({ length: 21 }, (_, i) =>
 );
 
 /** A valid item for every geometry source (item 0 of each run). */
-const GOOD: IDataObject = {
+export const GOOD: IDataObject = {
 	geojson: polygon(),
 	wkt: 'POLYGON ((-47.882778 -15.793889, -47.872778 -15.793889, -47.872778 -15.783889, -47.882778 -15.793889))',
 	latitude: -15.793889,
 	longitude: -47.882778,
 };
 
-const CASES: Case[] = [
+export const CASES: Case[] = [
 	// structure and JSON
 	{
 		name: 'text that is not JSON',
@@ -387,73 +382,3 @@ const CASES: Case[] = [
 		message: /^Item 0, field "Additional Info": pair 1 has no key/,
 	},
 ];
-
-describe('Plot → Register pre-flight validation (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
-	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService();
-		store = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.log.clear());
-
-	const defaults = {
-		geoJson: '={{ $json.geojson }}',
-		latitude: '={{ $json.latitude }}',
-		longitude: '={{ $json.longitude }}',
-		wkt: '={{ $json.wkt }}',
-	};
-
-	it('has a table of at least 40 malformed inputs', () => {
-		expect(CASES.length).toBeGreaterThanOrEqual(40);
-	});
-
-	it.each(CASES.map((c) => [c.name, c] as const))(
-		'%s: fails with its own message and sends nothing',
-		async (_name, c) => {
-			const { error, items } = await runNode({
-				parameters: { resource: 'plot', operation: 'register', ...defaults, ...c.params },
-				input: [GOOD, c.json],
-				store,
-			});
-			expect(items).toHaveLength(0);
-			expect(error).toBeDefined();
-			// the second item (index 1) is the malformed one: re-index the expected message
-			const message = String(error?.message).replace(/^Item 1\b/, 'Item 0');
-			expect(message).toMatch(c.message);
-			expect(String(error?.message)).toMatch(/^Item 1[,:]/);
-			expect(error?.description).toMatch(/Nothing was sent to the service/);
-			expect(fake.log.count()).toBe(0);
-		},
-	);
-
-	it('with Continue On Fail, each malformed item becomes an error item with its message and nothing is sent for it', async () => {
-		const groups = new Map<string, Case[]>();
-		for (const c of CASES) {
-			const key = JSON.stringify(c.params ?? {});
-			groups.set(key, [...(groups.get(key) ?? []), c]);
-		}
-		let checked = 0;
-		for (const cases of groups.values()) {
-			const { items, error } = await runNode({
-				parameters: { resource: 'plot', operation: 'register', ...defaults, ...cases[0].params },
-				input: cases.map((c) => c.json),
-				store,
-				continueOnFail: true,
-			});
-			expect(error).toBeUndefined();
-			expect(items).toHaveLength(cases.length);
-			items.forEach((item, i) => {
-				expect(item.pairedItem).toEqual({ item: i });
-				const text = String(item.json.error).replace(new RegExp(`^Item ${i}\\b`), 'Item 0');
-				expect(text).toMatch(cases[i].message);
-				checked++;
-			});
-		}
-		expect(checked).toBe(CASES.length);
-		expect(fake.log.count()).toBe(0);
-	});
-});

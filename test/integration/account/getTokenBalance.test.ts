@@ -1,28 +1,18 @@
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { makeJob, makePlots } from './analysis-run.fixtures';
+import type { CredentialStore } from '../../helpers/engine';
+import { runNode } from '../../helpers/engine';
+import { makeJob, makePlots } from '../shared/fixtures';
+import { fake, storeWithApiKey, storeWithLogin, useFakeService } from '../shared/service';
 
 describe('Account → Get Token Balance (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
 	let apiKeyStore: CredentialStore;
 	let loginStore: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: 1000 });
+	useFakeService({ perPlotDurationMs: 1000 });
+	beforeAll(() => {
 		fake.clock.setScale(0);
-		apiKeyStore = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
-		loginStore = new CredentialStore({
-			geospatialAnalysisLoginApi: {
-				baseUrl: fake.url,
-				username: fake.users.alice.username,
-				password: fake.users.alice.password,
-			},
-		});
+		apiKeyStore = storeWithApiKey(fake);
+		loginStore = storeWithLogin(fake);
 	});
 	afterEach(() => fake.reset());
-	afterAll(async () => await fake.close());
 
 	it('returns total, reserved and free plus the raw fields with an API key', async () => {
 		const { items, error } = await runNode({

@@ -1,6 +1,5 @@
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import { fake, storeWithApiKey, useFakeService } from '../shared/service';
 
 const HIDDEN = [
 	'precipitation',
@@ -11,18 +10,14 @@ const HIDDEN = [
 ];
 
 describe('Capability → Get Many (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
 	let alice: CredentialStore;
 	const path = '/v3/discovery/capabilities';
 
-	beforeAll(async () => {
-		fake = await startFakeService();
-		alice = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
+	useFakeService();
+	beforeAll(() => {
+		alice = storeWithApiKey(fake);
 	});
 	afterEach(() => fake.reset());
-	afterAll(async () => await fake.close());
 
 	const catalog = async (include?: string) => {
 		const response = await fetch(`${fake.url}${path}${include ? `?include=${include}` : ''}`, {

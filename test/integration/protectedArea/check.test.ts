@@ -1,43 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
+import { CHECKS, fake, run, square, useProtectedAreaService } from './helpers';
 
-const CHECKS = { method: 'POST', path: '/protected-areas/checks' };
-
-/** A closed square polygon of side d degrees with six-decimal corners. */
-function square(lon: number, lat: number, d = 0.01): IDataObject {
-	const r = (n: number) => Number(n.toFixed(6)) + 0.0000011;
-	const ring = [
-		[r(lon), r(lat)],
-		[r(lon + d), r(lat)],
-		[r(lon + d), r(lat + d)],
-		[r(lon), r(lat + d)],
-		[r(lon), r(lat)],
-	];
-	return { type: 'Polygon', coordinates: [ring] };
-}
-
+/** Protected Area → Check through the n8n engine, against the fake over loopback HTTP. */
 describe('Protected Area → Check and Get (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
-	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService();
-		store = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.log.clear());
-
-	const run = async (parameters: IDataObject, input: IDataObject[], continueOnFail = false) =>
-		await runNode({
-			parameters: { resource: 'protectedArea', ...parameters },
-			input,
-			store,
-			continueOnFail,
-		});
+	useProtectedAreaService();
 
 	it('checks 25 geometries from input items in one request and pairs each output with its input', async () => {
 		// Odd rows inside Jamanxim National Forest (351814, limited), even rows far outside any area.
@@ -149,40 +116,5 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 		);
 		expect(error?.message).toMatch(/Item 0, field "Plot IDs": no plot id was given/);
 		expect(fake.log.count()).toBe(0);
-	});
-
-	it('gets an area by id', async () => {
-		const { items, error } = await run({ operation: 'get', areaId: '351814' }, [{}]);
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(1);
-		expect(items[0].json.type).toBe('FeatureCollection');
-		const feature = (items[0].json.features as IDataObject[])[0];
-		expect((feature.properties as IDataObject).area_name).toBe('Jamanxim National Forest');
-		expect(fake.log.count({ method: 'GET', path: '/protected-areas/351814' })).toBe(1);
-	});
-
-	it('tries /protected-areas/areas/{id} when the first path answers 404', async () => {
-		fake.faults.add({
-			kind: 'status',
-			status: 404,
-			match: { method: 'GET', path: '/protected-areas/59' },
-		});
-		const { items, error } = await run({ operation: 'get', areaId: '59' }, [{}]);
-		fake.faults.clear();
-		expect(error).toBeUndefined();
-		expect(fake.log.count({ method: 'GET', path: '/protected-areas/areas/59' })).toBe(1);
-		expect(((items[0].json.features as IDataObject[])[0].properties as IDataObject).area_id).toBe(
-			'59',
-		);
-	});
-
-	it('gives a clear message for a non-numeric area id (404 on both paths)', async () => {
-		const { error } = await run({ operation: 'get', areaId: 'jamanxim' }, [{}]);
-		expect(error?.message).toBe(
-			'No protected area with ID "jamanxim" was found: area IDs are numbers',
-		);
-		expect(error?.description).toMatch(/numeric area ID such as 351814/);
-		expect(fake.log.count({ method: 'GET', path: '/protected-areas/jamanxim' })).toBe(1);
-		expect(fake.log.count({ method: 'GET', path: '/protected-areas/areas/jamanxim' })).toBe(1);
 	});
 });

@@ -1,8 +1,9 @@
 /**
- * Test setup for analysis-run tests: registers a plot and creates a job directly on the
- * fake over HTTP (not through the node's Job operations), then advances the fake clock.
+ * Test setup shared by several resources' tests (Analysis Run, Account, the run-time
+ * capability scenario): registers plots and creates jobs directly on the fake over HTTP
+ * (not through the node's Plot and Job operations); the fake clock is not moved.
  */
-import type { FakeService } from '../fake-service';
+import type { FakeService } from '../../fake-service';
 
 export interface CreatedJob {
 	jobId: string;

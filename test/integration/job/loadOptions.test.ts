@@ -1,8 +1,8 @@
 import type { IDataObject, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8n-workflow';
 
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { loadOptions } from '../../nodes/GeospatialAnalysis/v1/methods';
+import type { FakeService } from '../../fake-service';
+import { loadOptions } from '../../../nodes/GeospatialAnalysis/v1/methods';
+import { fake, useFakeService } from '../shared/service';
 
 /**
  * loadOptions runs in n8n's editor, outside an execution; here a minimal load-options
@@ -44,11 +44,7 @@ function loadOptionsContext(fake: FakeService): ILoadOptionsFunctions {
 }
 
 describe('Job → Create: checks loaded from the live catalog', () => {
-	let fake: FakeService;
-	beforeAll(async () => {
-		fake = await startFakeService();
-	});
-	afterAll(async () => await fake.close());
+	useFakeService();
 
 	it('lists the catalog, and a capability added to the service appears without a release', async () => {
 		// n8n builds a new context for every load-options request.

@@ -1,22 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../shared/service';
+import { fake, store, usePlotService } from './helpers';
+import { type Case, CASES, GOOD } from './registerCases';
 
 const MAKE_PLOT = { method: 'POST', path: '/plots/make_plot' };
 
 describe('Plot → Register (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
-	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService();
-		store = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.log.clear());
+	usePlotService();
 
 	const register = async (input: IDataObject[], extra: IDataObject = {}, continueOnFail = false) =>
 		await runNode({
@@ -293,99 +285,133 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 	});
 });
 
-describe('Plot → Get and Get Many (through the n8n engine, against the fake)', () => {
-	let fake: FakeService;
-	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService();
-		store = new CredentialStore({
-			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
-		});
-		fake.seedPlots('alice', 2500, { commodity: 'cocoa' });
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => fake.log.clear());
+/**
+ * Plot → Register pre-flight validation through the n8n engine: every malformed input
+ * (./registerCases.ts) gets its own message naming the item (and feature) and saying what
+ * to do, and the fake's request log shows that nothing was sent.
+ */
+describe('Plot → Register pre-flight validation (through the n8n engine, against the fake)', () => {
+	usePlotService();
 
-	const getMany = async (extra: IDataObject) =>
-		await runNode({ parameters: { resource: 'plot', operation: 'getMany', ...extra }, store });
+	const defaults = {
+		geoJson: '={{ $json.geojson }}',
+		latitude: '={{ $json.latitude }}',
+		longitude: '={{ $json.longitude }}',
+		wkt: '={{ $json.wkt }}',
+	};
 
-	it('Return All traverses 2,500 plots exactly once', async () => {
-		const { items, error } = await getMany({ returnAll: true, simplify: false });
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(2500);
-		expect(new Set(items.map((i) => i.json.plot_id)).size).toBe(2500);
-		expect(fake.log.count({ method: 'GET', path: '/plots' })).toBe(3);
-		expect(items.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+	it('has a table of at least 40 malformed inputs', () => {
+		expect(CASES.length).toBeGreaterThanOrEqual(40);
 	});
 
-	it('Limit 150 makes only the request needed for 150 plots', async () => {
-		const { items, error } = await getMany({ returnAll: false, limit: 150 });
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(150);
-		const requests = fake.log.entries().filter((e) => e.path === '/plots');
-		expect(requests).toHaveLength(1);
-		expect(requests[0].query.limit).toBe('150');
-	});
+	it.each(CASES.map((c) => [c.name, c] as const))(
+		'%s: fails with its own message and sends nothing',
+		async (_name, c) => {
+			const { error, items } = await runNode({
+				parameters: { resource: 'plot', operation: 'register', ...defaults, ...c.params },
+				input: [GOOD, c.json],
+				store,
+			});
+			expect(items).toHaveLength(0);
+			expect(error).toBeDefined();
+			// the second item (index 1) is the malformed one: re-index the expected message
+			const message = String(error?.message).replace(/^Item 1\b/, 'Item 0');
+			expect(message).toMatch(c.message);
+			expect(String(error?.message)).toMatch(/^Item 1[,:]/);
+			expect(error?.description).toMatch(/Nothing was sent to the service/);
+			expect(fake.log.count()).toBe(0);
+		},
+	);
 
-	it('Simplify gives a flat spreadsheet row; filters and lite are sent', async () => {
-		const all = fake.log;
-		const { items, error } = await getMany({
-			returnAll: false,
-			limit: 5,
-			filters: { createdAtFrom: '2000-01-01T00:00:00', createdAtUntil: '2100-01-01' },
-			options: { lite: true },
-		});
-		expect(error).toBeUndefined();
-		expect(items).toHaveLength(5);
-		const query = all.entries()[0].query;
-		expect(query).toMatchObject({
-			created_at_from: '2000-01-01T00:00:00',
-			created_at_until: '2100-01-01',
-			lite: 'true',
-		});
-		expect(items[0].json).toMatchObject({
-			plot_id: expect.any(String),
-			commodity: 'cocoa',
-			country: expect.anything(),
-		});
-		expect(Object.values(items[0].json).every((v) => v === null || typeof v !== 'object')).toBe(
-			true,
-		);
-	});
-
-	it('an unreadable Created After fails before any request', async () => {
-		const { error } = await getMany({ returnAll: true, filters: { createdAtFrom: 'last week' } });
-		expect(String(error?.message)).toMatch(
-			/^Item 0, field "Created After": "last week" is not an ISO-8601 date/,
-		);
+	it('with Continue On Fail, each malformed item becomes an error item with its message and nothing is sent for it', async () => {
+		const groups = new Map<string, Case[]>();
+		for (const c of CASES) {
+			const key = JSON.stringify(c.params ?? {});
+			groups.set(key, [...(groups.get(key) ?? []), c]);
+		}
+		let checked = 0;
+		for (const cases of groups.values()) {
+			const { items, error } = await runNode({
+				parameters: { resource: 'plot', operation: 'register', ...defaults, ...cases[0].params },
+				input: cases.map((c) => c.json),
+				store,
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(cases.length);
+			items.forEach((item, i) => {
+				expect(item.pairedItem).toEqual({ item: i });
+				const text = String(item.json.error).replace(new RegExp(`^Item ${i}\\b`), 'Item 0');
+				expect(text).toMatch(cases[i].message);
+				checked++;
+			});
+		}
+		expect(checked).toBe(CASES.length);
 		expect(fake.log.count()).toBe(0);
 	});
+});
 
-	it('Get returns one plot, simplified with lat/lon as numbers, or raw', async () => {
-		const [id] = fake.seedPlots('alice', 1, { namePrefix: 'Single' });
-		const simple = await runNode({
-			parameters: { resource: 'plot', operation: 'get', plotId: id },
+/**
+ * Geometry fields holding a plain `{{ $json.field }}` are read straight from the item;
+ * anything else goes through n8n's expression engine. Both must give the same plots.
+ */
+describe('Plot → Register: geometry fields as plain field references and as expressions', () => {
+	useFakeService();
+
+	const rows = [
+		{ 'Lat (deg)': '-10.123456', lon: -50.654321, pair: '-10.123456;-50.654321' },
+		{ 'Lat (deg)': '-11,223344', lon: -51.554433, pair: '-11.223344;-51.554433' },
+	];
+	const centres = async (latitude: string, longitude: string) => {
+		const store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'plot',
+				operation: 'register',
+				geometrySource: 'latLon',
+				latitude,
+				longitude,
+			},
+			input: rows,
 			store,
 		});
-		expect(simple.error).toBeUndefined();
-		expect(simple.items[0].json).toMatchObject({
-			plot_id: id,
-			lat: expect.any(Number),
-			lon: expect.any(Number),
-		});
-		const raw = await runNode({
-			parameters: { resource: 'plot', operation: 'get', plotId: id, simplify: false },
-			store,
-		});
-		expect(Array.isArray(raw.items[0].json.geojson_features)).toBe(true);
+		expect(error).toBeUndefined();
+		return items.map((i) => [
+			Number((i.json as IDataObject).lat).toFixed(4),
+			Number((i.json as IDataObject).lon).toFixed(4),
+		]);
+	};
+
+	it('gives the same plots either way', async () => {
+		const direct = await centres('={{ $json["Lat (deg)"] }}', '={{ $json.lon }}');
+		const computed = await centres(
+			"={{ $json.pair.split(';')[0] }}",
+			"={{ Number($json.pair.split(';')[1]) }}",
+		);
+		expect(direct).toEqual([
+			['-10.1235', '-50.6543'],
+			['-11.2233', '-51.5544'],
+		]);
+		expect(computed).toEqual(direct);
 	});
 
-	it("Get on another user's plot gives the service's 403 message", async () => {
-		const [id] = fake.seedPlots('bob', 1);
+	it('reports a missing field by its name', async () => {
+		const store = new CredentialStore({
+			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+		});
 		const { error } = await runNode({
-			parameters: { resource: 'plot', operation: 'get', plotId: id },
+			parameters: {
+				resource: 'plot',
+				operation: 'register',
+				geometrySource: 'latLon',
+				latitude: '={{ $json.latitude }}',
+				longitude: '={{ $json.lon }}',
+			},
+			input: rows,
 			store,
 		});
-		expect(String(error?.message)).toMatch(/Unauthorized access to entity retrieved/);
+		expect(error?.message).toMatch(/Item 0.*latitude/i);
 	});
 });
