@@ -38,7 +38,7 @@ export interface RequestLogEntry {
 	/** how the caller authenticated */
 	auth?: 'jwt' | 'api_key' | 'basic';
 	/** set when a fault was applied */
-	fault?: 'status' | 'drop-before' | 'drop-after' | 'delay';
+	fault?: Fault['kind'];
 	/** true when the connection was destroyed instead of answered */
 	dropped?: boolean;
 }
@@ -47,9 +47,16 @@ export type FaultMatch = { method?: string; path?: string | RegExp };
 export type Fault = { match?: FaultMatch; times?: number } & (
 	| { kind: 'status'; status: 404 | 429 | 500 | 502 | 503 | 504; retryAfterSeconds?: number }
 	| { kind: 'drop-before' }
-	| { kind: 'drop-after' }
+	/** processed fully, then the socket is destroyed (after `ms`, default at once) */
+	| { kind: 'drop-after'; ms?: number }
 	| { kind: 'delay'; ms: number }
+	/** processed fully, then a gateway's answer instead of the service's (its answer is lost) */
+	| { kind: 'status-after'; status: 502 | 504 }
+	/** processed fully, then answered only after `ms` (a slow answer; a client deadline makes it a timeout) */
+	| { kind: 'delay-after'; ms: number }
 );
+
+const FAULT_KINDS = ['status', 'drop-before', 'drop-after', 'delay', 'status-after', 'delay-after'];
 
 export interface ServerDeps {
 	clock: FakeClock;
@@ -401,9 +408,19 @@ export class FakeHttp {
 			entry.status = status;
 			entry.dropped = true;
 			reply.hijack();
+			if (fault.ms) await new Promise((r) => setTimeout(r, Math.max(0, Number(fault.ms))));
 			req.raw.socket?.destroy();
 			return;
 		}
+		if (fault?.kind === 'status-after') {
+			const gateway = httpStatusError(fault.status);
+			this.send(reply, entry, gateway.status, gateway.body, 'json', {});
+			// the log keeps the status the service would have sent, as for drop-after
+			entry.status = status;
+			return;
+		}
+		if (fault?.kind === 'delay-after')
+			await new Promise((r) => setTimeout(r, Math.max(0, fault.ms)));
 		this.send(reply, entry, status, body, kind, extraHeaders);
 	}
 
@@ -728,14 +745,16 @@ export class FakeHttp {
 	}
 
 	addFault(f: Fault): void {
-		if (
-			!f ||
-			!['status', 'drop-before', 'drop-after', 'delay'].includes((f as { kind: string }).kind)
-		)
+		if (!f || !FAULT_KINDS.includes((f as { kind: string }).kind))
 			throw new Error(`unknown fault kind '${(f as { kind?: string })?.kind}'`);
 		if (f.kind === 'status' && ![404, 429, 500, 502, 503, 504].includes(f.status))
 			throw new Error('status must be 404, 429, 500, 502, 503 or 504');
-		if (f.kind === 'delay' && !(Number(f.ms) >= 0)) throw new Error('delay needs ms >= 0');
+		if (f.kind === 'status-after' && ![502, 504].includes(f.status))
+			throw new Error('status-after: status must be 502 or 504');
+		if ((f.kind === 'delay' || f.kind === 'delay-after') && !(Number(f.ms) >= 0))
+			throw new Error(`${f.kind} needs ms >= 0`);
+		if (f.kind === 'drop-after' && f.ms !== undefined && !(Number(f.ms) >= 0))
+			throw new Error('drop-after: ms must be >= 0');
 		const times = f.times === undefined ? 1 : Number(f.times);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
 		this.faults.push({ ...f, remaining: times });
