@@ -44,7 +44,12 @@ export interface RequestLogEntry {
 }
 
 export type FaultMatch = { method?: string; path?: string | RegExp };
-export type Fault = { match?: FaultMatch; times?: number } & (
+export type Fault = {
+	match?: FaultMatch;
+	times?: number;
+	/** let this many matching requests through untouched before the fault applies (default 0) */
+	skip?: number;
+} & (
 	| { kind: 'status'; status: 404 | 429 | 500 | 502 | 503 | 504; retryAfterSeconds?: number }
 	| { kind: 'drop-before' }
 	/** processed fully, then the socket is destroyed (after `ms`, default at once) */
@@ -147,7 +152,7 @@ export function errorId(): string {
 export class FakeHttp {
 	readonly app: FastifyInstance;
 	readonly log: RequestLogEntry[] = [];
-	faults: (Fault & { remaining: number })[] = [];
+	faults: (Fault & { remaining: number; skipped?: number })[] = [];
 	readonly internalErrors: { id: string; error: string }[] = [];
 	private routes: Route[];
 
@@ -312,6 +317,10 @@ export class FakeHttp {
 		});
 		if (i < 0) return undefined;
 		const f = this.faults[i];
+		if ((f.skipped ?? 0) < (f.skip ?? 0)) {
+			f.skipped = (f.skipped ?? 0) + 1;
+			return undefined;
+		}
 		f.remaining -= 1;
 		if (f.remaining <= 0) this.faults.splice(i, 1);
 		return f;
@@ -755,6 +764,8 @@ export class FakeHttp {
 			throw new Error(`${f.kind} needs ms >= 0`);
 		if (f.kind === 'drop-after' && f.ms !== undefined && !(Number(f.ms) >= 0))
 			throw new Error('drop-after: ms must be >= 0');
+		if (f.skip !== undefined && !(Number.isInteger(f.skip) && f.skip >= 0))
+			throw new Error('skip must be a non-negative integer');
 		const times = f.times === undefined ? 1 : Number(f.times);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
 		this.faults.push({ ...f, remaining: times });

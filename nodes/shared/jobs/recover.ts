@@ -130,7 +130,7 @@ export async function createJobExactlyOnce(
 				found = await lookUpJobs(ctx, body, since);
 			}
 		} catch (lookupError) {
-			const reason = (lookupError as Error)?.message ?? String(lookupError);
+			const reason = ((lookupError as Error)?.message ?? String(lookupError)).replace(/\.+$/, '');
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`A job named "${String(body.job_name)}" may have been created: the answer to the create request was lost, and looking for the job failed too`,

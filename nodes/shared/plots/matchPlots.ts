@@ -354,7 +354,11 @@ export function pairRows(request: SentRequest, plots: readonly Plot[]): RowFindi
 	);
 	const same = levels.map((row) => row.flatMap((l, c) => (l === 'same' ? [c] : [])));
 	const possible = levels.map((row) => row.flatMap((l, c) => (l === 'possible' ? [c] : [])));
-	const ids = (cs: number[]) => cs.map((c) => plotIdOf(plots[c]));
+	const ids = (cs: number[]) =>
+		cs
+			.map((c) => plots[c])
+			.sort(byPlotId)
+			.map(plotIdOf);
 	const findings: RowFinding[] = request.rows.map(() => ({ kind: 'missing' }));
 	const groups = new Map<string, number[]>();
 	same.forEach((cs, r) => {

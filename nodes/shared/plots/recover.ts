@@ -62,8 +62,11 @@ export class RegistrationLedger {
 	readonly claimed = new Set<string>();
 	/** Items with plots that exist, and their plot ids. */
 	readonly registered = new Map<number, string[]>();
-	/** Items whose plots may exist (the run could not tell), with the Created After to check. */
-	readonly uncertain = new Map<number, string>();
+	/**
+	 * Items whose plots may exist (the run could not tell), with the Created After to check and
+	 * the error that says so.
+	 */
+	readonly uncertain = new Map<number, { createdAfter: string; error: unknown }>();
 
 	private sharing = 0;
 	private alone = false;
@@ -119,9 +122,10 @@ export class RegistrationLedger {
 	}
 
 	/** Records rows whose plots may exist. */
-	mayExist(rows: readonly SentRow[], createdAfter: string): void {
+	mayExist(rows: readonly SentRow[], createdAfter: string, error: unknown): void {
 		for (const row of rows)
-			if (!this.uncertain.has(row.itemIndex)) this.uncertain.set(row.itemIndex, createdAfter);
+			if (!this.uncertain.has(row.itemIndex))
+				this.uncertain.set(row.itemIndex, { createdAfter, error });
 	}
 
 	/**
@@ -131,18 +135,22 @@ export class RegistrationLedger {
 	report(error: unknown): AlreadyDone {
 		const parts: string[] = [];
 		const registered = [...this.registered.keys()].sort((a, b) => a - b);
-		const uncertain = [...this.uncertain.keys()].filter((i) => !this.registered.has(i));
+		const uncertain = [...this.uncertain.keys()].sort((a, b) => a - b);
+		// Those the error itself names need no second mention.
+		const others = uncertain.filter((i) => this.uncertain.get(i)?.error !== error);
 		if (registered.length > 0)
 			parts.push(
-				`${itemList(registered)} ${registered.length > 1 ? 'were' : 'was'} registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`,
+				registered.length > 1
+					? `${itemList(registered)} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
+					: `${itemList(registered)} was registered before the failure (its plots exist now); remove it from the input before running again, or it will be registered twice.`,
 			);
-		if (uncertain.length > 0) {
-			const after = [...new Set(uncertain.map((i) => this.uncertain.get(i)))].sort()[0];
+		if (others.length > 0) {
+			const after = others.map((i) => this.uncertain.get(i)?.createdAfter ?? '').sort()[0];
 			parts.push(
-				`${itemList(uncertain)} may have been registered: check with Plot → Get Many, Filters → Created After ${after} (UTC) before running ${uncertain.length > 1 ? 'them' : 'it'} again.`,
+				`${itemList(others)} may have been registered too: check with Plot → Get Many, Filters → Created After ${after} (UTC) before running ${others.length > 1 ? 'them' : 'it'} again.`,
 			);
 		}
-		if (parts.length === 0 && !serviceErrorOf(error).mayHaveArrived)
+		if (registered.length === 0 && uncertain.length === 0 && !serviceErrorOf(error).mayHaveArrived)
 			parts.push('No plot was registered.');
 		const context: IDataObject = {};
 		if (registered.length > 0)
@@ -169,23 +177,25 @@ export function itemList(items: readonly number[]): string {
 	return `${sorted.length === 1 ? 'Item' : 'Items'} ${shown}${more}`;
 }
 
-/** "item 3", "item 4 (features 0, 2)" for the rows given, grouped by item. */
+/** "items 0, 1, item 4 (features 0, 2)": the rows given, whole items first, by item. */
 function rowList(rows: readonly SentRow[]): string {
 	const byItem = new Map<number, SentRow[]>();
 	for (const row of rows) byItem.set(row.itemIndex, [...(byItem.get(row.itemIndex) ?? []), row]);
-	const parts = [...byItem.entries()]
-		.sort(([a], [b]) => a - b)
-		.map(([item, its]) =>
-			its.length === its[0].itemFeatureCount
-				? `item ${item}`
-				: `item ${item} (feature${its.length > 1 ? 's' : ''} ${its.map((r) => r.featureIndex).join(', ')})`,
+	const entries = [...byItem.entries()].sort(([a], [b]) => a - b);
+	const whole = entries.filter(([, its]) => its.length === its[0].itemFeatureCount).map(([i]) => i);
+	const partial = entries
+		.filter(([, its]) => its.length !== its[0].itemFeatureCount)
+		.map(
+			([item, its]) =>
+				`item ${item} (feature${its.length > 1 ? 's' : ''} ${its.map((r) => r.featureIndex).join(', ')})`,
 		);
-	const shown = parts.slice(0, 30).join(', ');
-	return parts.length > 30 ? `${shown} and ${parts.length - 30} more` : shown;
+	const parts = [...(whole.length > 0 ? [itemList(whole).toLowerCase()] : []), ...partial];
+	return parts.join(', ');
 }
 
-function checkAdvice(createdAfter: string): string {
-	return `Before running them again, open Plot → Get Many with Filters → Created After = ${createdAfter} (UTC) and look for their plots (same coordinates, name and fields); remove from the input the items whose plots are there, or they will be registered twice.`;
+function checkAdvice(createdAfter: string, rows: readonly SentRow[]): string {
+	const many = new Set(rows.map((r) => r.itemIndex)).size > 1;
+	return `Before running ${many ? 'them' : 'it'} again, open Plot → Get Many with Filters → Created After = ${createdAfter} (UTC) and look for ${many ? 'their plots' : 'its plots'} (same coordinates, name and fields); remove from the input the items whose plots are there, or they will be registered twice.`;
 }
 
 // ---------------------------------------------------------------- requests
@@ -203,8 +213,7 @@ async function sendMakePlot(
 		await apiRequest.call(ctx, 'POST', '/plots/make_plot', { body, itemIndex }),
 	);
 	if (plots.length !== features.length) {
-		ledger.mayExist(request.rows, serviceTimestamp(Date.now() - CLOCK_SKEW_MARGIN_MS));
-		throw new NodeOperationError(
+		const unpaired = new NodeOperationError(
 			ctx.getNode(),
 			`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to ${rowList(request.rows)}`,
 			{
@@ -213,6 +222,8 @@ async function sendMakePlot(
 					'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
 			},
 		);
+		ledger.mayExist(request.rows, serviceTimestamp(Date.now() - CLOCK_SKEW_MARGIN_MS), unpaired);
+		throw unpaired;
 	}
 	return plots;
 }
@@ -340,16 +351,16 @@ async function attempt(
 			return found;
 		});
 	} catch (lookupError) {
-		ledger.mayExist(request.rows, createdAfter);
-		const reason = (lookupError as Error)?.message ?? String(lookupError);
+		const reason = ((lookupError as Error)?.message ?? String(lookupError)).replace(/\.+$/, '');
 		const mayExist = new NodeOperationError(
 			ctx.getNode(),
 			`${capitalise(rowList(request.rows))} may have been registered: the answer to the registration was lost, and looking for the plots failed too`,
 			{
 				itemIndex,
-				description: `The request may have reached the service: ${lostAnswerReason(failure)}. Looking up the plots created since ${createdAfter} (UTC) failed: ${reason}. ${checkAdvice(createdAfter)}`,
+				description: `The request may have reached the service: ${lostAnswerReason(failure)}. Looking up the plots created since ${createdAfter} (UTC) failed: ${reason}. ${checkAdvice(createdAfter, request.rows)}`,
 			},
 		);
+		ledger.mayExist(request.rows, createdAfter, mayExist);
 		return request.rows.map((row) => ({ row, error: mayExist }));
 	}
 
@@ -363,10 +374,6 @@ async function attempt(
 		else missing.push(row);
 	});
 	if (unsure.length > 0) {
-		ledger.mayExist(
-			unsure.map((u) => u.row),
-			createdAfter,
-		);
 		const resembling = unsure
 			.filter((u) => u.plotIds.length > 0)
 			.map(
@@ -378,8 +385,16 @@ async function attempt(
 			`${capitalise(rowList(unsure.map((u) => u.row)))} may have been registered: the answer to the registration was lost, and the plots created since then cannot be paired with ${unsure.length > 1 ? 'them' : 'it'} with certainty`,
 			{
 				itemIndex: unsure[0].row.itemIndex,
-				description: `The request may have reached the service: ${lostAnswerReason(failure)}. ${resembling.length > 0 ? `Plots created since ${createdAfter} (UTC) that resemble them: ${resembling.join('; ')}.` : `More than ${LOOKUP_LIMIT} plots were created since ${createdAfter} (UTC), too many to look through.`} ${checkAdvice(createdAfter)}`,
+				description: `The request may have reached the service: ${lostAnswerReason(failure)}. ${resembling.length > 0 ? `Plots created since ${createdAfter} (UTC) that resemble ${unsure.length > 1 ? 'them' : 'it'}: ${resembling.join('; ')}.` : `More than ${LOOKUP_LIMIT} plots were created since ${createdAfter} (UTC), too many to look through.`} ${checkAdvice(
+					createdAfter,
+					unsure.map((u) => u.row),
+				)}`,
 			},
+		);
+		ledger.mayExist(
+			unsure.map((u) => u.row),
+			createdAfter,
+			cannotTell,
 		);
 		outcomes.push(...unsure.map((u) => ({ row: u.row, error: cannotTell })));
 	}
