@@ -407,6 +407,22 @@ describe('Job → Create: exactly once after a lost answer', () => {
 		expect(error?.description).toMatch(/Do not simply run again/);
 	});
 
+	it('two jobs of the same name and plots since the window began: cannot tell, so nothing is sent again', async () => {
+		const ids = seed(1);
+		const first = await create(ids, { additionalFields: { jobName: 'Weekly' } });
+		expect(first.error).toBeUndefined();
+		fake.faults.add({ kind: 'drop-after', match: MAKE_JOB });
+		const { items, error } = await create(ids, { additionalFields: { jobName: 'Weekly' } });
+		expect(items).toHaveLength(0);
+		expect(realCreates()).toHaveLength(2);
+		const jobs = jobsNow().map((j) => String(j.job_id));
+		expect(jobs).toHaveLength(2);
+		expect(error?.message).toBe(
+			`Jobs ${[...jobs].reverse().join(', ')} are all named "Weekly" with the same plots: the one this run created cannot be told apart`,
+		);
+		expect(error?.description).toMatch(/Job → Get Many \(Filters → Created After = \d{4}-/);
+	});
+
 	it('a 429 on make_job (nothing processed) is retried: one job', async () => {
 		const ids = seed(1);
 		fake.faults.add({ kind: 'status', status: 429, retryAfterSeconds: 1, match: MAKE_JOB });

@@ -77,7 +77,13 @@ async function lookUpJobs(
 		const created = parseServiceTimestamp(job.created_at);
 		return created === undefined || created >= Math.floor(since / 1000) * 1000;
 	});
-	return jobsMatchingBody(body, recent);
+	const found = jobsMatchingBody(body, recent);
+	// A cut listing cannot say the job is not there.
+	if (found.length === 0 && listed.length >= JOB_LOOKUP_LIMIT)
+		throw new Error(
+			`more than ${JOB_LOOKUP_LIMIT} jobs were created since ${serviceTimestamp(since)} (UTC), too many to look through`,
+		);
+	return found;
 }
 
 export interface CreateJobOptions {

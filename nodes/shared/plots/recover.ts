@@ -289,8 +289,9 @@ function resendRequests(request: SentRequest, rows: SentRow[]): SentRequest[] {
 
 /**
  * Registers the rows of one make_plot request exactly once (see the module comment): an
- * outcome per row, registered, recovered or failed. Throws only when nothing of the request
- * can exist (a failure that certainly was not carried out).
+ * outcome per row, registered, recovered or failed. Throws when the request certainly was not
+ * carried out (nothing of it exists), or when its answer cannot be paired with its rows (the
+ * ledger then counts them as rows that may exist).
  */
 export async function registerExactlyOnce(
 	ctx: IExecuteFunctions,
