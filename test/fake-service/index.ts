@@ -111,6 +111,10 @@ export interface FakeService {
 	getJob(
 		jobId: string,
 	): (Record<string, unknown> & { tokensCharged: number; tokensRefunded: number }) | undefined;
+	/** every plot of a user, oldest first (as GET /plots would show it) */
+	plotsOf(username: string): Record<string, unknown>[];
+	/** every job of a user, oldest first (as GET /jobs would show it) */
+	jobsOf(username: string): Record<string, unknown>[];
 	/** unexpected exceptions that produced a 500 (should stay empty) */
 	internalErrors(): { id: string; error: string }[];
 	/** clears plots, jobs, runs, log, faults and added capabilities; restores balances, failing plots and the clock (start time, scale 1). Ids keep growing. */
@@ -234,6 +238,20 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 						tokensRefunded: j.tokensRefunded,
 					}
 				: undefined;
+		},
+		plotsOf: (u) => {
+			store.jobs.tick();
+			return [...store.plots.byId.values()]
+				.filter((p) => p.username === u)
+				.sort((a, b) => a.num - b.num)
+				.map((p) => store.plots.view(p));
+		},
+		jobsOf: (u) => {
+			store.jobs.tick();
+			return [...store.jobs.byId.values()]
+				.filter((j) => j.username === u)
+				.sort((a, b) => a.num - b.num)
+				.map((j) => store.jobs.view(j, false));
 		},
 		internalErrors: () => [...http.internalErrors],
 		reset,

@@ -38,18 +38,30 @@ export interface RequestLogEntry {
 	/** how the caller authenticated */
 	auth?: 'jwt' | 'api_key' | 'basic';
 	/** set when a fault was applied */
-	fault?: 'status' | 'drop-before' | 'drop-after' | 'delay';
+	fault?: Fault['kind'];
 	/** true when the connection was destroyed instead of answered */
 	dropped?: boolean;
 }
 
 export type FaultMatch = { method?: string; path?: string | RegExp };
-export type Fault = { match?: FaultMatch; times?: number } & (
+export type Fault = {
+	match?: FaultMatch;
+	times?: number;
+	/** let this many matching requests through untouched before the fault applies (default 0) */
+	skip?: number;
+} & (
 	| { kind: 'status'; status: 404 | 429 | 500 | 502 | 503 | 504; retryAfterSeconds?: number }
 	| { kind: 'drop-before' }
-	| { kind: 'drop-after' }
+	/** processed fully, then the socket is destroyed (after `ms`, default at once) */
+	| { kind: 'drop-after'; ms?: number }
 	| { kind: 'delay'; ms: number }
+	/** processed fully, then a gateway's answer instead of the service's (its answer is lost) */
+	| { kind: 'status-after'; status: 502 | 504 }
+	/** processed fully, then answered only after `ms` (a slow answer; a client deadline makes it a timeout) */
+	| { kind: 'delay-after'; ms: number }
 );
+
+const FAULT_KINDS = ['status', 'drop-before', 'drop-after', 'delay', 'status-after', 'delay-after'];
 
 export interface ServerDeps {
 	clock: FakeClock;
@@ -140,7 +152,7 @@ export function errorId(): string {
 export class FakeHttp {
 	readonly app: FastifyInstance;
 	readonly log: RequestLogEntry[] = [];
-	faults: (Fault & { remaining: number })[] = [];
+	faults: (Fault & { remaining: number; skipped?: number })[] = [];
 	readonly internalErrors: { id: string; error: string }[] = [];
 	private routes: Route[];
 
@@ -305,6 +317,10 @@ export class FakeHttp {
 		});
 		if (i < 0) return undefined;
 		const f = this.faults[i];
+		if ((f.skipped ?? 0) < (f.skip ?? 0)) {
+			f.skipped = (f.skipped ?? 0) + 1;
+			return undefined;
+		}
 		f.remaining -= 1;
 		if (f.remaining <= 0) this.faults.splice(i, 1);
 		return f;
@@ -401,9 +417,19 @@ export class FakeHttp {
 			entry.status = status;
 			entry.dropped = true;
 			reply.hijack();
+			if (fault.ms) await new Promise((r) => setTimeout(r, Math.max(0, Number(fault.ms))));
 			req.raw.socket?.destroy();
 			return;
 		}
+		if (fault?.kind === 'status-after') {
+			const gateway = httpStatusError(fault.status);
+			this.send(reply, entry, gateway.status, gateway.body, 'json', {});
+			// the log keeps the status the service would have sent, as for drop-after
+			entry.status = status;
+			return;
+		}
+		if (fault?.kind === 'delay-after')
+			await new Promise((r) => setTimeout(r, Math.max(0, fault.ms)));
 		this.send(reply, entry, status, body, kind, extraHeaders);
 	}
 
@@ -728,14 +754,18 @@ export class FakeHttp {
 	}
 
 	addFault(f: Fault): void {
-		if (
-			!f ||
-			!['status', 'drop-before', 'drop-after', 'delay'].includes((f as { kind: string }).kind)
-		)
+		if (!f || !FAULT_KINDS.includes((f as { kind: string }).kind))
 			throw new Error(`unknown fault kind '${(f as { kind?: string })?.kind}'`);
 		if (f.kind === 'status' && ![404, 429, 500, 502, 503, 504].includes(f.status))
 			throw new Error('status must be 404, 429, 500, 502, 503 or 504');
-		if (f.kind === 'delay' && !(Number(f.ms) >= 0)) throw new Error('delay needs ms >= 0');
+		if (f.kind === 'status-after' && ![502, 504].includes(f.status))
+			throw new Error('status-after: status must be 502 or 504');
+		if ((f.kind === 'delay' || f.kind === 'delay-after') && !(Number(f.ms) >= 0))
+			throw new Error(`${f.kind} needs ms >= 0`);
+		if (f.kind === 'drop-after' && f.ms !== undefined && !(Number(f.ms) >= 0))
+			throw new Error('drop-after: ms must be >= 0');
+		if (f.skip !== undefined && !(Number.isInteger(f.skip) && f.skip >= 0))
+			throw new Error('skip must be a non-negative integer');
 		const times = f.times === undefined ? 1 : Number(f.times);
 		if (!Number.isInteger(times) || times < 1) throw new Error('times must be a positive integer');
 		this.faults.push({ ...f, remaining: times });

@@ -231,12 +231,13 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		expect(fake.log.count({ method: 'POST', path: '/protected-areas/checks' })).toBe(1);
 	});
 
-	it('keeps a 429 Retry-After on the error for callers that schedule their own retries', async () => {
+	it('keeps a 429 Retry-After on the error when the retries of a POST run out', async () => {
+		// A 429 is refused before processing, so even a POST is retried (a bounded number of times).
 		fake.faults.add({
 			kind: 'status',
 			status: 429,
-			retryAfterSeconds: 3,
-			times: 1,
+			retryAfterSeconds: 1,
+			times: 4,
 			match: { method: 'POST' },
 		});
 		const { error } = await runNode({
@@ -249,11 +250,12 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 			store: apiKeyStore(),
 		});
 		expect(error?.httpCode).toBe('429');
+		expect(fake.log.count({ method: 'POST', path: '/protected-areas/checks' })).toBe(4);
 		expect(
 			(error as unknown as { errorResponse: { retry_after_ms: number } }).errorResponse
 				.retry_after_ms,
-		).toBe(3000);
-		expect(error?.description).toMatch(/retry after 3 s/);
+		).toBe(1000);
+		expect(error?.description).toMatch(/retry after 1 s/);
 	});
 
 	it('maps a 500 to the service message with its log ID and what to do', async () => {

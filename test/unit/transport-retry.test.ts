@@ -27,12 +27,18 @@ describe('retry policy', () => {
 		},
 	);
 
-	it.each([429, 502, 503, 504])(
+	it.each([502, 503, 504])(
 		'never retries a non-idempotent request (POST) on %s: it may have arrived',
 		(status) => {
 			expect(retryDelay({ status }, 1, false, policy, mid)).toBeUndefined();
 		},
 	);
+
+	it('retries a POST on 429 (refused before anything was processed), honouring Retry-After, bounded', () => {
+		expect(retryDelay({ status: 429 }, 1, false, policy, mid)).toBeGreaterThan(0);
+		expect(retryDelay({ status: 429, retryAfter: '2' }, 1, false, policy, mid)).toBe(2000);
+		expect(retryDelay({ status: 429 }, policy.maxAttempts, false, policy, mid)).toBeUndefined();
+	});
 
 	it.each(['ECONNRESET', 'ETIMEDOUT', 'ECONNABORTED', 'EPIPE'])(
 		'never retries a POST after %s: the request may have reached the service',

@@ -198,3 +198,93 @@ export function mergeCheckAnswers(answers: readonly unknown[]): Json {
 	merged.metadata = answers.map((a) => (isObject(a) ? (a.metadata ?? null) : null));
 	return merged;
 }
+
+/**
+ * The tokens a check answer says it charged (its `metadata`, or the top level: tokens_charged,
+ * token_cost, tokens_used, tokens), or undefined when it says nothing: the contract does not
+ * show where a check's cost appears.
+ */
+export function tokensOfCheckAnswer(answer: unknown): number | undefined {
+	if (!isObject(answer)) return undefined;
+	for (const where of [answer.metadata, answer]) {
+		if (!isObject(where)) continue;
+		for (const key of ['tokens_charged', 'token_cost', 'tokens_used', 'tokens']) {
+			const n = num(where[key]);
+			if (n !== null) return n;
+		}
+	}
+	return undefined;
+}
+
+/** A check request that was answered (and so paid for), with the outputs made of its answer. */
+export interface PaidChunk {
+	entries: readonly CheckEntry[];
+	outputs: ReadonlyArray<{ item: number | number[]; json: Json }>;
+	/** Tokens the answer says it charged, when it says. */
+	tokens?: number;
+}
+
+function itemsText(items: readonly number[]): string {
+	const sorted = [...new Set(items)].sort((a, b) => a - b);
+	const shown = sorted.slice(0, 30).join(', ');
+	return `item${sorted.length > 1 ? 's' : ''} ${shown}${sorted.length > 30 ? ` and ${sorted.length - 30} more` : ''}`;
+}
+
+/** "items 0, 1 and item 2 (30 of 50)": the items the entries cover, partly covered ones counted. */
+function coverage(covered: readonly CheckEntry[], all: readonly CheckEntry[]): string {
+	const count = (entries: readonly CheckEntry[]) => {
+		const m = new Map<number, number>();
+		for (const e of entries) m.set(e.itemIndex, (m.get(e.itemIndex) ?? 0) + 1);
+		return m;
+	};
+	const done = count(covered);
+	const total = count(all);
+	const whole = [...done.keys()].filter((i) => done.get(i) === total.get(i));
+	const partial = [...done.keys()]
+		.filter((i) => done.get(i) !== total.get(i))
+		.sort((a, b) => a - b)
+		.map((i) => `item ${i} (${done.get(i)} of ${total.get(i)} plots and geometries)`);
+	return [...(whole.length > 0 ? [itemsText(whole)] : []), ...partial].join(', ');
+}
+
+/**
+ * What a check run had paid for when it stopped on a failure: a sentence for the error's
+ * description (which items were checked, what it cost when the answers say, what is left to
+ * run) and the results themselves, to keep on the error so that they are not lost.
+ * `failed` names the entries of the failing request when it may have been carried out (and
+ * charged) although its answer was lost. Undefined when nothing was or may have been paid.
+ */
+export function paidBeforeFailure(
+	paid: readonly PaidChunk[],
+	all: readonly CheckEntry[],
+	failed?: { entries: readonly CheckEntry[]; what: string },
+): { description: string; context: Json } | undefined {
+	if (paid.length === 0 && !failed) return undefined;
+	const parts: string[] = [];
+	const context: Json = {};
+	if (paid.length > 0) {
+		const checked = paid.flatMap((p) => p.entries);
+		const known = paid.filter((p) => p.tokens !== undefined);
+		const sum = known.reduce((total, p) => total + (p.tokens ?? 0), 0);
+		const cost =
+			known.length === paid.length
+				? `${sum} tokens charged`
+				: known.length > 0
+					? `at least ${sum} tokens charged (not every answer said what it cost)`
+					: 'the answers did not say what they cost';
+		const done = new Set(checked);
+		const left = all.filter((e) => !done.has(e));
+		parts.push(
+			`Checked and paid for before the failure: ${coverage(checked, all)} (${checked.length} plots and geometries; ${cost}). Their results are attached to this error (context.checkedBeforeFailure); turn on "Continue On Fail" (Settings → On Error) to get them as output items instead.${left.length > 0 ? ` Run again only ${coverage(left, all)}, or the checks already made will be paid twice.` : ''}`,
+		);
+		context.checkedBeforeFailure = paid.flatMap((p) =>
+			p.outputs.map((o) => ({ item: o.item, json: o.json })),
+		);
+		context.tokensChargedBeforeFailure = known.length === paid.length ? sum : null;
+	}
+	if (failed)
+		parts.push(
+			`The failing request for ${coverage(failed.entries, all)} may have been carried out and charged too (${failed.what}); its results cannot be looked up.`,
+		);
+	return { description: parts.join(' '), context };
+}

@@ -86,7 +86,16 @@ export interface BatchedOperation<P> extends Common<P> {
 	 * what already happened (what exists, what was spent, given the batches that succeeded
 	 * and the error), added to the error's description so that nothing is done twice.
 	 */
-	alreadyDone?: (succeeded: Batch[], error: unknown) => string | undefined;
+	alreadyDone?: (succeeded: Batch[], error: unknown) => string | AlreadyDone | undefined;
+}
+
+/**
+ * What `alreadyDone` reports: a sentence for the error's description and, optionally, data
+ * kept on the error's `context` (e.g. the results already paid for), so that nothing is lost.
+ */
+export interface AlreadyDone {
+	description?: string;
+	context?: IDataObject;
 }
 
 export type Operation<P> = PerItemOperation<P> | BatchedOperation<P>;
@@ -184,8 +193,11 @@ export async function runItems<P>(
 	}
 	if (failure) {
 		const error = asNodeError(ctx, failure.error, failure.itemIndex);
-		const note = 'plan' in op ? op.alreadyDone?.(succeeded, failure.error) : undefined;
-		if (note) error.description = `${error.description ?? ''} ${note}`.trim();
+		const done = 'plan' in op ? op.alreadyDone?.(succeeded, failure.error) : undefined;
+		const note = typeof done === 'string' ? { description: done } : done;
+		if (note?.description)
+			error.description = `${error.description ?? ''} ${note.description}`.trim();
+		if (note?.context) error.context = { ...(error.context ?? {}), ...note.context };
 		throw error;
 	}
 	for (const found of problems) out.push({ at: found.itemIndex, data: problemItem(found) });

@@ -12,8 +12,9 @@
  *   exponential backoff and jitter, a bounded number of times; a Retry-After is honoured on
  *   every status that carries one (429 and 503 in practice).
  * - Any other request (a POST that creates something) is retried only when it certainly
- *   never reached the service (no connection could be made). It is never retried after it
- *   may have arrived.
+ *   was not carried out: no connection could be made, or the service refused it with 429
+ *   (rate limited: refused before anything is processed). It is never retried after it may
+ *   have arrived.
  */
 
 export interface RetryPolicy {
@@ -35,6 +36,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
 /** Statuses after which a request may have been carried out although it failed (a gateway's). */
 const OUTCOME_UNKNOWN_STATUS = new Set([502, 504]);
+/** Statuses the service answers before processing anything: safe to repeat even a create. */
+const REFUSED_UNPROCESSED_STATUS = new Set([429]);
 /** Network errors raised before any byte of the request could reach the service. */
 const NEVER_SENT = new Set([
 	'ECONNREFUSED',
@@ -100,7 +103,10 @@ export function retryDelay(
 	now: () => number = Date.now,
 ): number | undefined {
 	if (attempt >= policy.maxAttempts) return undefined;
-	const retryable = idempotent ? isTransient(outcome) : neverSent(outcome);
+	const retryable = idempotent
+		? isTransient(outcome)
+		: neverSent(outcome) ||
+			(outcome.status !== undefined && REFUSED_UNPROCESSED_STATUS.has(outcome.status));
 	if (!retryable) return undefined;
 	const backoff = backoffDelay(attempt, policy.baseDelayMs, policy.maxDelayMs, random);
 	const after =

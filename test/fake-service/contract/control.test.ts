@@ -49,6 +49,39 @@ describe('faults, log and the /__fake control surface', () => {
 		}
 	});
 
+	test('status-after and delay-after process the request first; skip lets requests through; peeks list plots and jobs', async () => {
+		f.faults.add({ kind: 'status-after', status: 504, match: { path: '/plots/make_plot' } });
+		const gateway = await call('POST', '/plots/make_plot', { body: { geojson: fc(sq(1, 1)) } });
+		expect(gateway.status).toBe(504);
+		expect(gateway.json).toEqual({ code: 504, message: 'HTTP 504 Gateway Timeout' });
+		expect(f.plotsOf('alice')).toHaveLength(1);
+		f.faults.add({ kind: 'delay-after', ms: 150, match: { path: '/plots/make_plot' } });
+		const t = Date.now();
+		const slow = call('POST', '/plots/make_plot', { body: { geojson: fc(sq(2, 2)) } });
+		await new Promise((r) => setTimeout(r, 50));
+		expect(f.plotsOf('alice')).toHaveLength(2); // stored before the answer
+		expect((await slow).status).toBe(200);
+		expect(Date.now() - t).toBeGreaterThanOrEqual(140);
+		f.faults.add({ kind: 'drop-after', ms: 100, skip: 1, match: { path: '/plots/make_plot' } });
+		expect(
+			(await call('POST', '/plots/make_plot', { body: { geojson: fc(sq(3, 3)) } })).status,
+		).toBe(200);
+		await expect(
+			call('POST', '/plots/make_plot', { body: { geojson: fc(sq(4, 4)) } }),
+		).rejects.toThrow();
+		expect(f.plotsOf('alice')).toHaveLength(4);
+		const entries = f.log.entries().filter((e) => e.path === '/plots/make_plot');
+		expect(entries.map((e) => [e.status, e.fault, e.dropped])).toEqual([
+			[200, 'status-after', undefined],
+			[200, 'delay-after', undefined],
+			[200, undefined, undefined],
+			[200, 'drop-after', true],
+		]);
+		expect(f.jobsOf('alice')).toEqual([]);
+		expect(() => f.faults.add({ kind: 'status-after', status: 503 as 502 })).toThrow(/502 or 504/);
+		expect(() => f.faults.add({ kind: 'status', status: 503, skip: -1 })).toThrow(/skip/);
+	});
+
 	test('the log counts requests and holds no secrets', async () => {
 		const basic = 'Basic ' + Buffer.from(`alice:${f.users.alice.password}`).toString('base64');
 		const tok = (

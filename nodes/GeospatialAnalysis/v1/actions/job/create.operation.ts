@@ -7,12 +7,11 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
-import type { Problems, Ready } from '../../../../shared/runner';
+import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 import { serviceErrorOf } from '../../../../shared/transport/failure';
-import { paginate } from '../../../../shared/transport/paginate';
-import { apiRequest } from '../../../../shared/transport/request';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
+import { createJobExactlyOnce } from '../../../../shared/jobs/recover';
 import type { JobItem } from './jobRequest';
 import { jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
 
@@ -76,35 +75,11 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: 60 },
 				default: 10,
 				description:
-					'When the connection breaks after the create request was sent, the node looks for a job with the same name and plot IDs created within this many minutes and returns it instead of creating a second one',
+					'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
 			},
 		],
 	},
 ];
-
-function parseCreatedAt(value: unknown): number {
-	if (typeof value !== 'string') return NaN;
-	const text = /[zZ]|[+-]\d{2}:?\d{2}$/.test(value) ? value : `${value}Z`;
-	return Date.parse(text);
-}
-
-/** Looks for the job a create request with this body may have made. */
-async function findCreatedJob(
-	ctx: IExecuteFunctions,
-	body: IDataObject,
-	sentAt: number,
-	windowMs: number,
-): Promise<IDataObject | undefined> {
-	const wanted = [...(body.plot_ids as string[])].sort().join(',');
-	const jobs = (await paginate.call(ctx, '/jobs', 'jobs', { limit: 100 })) as IDataObject[];
-	return jobs.find((job) => {
-		if (job.job_name !== body.job_name) return false;
-		const ids = Array.isArray(job.plot_ids) ? job.plot_ids.map(String).sort().join(',') : '';
-		if (ids !== wanted) return false;
-		const created = parseCreatedAt(job.created_at);
-		return Number.isNaN(created) || created >= sentAt - windowMs;
-	});
-}
 
 function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
 	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -154,19 +129,50 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const created: CreatedJob[] = [];
 	return await runItems<CreateItem>(this, items, {
 		prepare: (i, problems) => readCreateItem(this, i, problems),
 		plan: (ready) =>
 			jobGroups(this, ready).map((group) => ({
 				items: group.map((g) => g.itemIndex),
-				send: async () => [
-					{ item: group.map((g) => g.itemIndex), json: await createJob(this, group) },
-				],
+				send: async () => {
+					const job = await createJob(this, group);
+					created.push({ items: group.map((g) => g.itemIndex), job });
+					return [{ item: group.map((g) => g.itemIndex), json: job }];
+				},
 			})),
+		// Jobs created before a later one failed: named, so that none is created twice.
+		alreadyDone: () => createdNote(created),
 	});
 }
 
-/** Creates one job (after a quote when Max Tokens is set); never twice. */
+interface CreatedJob {
+	items: number[];
+	job: IDataObject;
+}
+
+function createdNote(created: CreatedJob[]): AlreadyDone | undefined {
+	if (created.length === 0) return undefined;
+	const list = created
+		.map(({ items, job }) => {
+			const cost = job.token_cost === undefined ? '' : `, ${String(job.token_cost)} tokens`;
+			return `job ${String(job.job_id)} "${String(job.job_name)}" (item${items.length > 1 ? 's' : ''} ${items.join(', ')}${cost})`;
+		})
+		.join('; ');
+	return {
+		description: `Created before the failure: ${list}. Remove those items from the input before running again, or their analyses will be created and paid twice.`,
+		context: {
+			createdBeforeFailure: created.map(({ items, job }) => ({
+				items,
+				job_id: job.job_id ?? null,
+				job_name: job.job_name ?? null,
+				token_cost: job.token_cost ?? null,
+			})),
+		},
+	};
+}
+
+/** Creates one job (after a quote when Max Tokens is set); never twice (jobs/recover.ts). */
 async function createJob(
 	ctx: IExecuteFunctions,
 	group: Array<Ready<CreateItem>>,
@@ -186,18 +192,11 @@ async function createJob(
 				},
 			);
 	}
-	const sentAt = Date.now();
 	try {
-		// Never retried once it may have reached the service (idempotent: false).
-		return (await apiRequest.call(ctx, 'POST', '/jobs/make_job', {
-			body,
-			itemIndex: first,
-			idempotent: false,
-		})) as IDataObject;
+		return await createJobExactlyOnce(ctx, body, { itemIndex: first, windowMs: value.windowMs });
 	} catch (error) {
-		const failure = serviceErrorOf(error);
-		const tokens = failure.tokens;
-		if (failure.kind === 'insufficient-tokens' && tokens)
+		const tokens = serviceErrorOf(error).tokens;
+		if (serviceErrorOf(error).kind === 'insufficient-tokens' && tokens)
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`Not enough tokens for this job: it needs ${String(tokens.needed ?? 'more')} tokens and ${String(tokens.free ?? 'too few')} are free`,
@@ -207,10 +206,6 @@ async function createJob(
 						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
 				},
 			);
-		// Look for the job only when the request may have been carried out unanswered.
-		if (!failure.mayHaveArrived) throw asNodeError(ctx, error, first);
-		const found = await findCreatedJob(ctx, body, sentAt, value.windowMs);
-		if (!found) throw asNodeError(ctx, error, first);
-		return { ...found, recovered_after_connection_error: true };
+		throw asNodeError(ctx, error, first);
 	}
 }

@@ -4,7 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { Feature } from '../../../../shared/geometry';
 import { readLooseNumber } from '../../../../shared/geometry';
@@ -12,8 +11,8 @@ import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/b
 import {
 	MAX_FEATURES_PER_REQUEST,
 	planRegistrationRequests,
-	plotsOfResponse,
 } from '../../../../shared/plots/batching';
+import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/recover';
 import type { DateOrder } from '../../../../shared/plots/dates';
 import { readHarvestDate } from '../../../../shared/plots/dates';
 import {
@@ -22,9 +21,8 @@ import {
 	readCommodity,
 	readText,
 } from '../../../../shared/plots/fields';
-import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
-import type { Batch, BatchOutput, Problems } from '../../../../shared/runner';
+import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['plot'], operation: ['register'] };
@@ -228,14 +226,6 @@ function prepareItem(
 	};
 }
 
-/** What exists after a failure, so that nothing is registered twice. */
-function registeredNote(succeeded: Batch[]): string {
-	const items = succeeded.flatMap((b) => b.items).sort((a, b) => a - b);
-	return items.length > 0
-		? `Items ${items.join(', ')} were registered before the failure (their plots exist now); remove them from the input before running again, or they will be registered twice.`
-		: 'No plot was registered.';
-}
-
 export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
@@ -247,6 +237,8 @@ export async function execute(
 		MAX_PARALLEL_REQUESTS,
 		Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1),
 	);
+	// What this run has registered: no plot is registered twice or paired with two rows.
+	const ledger = new RegistrationLedger();
 	return await runItems<PreparedItem>(this, items, {
 		prepare: (i, problems) => prepareItem(this, i, repair, dateOrder, problems),
 		// Batches of at most 20 features; see plots/batching.ts for the rule.
@@ -255,51 +247,50 @@ export async function execute(
 				const units = request.units.map((u) => ready[u].value);
 				return {
 					items: units.map((u) => u.itemIndex),
-					send: async () => await sendRegistration(this, units, request.fields, repair),
+					send: async () => await sendRegistration(this, units, request.fields, repair, ledger),
 				};
 			}),
 		concurrency: parallel,
-		alreadyDone: registeredNote,
+		// What exists when the run stops (registered, or may have been), so nothing is sent twice.
+		alreadyDone: (_succeeded, error) => ledger.report(error),
 	});
 }
 
-/** One make_plot request; one output per plot, paired with its item, with its feature index. */
+/**
+ * One make_plot request, exactly once (plots/recover.ts); one output per plot, paired with
+ * its item, with its feature index (and `recovered_after_connection_error` when its answer
+ * was lost and the plot was found afterwards).
+ */
 async function sendRegistration(
 	ctx: IExecuteFunctions,
 	units: PreparedItem[],
 	fields: RequestFields,
 	repair: boolean,
+	ledger: RegistrationLedger,
 ): Promise<BatchOutput[]> {
-	const features = units.flatMap((u) => u.features);
-	const body = { geojson: { type: 'FeatureCollection', features }, ...fields };
-	const itemIndex = units[0].itemIndex;
-	// POST /plots/make_plot creates plots: never retried (apiRequest does not retry non-idempotent calls).
-	const plots = plotsOfResponse(
-		await apiRequest.call(ctx, 'POST', '/plots/make_plot', { body, itemIndex }),
+	const rows = units.flatMap((unit) =>
+		unit.features.map((feature, featureIndex) => ({
+			itemIndex: unit.itemIndex,
+			featureIndex,
+			itemFeatureCount: unit.features.length,
+			feature,
+		})),
 	);
-	if (plots.length !== features.length) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The service returned ${plots.length} plots for ${features.length} features, so the plots cannot be matched to items ${units.map((u) => u.itemIndex).join(', ')}`,
-			{
-				itemIndex,
-				description:
-					'Check the registered plots with "Plot → Get Many" before running again, so that nothing is registered twice.',
-			},
-		);
-	}
-	let offset = 0;
-	return units.flatMap((unit) => {
-		const outputs = unit.features.map((_f, featureIndex): BatchOutput => {
-			const json: IDataObject = {
-				...(plots[offset + featureIndex] as IDataObject),
-				input_feature_index: featureIndex,
-			};
-			if (repair) json.repairs = unit.repairs;
-			if (unit.warnings.length > 0) json.warnings = unit.warnings;
-			return { item: unit.itemIndex, json };
-		});
-		offset += unit.features.length;
-		return outputs;
+	const outcomes = await registerExactlyOnce(ctx, { rows, fields }, ledger);
+	const unitOf = new Map(units.map((u) => [u.itemIndex, u]));
+	const failed = new Set<number>();
+	return outcomes.flatMap((outcome): BatchOutput[] => {
+		const item = outcome.row.itemIndex;
+		if ('error' in outcome) {
+			if (failed.has(item)) return [];
+			failed.add(item);
+			return [{ item, error: outcome.error }];
+		}
+		const unit = unitOf.get(item) as PreparedItem;
+		const json: IDataObject = { ...outcome.plot, input_feature_index: outcome.row.featureIndex };
+		if (repair) json.repairs = unit.repairs;
+		if (unit.warnings.length > 0) json.warnings = unit.warnings;
+		if (outcome.recovered) json.recovered_after_connection_error = true;
+		return [{ item, json }];
 	});
 }

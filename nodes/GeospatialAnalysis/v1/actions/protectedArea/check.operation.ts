@@ -6,20 +6,24 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { CheckEntry } from '../../../../shared/protectedAreas/check';
+import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/check';
 import {
 	CHECK_BATCH_LIMIT,
 	checkRequestBody,
 	matchCheckResults,
 	mergeCheckAnswers,
 	packCheckEntries,
+	paidBeforeFailure,
 	summariseCheck,
+	tokensOfCheckAnswer,
 } from '../../../../shared/protectedAreas/check';
+import { lostAnswerReason } from '../../../../shared/helpers/lostAnswer';
+import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import { missingIdReason, readIdList } from '../../../../shared/input';
-import type { Problems } from '../../../../shared/runner';
-import { runItems } from '../../../../shared/runner';
+import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
+import { asNodeError, runItems } from '../../../../shared/runner';
 
 const show = { resource: ['protectedArea'], operation: ['check'] };
 
@@ -163,23 +167,16 @@ export async function execute(
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true && checkBy !== 'plotIds';
 	const batchSize = Number(options.batchSize ?? CHECK_BATCH_LIMIT);
-	const byItem = new Map<number, PreparedItem>();
+	const run: CheckRun = { byItem: new Map(), all: [], paid: [], lost: [], raw, repair };
 	return await runItems<PreparedItem>(this, items, {
 		prepare: (i, problems) => prepareItem(this, i, checkBy, repair, problems),
-		// One request at a time: each check costs tokens and is never retried (a POST).
+		// One request at a time: each check costs tokens and is retried only on 429.
 		plan: (ready) => {
-			for (const r of ready) byItem.set(r.itemIndex, r.value);
-			const entries = ready.flatMap((r) => r.value.entries);
-			return packCheckEntries(entries, batchSize).map((chunk) => ({
+			for (const r of ready) run.byItem.set(r.itemIndex, r.value);
+			run.all.push(...ready.flatMap((r) => r.value.entries));
+			return packCheckEntries(run.all, batchSize).map((chunk) => ({
 				items: [...new Set(chunk.map((e) => e.itemIndex))],
-				send: async () => {
-					const { answer, matched } = await sendCheck(this, chunk);
-					if (raw) return [{ item: [...new Set(chunk.map((e) => e.itemIndex))], json: answer }];
-					return chunk.map((entry, k) => ({
-						item: entry.itemIndex,
-						json: rowOf(matched[k], entry, byItem.get(entry.itemIndex) as PreparedItem, repair),
-					}));
-				},
+				send: async () => await checkChunk(this, chunk, run),
 			}));
 		},
 		// Raw output: the answers of all requests merged into one FeatureCollection.
@@ -191,25 +188,67 @@ export async function execute(
 					},
 				]
 			: undefined,
+		// Results already paid for are never lost: named in the error and kept on it.
+		alreadyDone: () => paidBeforeFailure(run.paid, run.all, run.lost[0]) as AlreadyDone,
 	});
 }
 
-/** One POST /protected-areas/checks, its features matched to the chunk's entries. */
-async function sendCheck(ctx: IExecuteFunctions, chunk: CheckEntry[]) {
+/** What a check run has sent and been answered, for its outputs and for its error. */
+interface CheckRun {
+	byItem: Map<number, PreparedItem>;
+	all: CheckEntry[];
+	paid: PaidChunk[];
+	/** Requests that failed after they may have been carried out (and charged). */
+	lost: Array<{ entries: CheckEntry[]; what: string }>;
+	raw: boolean;
+	repair: boolean;
+}
+
+/** One POST /protected-areas/checks; its answer is recorded as paid before anything else. */
+async function checkChunk(
+	ctx: IExecuteFunctions,
+	chunk: CheckEntry[],
+	run: CheckRun,
+): Promise<BatchOutput[]> {
 	const itemIndex = chunk[0].itemIndex;
-	const answer = (await apiRequest.call(ctx, 'POST', '/protected-areas/checks', {
-		body: checkRequestBody(chunk),
-		itemIndex,
-	})) as IDataObject;
+	const chunkItems = [...new Set(chunk.map((e) => e.itemIndex))];
+	let answer: IDataObject;
 	try {
-		return { answer, matched: matchCheckResults(chunk, answer) };
+		answer = (await apiRequest.call(ctx, 'POST', '/protected-areas/checks', {
+			body: checkRequestBody(chunk),
+			itemIndex,
+		})) as IDataObject;
 	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), (error as Error).message, {
+		const failure = serviceErrorOf(error);
+		if (failure.mayHaveArrived) run.lost.push({ entries: chunk, what: lostAnswerReason(failure) });
+		throw asNodeError(ctx, error, itemIndex);
+	}
+	const tokens = tokensOfCheckAnswer(answer);
+	if (run.raw) {
+		const outputs = [{ item: chunkItems, json: answer }];
+		run.paid.push({ entries: chunk, outputs, tokens });
+		return outputs;
+	}
+	let matched: IDataObject[];
+	try {
+		matched = matchCheckResults(chunk, answer) as IDataObject[];
+	} catch (error) {
+		// Paid for but not pairable: the answer is output as it is, beside the error.
+		const outputs = [{ item: chunkItems, json: { unpaired_check_answer: true, ...answer } }];
+		run.paid.push({ entries: chunk, outputs, tokens });
+		const unpaired = new NodeOperationError(ctx.getNode(), (error as Error).message, {
 			itemIndex,
 			description:
-				'Try again with Output set to "Raw FeatureCollection" to see the answer as it is.',
+				'The check was made and paid for: its answer is kept as it is (unpaired_check_answer). Set Output to "Raw FeatureCollection" to get such answers without pairing.',
 		});
+		return [...outputs, ...chunkItems.map((item) => ({ item, error: unpaired }))];
 	}
+	const outputs = chunk.map((entry, k) => ({
+		item: entry.itemIndex,
+		json: rowOf(matched[k], entry, run.byItem.get(entry.itemIndex) as PreparedItem, run.repair),
+	}));
+	run.paid.push({ entries: chunk, outputs, tokens });
+	return outputs;
 }
 
 function rowOf(

@@ -19,7 +19,8 @@ export const description: INodeProperties[] = [
 				value: 'check',
 				description:
 					'Check registered plots (by ID) and/or raw geometries against protected-area boundaries without running a job. Costs analysis tokens per checked plot or geometry (1 each on the reference service). Returns the overlap and the overlapping areas with their legality.',
-				action: 'Check plots against protected areas — spends tokens per plot — returns overlap and legality per plot',
+				action:
+					'Check plots against protected areas — spends tokens per plot — returns overlap and legality per plot',
 			},
 			{
 				name: 'Get',
