@@ -1,11 +1,19 @@
-import { readHarvestDate } from '../../nodes/shared/plots/dates';
+/** Register's harvest-date reading (the input layer's `readDate`), with the date under `date`. */
+function readHarvestDate(value: unknown, order?: Parameters<typeof readDate>[1]) {
+	const read = readDate(value, order);
+	return read.kind === 'value' ? { kind: 'date' as const, value: read.value } : read;
+}
 import {
-	readAdditionalInfo,
+	readKeyValuePairs as readAdditionalInfo,
 	readCommodity,
-	readPointHa,
+	readDate,
+	readNumber,
 	readText,
-} from '../../nodes/shared/plots/fields';
+} from '../../nodes/shared/input';
 import { readItemGeometry } from '../../nodes/shared/plots/geometrySource';
+
+/** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
+const readPointHa = (value: unknown) => readNumber(value, { label: 'the plot area in hectares' });
 
 describe('readHarvestDate', () => {
 	it.each([

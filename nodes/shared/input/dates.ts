@@ -223,7 +223,7 @@ function readDateText(text: string, order: DateOrder): Reading<string> | undefin
 		if (a === b || order === 'dayFirst') return build(year, b, a, shown);
 		if (order === 'monthFirst') return build(year, a, b, shown);
 		return invalid(
-			`${shown} is ambiguous: it can be day ${a} of month ${b} or month ${a}, day ${b}. ${ISO_HINT}, or set the option "Date Order" to say how your dates are written.`,
+			`${shown} is ambiguous: it can be day ${a} of month ${b} or month ${a}, day ${b}. ${ISO_HINT} (where a node has the option "Date Order", as Plot → Register does, it can say how your dates are written).`,
 		);
 	}
 	// 15 March 2024, 15-Mar-2024, 15 Mar. 2024

@@ -48,7 +48,7 @@ describe('readDate', () => {
 		expect(readDate('03/04/2024')).toEqual({
 			kind: 'invalid',
 			reason:
-				'"03/04/2024" is ambiguous: it can be day 3 of month 4 or month 3, day 4. Write it as YYYY-MM-DD, e.g. 2024-03-15, or set the option "Date Order" to say how your dates are written.',
+				'"03/04/2024" is ambiguous: it can be day 3 of month 4 or month 3, day 4. Write it as YYYY-MM-DD, e.g. 2024-03-15 (where a node has the option "Date Order", as Plot → Register does, it can say how your dates are written).',
 		});
 		expect(readDate('03/04/2024', 'dayFirst')).toEqual(date('2024-04-03'));
 		expect(readDate('03/04/2024', 'monthFirst')).toEqual(date('2024-03-04'));

@@ -1,5 +1,4 @@
 import { copyOwn, readJsonObject, readKeyValuePairs, setOwn } from '../../../nodes/shared/input';
-import { readAdditionalInfo } from '../../../nodes/shared/plots/fields';
 
 const WRITE = 'Write a JSON object in curly braces, e.g. {"batch": "2026-Q1"}.';
 
@@ -188,8 +187,8 @@ describe('readKeyValuePairs', () => {
 			{ key: '__proto__', value: 'p' },
 			{ key: 'a', value: 1 },
 		];
-		expect(readAdditionalInfo(pairs)).toEqual(readKeyValuePairs(pairs));
-		expect(JSON.stringify((readAdditionalInfo(pairs) as { value: unknown }).value)).toBe(
+		// Register reads Additional Info with readKeyValuePairs itself (no wrapper any more).
+		expect(JSON.stringify((readKeyValuePairs(pairs) as { value: unknown }).value)).toBe(
 			'{"__proto__":"p","a":"1"}',
 		);
 	});

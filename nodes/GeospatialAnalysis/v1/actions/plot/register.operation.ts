@@ -13,14 +13,16 @@ import {
 	planRegistrationRequests,
 } from '../../../../shared/plots/batching';
 import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/recover';
-import type { DateOrder } from '../../../../shared/plots/dates';
-import { readHarvestDate } from '../../../../shared/plots/dates';
+import type { DateOrder } from '../../../../shared/input';
 import {
 	COMMODITIES,
-	readAdditionalInfo,
+	DATE_ORDER_OPTIONS,
 	readCommodity,
+	readDateOrder,
+	readDate,
+	readKeyValuePairs,
 	readText,
-} from '../../../../shared/plots/fields';
+} from '../../../../shared/input';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
@@ -127,15 +129,7 @@ export const description: INodeProperties[] = [
 				default: 'reject',
 				description:
 					'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
-				options: [
-					{
-						name: 'Reject Ambiguous Dates',
-						value: 'reject',
-						description: 'Fail the item and ask for YYYY-MM-DD',
-					},
-					{ name: 'Day First (DD/MM/YYYY)', value: 'dayFirst' },
-					{ name: 'Month First (MM/DD/YYYY)', value: 'monthFirst' },
-				],
+				options: DATE_ORDER_OPTIONS.map((option) => ({ ...option })),
 			},
 			{
 				displayName: 'Parallel Requests',
@@ -184,29 +178,16 @@ function prepareItem(
 	const fields = ctx.getNodeParameter('plotFields', itemIndex, {}) as IDataObject;
 	const request: RequestFields = {};
 
-	const name = readText(fields.plotName);
-	if (name.kind === 'invalid') problems.field('Plot Name', name.reason);
-	else if (name.kind === 'value') request.plot_name = name.value;
-
-	const commodity = readCommodity(fields.commodity);
-	if (commodity.kind === 'invalid') problems.field('Commodity', commodity.reason);
-	else if (commodity.kind === 'value') request.commodity = commodity.value;
-
-	const harvest = readHarvestDate(fields.harvestDate, dateOrder);
-	if (harvest.kind === 'invalid') problems.field('Harvest Date', harvest.reason);
-	else if (harvest.kind === 'date') request.harvest_date = harvest.value;
-
-	const notes = readText(fields.notes);
-	if (notes.kind === 'invalid') problems.field('Notes', notes.reason);
-	else if (notes.kind === 'value') request.notes = notes.value;
-
-	const pairs = ((fields.additionalInfo as IDataObject | undefined)?.pairs ?? []) as Array<{
-		key?: unknown;
-		value?: unknown;
-	}>;
-	const info = readAdditionalInfo(Array.isArray(pairs) ? pairs : []);
-	if (info.kind === 'invalid') problems.field('Additional Info', info.reason);
-	else if (info.kind === 'value') request.additional_info = info.value;
+	const name = problems.take('Plot Name', readText(fields.plotName));
+	if (name !== undefined) request.plot_name = name;
+	const commodity = problems.take('Commodity', readCommodity(fields.commodity));
+	if (commodity !== undefined) request.commodity = commodity;
+	const harvest = problems.take('Harvest Date', readDate(fields.harvestDate, dateOrder));
+	if (harvest !== undefined) request.harvest_date = harvest;
+	const notes = problems.take('Notes', readText(fields.notes));
+	if (notes !== undefined) request.notes = notes;
+	const info = problems.take('Additional Info', readKeyValuePairs(fields.additionalInfo ?? []));
+	if (info !== undefined) request.additional_info = info;
 
 	const country = readText(fields.country);
 	const geometry = readGeometryOfItem.call(ctx, itemIndex, {
@@ -232,7 +213,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
-	const dateOrder = (options.dateOrder as DateOrder | undefined) ?? 'reject';
+	const dateOrder = readDateOrder(options.dateOrder);
 	const parallel = Math.min(
 		MAX_PARALLEL_REQUESTS,
 		Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1),
