@@ -57,6 +57,8 @@ export class GeospatialAnalysisApi implements ICredentialType {
 			url: '/users/check_tokens',
 			method: 'GET',
 			headers: { 'X-API-Version': '3', Accept: 'application/json' },
+			// The test request carries the key: a redirect is never followed with it.
+			disableFollowRedirect: true,
 		},
 	};
 }
