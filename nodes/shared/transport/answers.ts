@@ -9,7 +9,7 @@ import { attachFailure, describeFailure } from './failure';
 /** The longest service text put into a message; the rest is cut with "…". */
 export const MAX_MESSAGE_CHARS = 300;
 /** The largest body kept (as it was) on an error; a larger one is kept as its summary. */
-export const MAX_KEPT_BODY_CHARS = 2000;
+export const MAX_KEPT_BODY_CHARS = 1000;
 
 /** A body as read: JSON parsed, or the text that did not parse, or nothing at all. */
 export type ParsedBody =
