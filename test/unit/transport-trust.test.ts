@@ -34,6 +34,7 @@ import {
 	maxPages,
 } from '../../nodes/shared/transport/pages';
 import { MAX_REDIRECTS, nextRedirect, originOf } from '../../nodes/shared/transport/redirects';
+import { requestTimeoutMs } from '../../nodes/shared/transport/request';
 import { retryDelay } from '../../nodes/shared/transport/retry';
 import { validateAgainstSchema } from '../../nodes/shared/jobs/schemaCheck';
 import { plotsOfResponse } from '../../nodes/shared/plots/batching';
@@ -354,6 +355,28 @@ describe('certificate errors say so', () => {
 describe('request deadlines', () => {
 	it('the node option defaults to the transport default', () => {
 		expect(requestTimeoutProperty.default).toBe(DEFAULT_REQUEST_TIMEOUT_MS / 1000);
+	});
+
+	it('applies the default when the node has no Request Timeout (poll, load options, older nodes)', () => {
+		const node = { name: 'n' };
+		const missing = {
+			getNode: () => node,
+			getInputData: () => [],
+			getNodeParameter: () => {
+				throw new Error('Could not get parameter');
+			},
+		};
+		const poll = {
+			getNode: () => node,
+			getNodeParameter: (_n: string, fallback: unknown) => fallback,
+		};
+		const set = { getNode: () => node, getNodeParameter: () => '5' };
+		expect(requestTimeoutMs(missing as never)).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+		expect(requestTimeoutMs(poll as never)).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
+		expect(requestTimeoutMs(set as never)).toBe(5000);
+		expect(() => requestTimeoutMs({ ...set, getNodeParameter: () => 'soon' } as never)).toThrow(
+			/^Request Timeout must be a number of seconds/,
+		);
 	});
 
 	it('aborts an attempt that does not settle, and its signal with it', async () => {

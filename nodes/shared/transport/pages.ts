@@ -36,7 +36,7 @@ export class PaginationError extends Error {
 		/** 1-based number of the page whose answer stopped the loop. */
 		readonly page: number,
 		problem: string,
-		/** Records read before it. */
+		/** Records read, those of this page included. */
 		readonly recordsRead: number,
 	) {
 		super(`The service's pages of ${endpoint} cannot be followed: ${problem} (page ${page})`);
