@@ -1,14 +1,14 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, normaliseBaseUrl } from './common';
+import { baseUrlProperty, checkRequestOrigin, normaliseBaseUrl } from './common';
 import { extractJwt } from './jwt';
 import { logIn } from './login';
 
@@ -70,13 +70,17 @@ export class GeospatialAnalysisLoginApi implements ICredentialType {
 		return { sessionToken };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.sessionToken}}',
-			},
-		},
+	/** The session token as Bearer, attached only to requests addressed to the Base URL's origin. */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		checkRequestOrigin(normaliseBaseUrl(credentials.baseUrl), requestOptions);
+		requestOptions.headers = {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${String(credentials.sessionToken ?? '')}`,
+		};
+		return requestOptions;
 	};
 
 	test: ICredentialTestRequest = {
