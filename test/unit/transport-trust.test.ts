@@ -34,7 +34,11 @@ import {
 	maxPages,
 } from '../../nodes/shared/transport/pages';
 import { MAX_REDIRECTS, nextRedirect, originOf } from '../../nodes/shared/transport/redirects';
-import { requestTimeoutMs } from '../../nodes/shared/transport/request';
+import {
+	credentialInfo,
+	forgetCredentialInfo,
+	requestTimeoutMs,
+} from '../../nodes/shared/transport/request';
 import { retryDelay } from '../../nodes/shared/transport/retry';
 import { validateAgainstSchema } from '../../nodes/shared/jobs/schemaCheck';
 import { plotsOfResponse } from '../../nodes/shared/plots/batching';
@@ -410,6 +414,22 @@ describe('request deadlines', () => {
 		});
 		expect(mapped.message).toBe('The service did not answer within 2 s');
 		expect(mapped.description).toMatch(/Request Timeout/);
+	});
+});
+
+describe('long-lived contexts (a poller reuses one for every poll)', () => {
+	it('read the credential again after forgetCredentialInfo', async () => {
+		let baseUrl = 'https://old.example.com';
+		const ctx = {
+			getNode: () => ({ name: 'n' }),
+			getNodeParameter: (_name: string, fallback: unknown) => fallback,
+			getCredentials: async () => ({ baseUrl, apiKey: 'service_live_' + 'forget_test' }),
+		};
+		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://old.example.com');
+		baseUrl = 'https://new.example.com';
+		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://old.example.com');
+		forgetCredentialInfo(ctx);
+		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://new.example.com');
 	});
 });
 

@@ -62,6 +62,11 @@ export function catalogProblem(body: unknown): string | undefined {
  */
 const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
 
+/** Forgets the catalog read for `ctx` (see forgetCredentialInfo: a trigger's context lives long). */
+export function forgetCatalog(ctx: object): void {
+	runCache.delete(ctx);
+}
+
 /**
  * Every entry of the live catalog (`GET /v3/discovery/capabilities`, with the extras
  * asked for), read once per node run. Free of charge.

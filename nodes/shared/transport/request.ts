@@ -145,6 +145,16 @@ export async function credentialInfo(this: ServiceContext, fresh = false): Promi
 	return await reading;
 }
 
+/**
+ * Forgets the credential read for `ctx`: the next request reads (and checks) it again. For a
+ * context that outlives one run: n8n's poller reuses one context for every poll of an
+ * activation, so a trigger calls this at the start of each poll, and an edited credential
+ * (Base URL, key, password) is used from the next poll on.
+ */
+export function forgetCredentialInfo(ctx: object): void {
+	credentialCache.delete(ctx);
+}
+
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
