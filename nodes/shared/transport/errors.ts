@@ -31,6 +31,8 @@ export interface ServiceErrorInput {
 	timedOutAfterMs?: number;
 	/** A 2xx answer without the shape its endpoint documents: what is wrong with it. */
 	unexpected?: string;
+	/** The request changes nothing (a GET, a dry run): default true for GET only. */
+	idempotent?: boolean;
 }
 
 export type ServiceErrorKind =
@@ -209,9 +211,11 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 		details,
 	});
 	const endpoint = `${input.method ?? 'the request'}${input.path ? ` ${input.path.split('?')[0]}` : ''}`;
+	// Whether the request may create something (then an unclear outcome says: check first).
+	const creates =
+		input.method !== undefined && !(input.idempotent ?? input.method.toUpperCase() === 'GET');
 
 	if (input.unexpected !== undefined) {
-		const creates = input.method !== undefined && input.method.toUpperCase() !== 'GET';
 		return result(
 			'unexpected-answer',
 			unexpectedAnswerMessage(endpoint, input.unexpected),
@@ -238,7 +242,7 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 			'network',
 			`The service did not answer within ${secondsText(input.timedOutAfterMs)}`,
 			`The request was abandoned at its deadline (the node's Request Timeout). ${
-				input.method !== undefined && input.method.toUpperCase() !== 'GET'
+				creates
 					? 'The service may still have carried it out: check what exists before running again. '
 					: ''
 			}Try again later, or raise "Request Timeout" if the service is known to be slow.`,

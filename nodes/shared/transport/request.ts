@@ -243,7 +243,13 @@ function redactDeep(value: unknown, secrets: string[]): unknown {
 export function toNodeApiError(
 	ctx: ServiceContext,
 	parts: ErrorParts,
-	request: { method: string; path: string; itemIndex?: number; baseOrigin?: string },
+	request: {
+		method: string;
+		path: string;
+		itemIndex?: number;
+		baseOrigin?: string;
+		idempotent?: boolean;
+	},
 	secrets: string[],
 ): NodeApiError {
 	const mapped = mapServiceError({
@@ -251,6 +257,7 @@ export function toNodeApiError(
 		method: request.method,
 		path: request.path,
 		baseOrigin: request.baseOrigin,
+		idempotent: request.idempotent,
 	});
 	const body = boundedBody(redactDeep(parts.body, secrets));
 	const response: JsonObject = {
