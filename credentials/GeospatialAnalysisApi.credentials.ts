@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, checkApiKey, normaliseBaseUrl } from './common';
+import { baseUrlProperty, checkApiKey, checkRequestOrigin, normaliseBaseUrl } from './common';
 
 export class GeospatialAnalysisApi implements ICredentialType {
 	name = 'geospatialAnalysisApi';
@@ -39,14 +39,15 @@ export class GeospatialAnalysisApi implements ICredentialType {
 
 	/**
 	 * A function rather than a generic header template, so that a key of the wrong kind
-	 * fails with a message saying so, before any request leaves n8n (and in the credential test).
+	 * fails with a message saying so, before any request leaves n8n (and in the credential test),
+	 * and so that the key is attached only to requests addressed to the Base URL's origin.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
 		const key = checkApiKey(credentials.apiKey);
-		normaliseBaseUrl(credentials.baseUrl);
+		checkRequestOrigin(normaliseBaseUrl(credentials.baseUrl), requestOptions);
 		requestOptions.headers = { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${key}` };
 		return requestOptions;
 	};
@@ -57,6 +58,8 @@ export class GeospatialAnalysisApi implements ICredentialType {
 			url: '/users/check_tokens',
 			method: 'GET',
 			headers: { 'X-API-Version': '3', Accept: 'application/json' },
+			// The test request carries the key: a redirect is never followed with it.
+			disableFollowRedirect: true,
 		},
 	};
 }

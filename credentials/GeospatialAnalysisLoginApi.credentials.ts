@@ -1,15 +1,16 @@
 import type {
-	IAuthenticateGeneric,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
+	IHttpRequestOptions,
 	Icon,
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, normaliseBaseUrl } from './common';
+import { baseUrlProperty, checkRequestOrigin, normaliseBaseUrl } from './common';
 import { extractJwt } from './jwt';
+import { logIn } from './login';
 
 export class GeospatialAnalysisLoginApi implements ICredentialType {
 	name = 'geospatialAnalysisLoginApi';
@@ -51,31 +52,15 @@ export class GeospatialAnalysisLoginApi implements ICredentialType {
 		},
 	];
 
-	/** Logs in with HTTP Basic at POST /login and keeps the JWT it returns. */
+	/**
+	 * Logs in with HTTP Basic at POST /login and keeps the JWT it returns. The username and
+	 * password go only to the Base URL's origin (login.ts: redirects elsewhere are refused).
+	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 		const username = String(credentials.username ?? '');
 		const password = String(credentials.password ?? '');
-		let body: unknown;
-		try {
-			body = await this.helpers.httpRequest({
-				method: 'POST',
-				url: `${baseUrl}/login`,
-				auth: { username, password },
-				headers: { 'X-API-Version': '3', Accept: 'application/json' },
-				json: true,
-			});
-		} catch (error) {
-			const status = (error as { response?: { status?: number } }).response?.status;
-			if (status === 401) {
-				throw new Error(
-					'Login to the Geospatial Analysis Service failed: the username or password is wrong. Check them in the credential (accounts created through a third-party sign-in have no password: use an API key credential instead).',
-				);
-			}
-			throw new Error(
-				`Login to the Geospatial Analysis Service failed${status ? ` (HTTP ${status})` : ''}. Check the credential's Base URL and that the service is reachable.`,
-			);
-		}
+		const body = await logIn(this, baseUrl, username, password);
 		const sessionToken = extractJwt(body);
 		if (!sessionToken) {
 			throw new Error(
@@ -85,13 +70,17 @@ export class GeospatialAnalysisLoginApi implements ICredentialType {
 		return { sessionToken };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.sessionToken}}',
-			},
-		},
+	/** The session token as Bearer, attached only to requests addressed to the Base URL's origin. */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		checkRequestOrigin(normaliseBaseUrl(credentials.baseUrl), requestOptions);
+		requestOptions.headers = {
+			...(requestOptions.headers ?? {}),
+			Authorization: `Bearer ${String(credentials.sessionToken ?? '')}`,
+		};
+		return requestOptions;
 	};
 
 	test: ICredentialTestRequest = {
@@ -100,6 +89,8 @@ export class GeospatialAnalysisLoginApi implements ICredentialType {
 			url: '/users/check_tokens',
 			method: 'GET',
 			headers: { 'X-API-Version': '3', Accept: 'application/json' },
+			// The test request carries the credential: a redirect is never followed with it.
+			disableFollowRedirect: true,
 		},
 	};
 }

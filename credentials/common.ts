@@ -56,6 +56,25 @@ export function normaliseBaseUrl(raw: unknown): string {
 	return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
 }
 
+/**
+ * Throws unless a request is addressed to the origin (scheme, host, port) of the credential's
+ * Base URL: the credential is attached to no other request. (Redirects are never followed by
+ * n8n for this package's requests; the transport decides them by the same rule.)
+ */
+export function checkRequestOrigin(baseUrl: string, request: { url: string; baseURL?: string }) {
+	const allowed = new URL(baseUrl).origin;
+	let target: string;
+	try {
+		target = new URL(request.url, request.baseURL || baseUrl).origin;
+	} catch {
+		target = 'an address that cannot be read';
+	}
+	if (target !== allowed)
+		throw new Error(
+			`The credential is sent only to the address of its Base URL (${allowed}); this request was addressed to ${target}, so it was not sent.`,
+		);
+}
+
 export const API_KEY_PREFIX = 'service_live_';
 
 export function checkApiKey(raw: unknown): string {

@@ -269,7 +269,7 @@ describe('Plot → Register: exactly once after a lost answer', () => {
 		expect(fake.log.count(MAKE_PLOT)).toBe(1);
 		expect(plotsNow()).toHaveLength(3);
 		expect(error?.message).toMatch(
-			/^Items 0, 1, 2 may have been registered: the answer to the registration was lost, and looking for the plots failed too/,
+			/^Items 0, 1, 2 may have been registered: the answer to the registration was lost or unreadable, and looking for the plots failed too/,
 		);
 		expect(error?.description).toMatch(/the connection broke after the request was sent/);
 		expect(error?.description).toMatch(/logged \(ID [0-9a-f]{16}\)/);

@@ -125,8 +125,8 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 		expect(items[0].json.free).toBe(100000);
 		expect(store.logins).toBe(2);
 		expect(store.data.geospatialAnalysisLoginApi.sessionToken).not.toBe(firstToken);
+		// One 401 per renewal: the expired token is sent once, then the login, then the request.
 		expect(fake.log.entries().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
-			'GET /users/check_tokens 401',
 			'GET /users/check_tokens 401',
 			'POST /login 200',
 			'GET /users/check_tokens 200',

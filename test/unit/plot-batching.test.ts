@@ -64,7 +64,8 @@ describe('plotsOfResponse', () => {
 			{ plot_id: '2' },
 		]);
 		expect(plotsOfResponse([{ plot_id: '3' }])).toEqual([{ plot_id: '3' }]);
-		expect(plotsOfResponse('nope')).toEqual([]);
+		// An answer that is no plot is an error naming the endpoint, never an empty list.
+		expect(() => plotsOfResponse('nope')).toThrow(/POST \/plots\/make_plot/);
 	});
 });
 

@@ -1,6 +1,7 @@
 /** The token balance: GET /users/check_tokens, read in every plausible shape. */
 import type { IDataObject } from 'n8n-workflow';
 
+import { describeBody } from '../transport/answers';
 import type { ServiceContext } from '../transport/request';
 import { apiRequest } from '../transport/request';
 
@@ -8,11 +9,29 @@ import { apiRequest } from '../transport/request';
 function pick(body: IDataObject, keys: string[]): number | undefined {
 	for (const key of keys) {
 		const value = body[key];
-		if (typeof value === 'number') return value;
-		if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)))
+		if (typeof value === 'number' && Number.isFinite(value)) return value;
+		if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
 			return Number(value);
 	}
 	return undefined;
+}
+
+/** The three balance numbers of a body, each null when the body has none of its names. */
+function balanceNumbers(body: IDataObject): {
+	total: number | null;
+	reserved: number | null;
+	free: number | null;
+} {
+	const total = pick(body, ['Token balance', 'Token Balance', 'total', 'balance', 'token_balance']);
+	const reserved = pick(body, [
+		'Reserved Tokens',
+		'Reserved tokens',
+		'reserved',
+		'reserved_tokens',
+	]);
+	let free = pick(body, ['Free Tokens', 'Free tokens', 'free', 'free_tokens']);
+	if (free === undefined && total !== undefined && reserved !== undefined) free = total - reserved;
+	return { total: total ?? null, reserved: reserved ?? null, free: free ?? null };
 }
 
 /**
@@ -24,18 +43,29 @@ export function normaliseBalance(raw: unknown): IDataObject {
 		raw && typeof raw === 'object' && !Array.isArray(raw)
 			? (raw as IDataObject)
 			: { value: raw as string };
-	const total = pick(body, ['Token balance', 'Token Balance', 'total', 'balance', 'token_balance']);
-	const reserved = pick(body, [
-		'Reserved Tokens',
-		'Reserved tokens',
-		'reserved',
-		'reserved_tokens',
-	]);
-	let free = pick(body, ['Free Tokens', 'Free tokens', 'free', 'free_tokens']);
-	if (free === undefined && total !== undefined && reserved !== undefined) free = total - reserved;
-	return { total: total ?? null, reserved: reserved ?? null, free: free ?? null, ...body };
+	return { ...balanceNumbers(body), ...body };
 }
 
-export async function getTokenBalance(this: ServiceContext) {
-	return normaliseBalance(await apiRequest.call(this, 'GET', '/users/check_tokens'));
+/**
+ * What is wrong with a GET /users/check_tokens answer, or undefined: it must be an object
+ * carrying at least one of the balance numbers (total, reserved, free) under any of the names
+ * read above. An answer with none is an error, never a row of nulls.
+ */
+export function balanceProblem(raw: unknown): string | undefined {
+	if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+		const { total, reserved, free } = balanceNumbers(raw as IDataObject);
+		if (total !== null || reserved !== null || free !== null) return undefined;
+		return `it carries none of the balance numbers (total, reserved, free tokens): it was ${describeBody({ kind: 'json', value: raw })}`;
+	}
+	return `it is not a token balance (it was ${describeBody({ kind: 'json', value: raw })})`;
+}
+
+/** GET /users/check_tokens: the balance as `total`, `reserved`, `free` plus the raw fields. */
+export async function getTokenBalance(this: ServiceContext, itemIndex?: number) {
+	return normaliseBalance(
+		await apiRequest.call(this, 'GET', '/users/check_tokens', {
+			expect: balanceProblem,
+			...(itemIndex !== undefined ? { itemIndex } : {}),
+		}),
+	);
 }

@@ -4,7 +4,11 @@
  */
 import type { ServiceFailure } from '../transport/failure';
 
-export function lostAnswerReason(failure: Pick<ServiceFailure, 'status' | 'networkCode'>): string {
+export function lostAnswerReason(
+	failure: Pick<ServiceFailure, 'status' | 'networkCode'> & { kind?: ServiceFailure['kind'] },
+): string {
+	if (failure.kind === 'unexpected-answer')
+		return 'the service answered, but not with what the endpoint documents, so what it did cannot be read from the answer';
 	if (failure.status === 502 || failure.status === 504)
 		return `a gateway answered ${failure.status} instead of the service, which may have carried the request out`;
 	if (failure.networkCode && /TIMEDOUT|ABORTED/.test(failure.networkCode))

@@ -16,7 +16,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { perPlotResults } from '../results/flatten';
-import { credentialInfo } from '../transport/request';
+import { DownloadError, MAX_DOWNLOAD_BYTES, downloadFile } from '../transport/download';
+import { serviceErrorOf } from '../transport/failure';
 
 /** The node contexts that output job items (they can download binary data). */
 export type OutputContext = IExecuteFunctions | IPollFunctions;
@@ -45,38 +46,55 @@ export function readOutputOptions(ctx: IExecuteFunctions, itemIndex = 0): Output
 	};
 }
 
-/** Downloads one image; the credential is sent only to the service's own host. */
+/** An address for a message: without its query (which may hold a signed token) or fragment. */
+function shownUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `${parsed.protocol}…`;
+		return `${parsed.origin}${parsed.pathname}`.slice(0, 300);
+	} catch {
+		return `${url.split(/[?#]/)[0].slice(0, 80)}${url.length > 80 ? '…' : ''}`;
+	}
+}
+
+/**
+ * Downloads one image (transport/download.ts): the credential only to the service's own
+ * origin, redirects by hand, http(s) only, at most MAX_DOWNLOAD_BYTES, within the deadline.
+ */
 export async function downloadImage(
 	ctx: OutputContext,
 	url: string,
 	itemIndex?: number,
 ): Promise<IBinaryData> {
-	const { type, baseUrl } = await credentialInfo.call(ctx);
-	const sameHost = (() => {
-		try {
-			return new URL(url).origin === new URL(baseUrl).origin;
-		} catch {
-			return false;
-		}
-	})();
-	const request = { method: 'GET' as const, url, encoding: 'arraybuffer' as const, json: false };
-	let data: ArrayBuffer | Buffer;
-	try {
-		data = sameHost
-			? ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, type, request)) as ArrayBuffer)
-			: ((await ctx.helpers.httpRequest(request)) as ArrayBuffer);
-	} catch (error) {
-		throw new NodeOperationError(ctx.getNode(), `Could not download the visualisation at ${url}`, {
-			itemIndex,
-			description: `The image could not be fetched (${(error as Error).message}). Turn off "Download Visualisations" or try again later.`,
-		});
+	const outcome = await downloadFile(ctx, url).then(
+		(file) => ({ file }),
+		(error: unknown) => ({ error }),
+	);
+	if (!('file' in outcome)) {
+		const { error } = outcome;
+		// The credential's own failure (unreadable, wrong key shape) says what to fix itself.
+		if (!(error instanceof DownloadError) && serviceErrorOf(error).kind === 'credential')
+			throw error;
+		const reason =
+			error instanceof DownloadError
+				? error.reason
+				: `it could not be fetched: ${(error as Error).message}`;
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Could not download the visualisation at ${shownUrl(url)}: ${reason}`,
+			{
+				itemIndex,
+				description: `Turn off "Download Visualisations", or try again later. Images larger than ${MAX_DOWNLOAD_BYTES / (1024 * 1024)} MB are not downloaded.`,
+			},
+		);
 	}
-	const buffer = Buffer.isBuffer(data) ? data : Buffer.from(data as ArrayBuffer);
-	const fileName = url.split('?')[0].split('/').pop() || 'visualisation.png';
+	const { file } = outcome;
+	const fileName = shownUrl(url).split('/').pop() || 'visualisation.png';
+	const type = file.contentType?.split(';')[0].trim().toLowerCase();
 	return await ctx.helpers.prepareBinaryData(
-		buffer,
+		file.data,
 		fileName,
-		fileName.endsWith('.png') ? 'image/png' : undefined,
+		type?.startsWith('image/') ? type : fileName.endsWith('.png') ? 'image/png' : undefined,
 	);
 }
 

@@ -32,6 +32,14 @@ function show(v: unknown): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A catalog pattern short and simple enough to run: no repeated group that holds a quantifier
+ * or an alternative (the shapes that backtrack exponentially, e.g. (a+)+ or (a|aa)*).
+ */
+function safePattern(pattern: string): boolean {
+	return pattern.length <= 200 && !/\([^)]*[*+{|][^)]*\)\s*[*+{]/.test(pattern);
+}
+
 function formatOk(format: string, v: string): boolean {
 	if (format === 'date') return DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`));
 	if (format === 'date-time') return /^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v));
@@ -77,7 +85,10 @@ export function validateAgainstSchema(schema: unknown, value: unknown, path = 'c
 		if (typeof schema.pattern === 'string') {
 			let re: RegExp | undefined;
 			try {
-				re = new RegExp(schema.pattern, 'u');
+				// The catalog's pattern is a regular expression by definition (JSON Schema); one that
+				// could backtrack for minutes, or a long one, is left to the service, which checks
+				// the config too.
+				re = safePattern(schema.pattern) ? new RegExp(schema.pattern, 'u') : undefined;
 			} catch {
 				re = undefined;
 			}

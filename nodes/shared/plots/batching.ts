@@ -21,6 +21,7 @@
  */
 
 import { isObject } from '../helpers/values';
+import { UnexpectedAnswerError, describeBody } from '../transport/answers';
 
 export const MAX_FEATURES_PER_REQUEST = 20;
 
@@ -91,15 +92,40 @@ export function planRegistrationRequests(
 	return requests;
 }
 
+/** A plot of an answer: an object with its `plot_id` (or `id`), a string or a number. */
+function isPlot(value: unknown): value is Record<string, unknown> {
+	if (!isObject(value)) return false;
+	const id = value.plot_id ?? value.id;
+	return (typeof id === 'string' && id !== '') || (typeof id === 'number' && Number.isFinite(id));
+}
+
 /**
  * The plots of a `make_plot` answer: a single plot object for one feature, `{plots: [...]}`
  * for several; both shapes are accepted whatever the feature count (tolerant where the
- * contract is silent), also a bare array.
+ * contract is silent), also `{plot: {...}}` and a bare array. Every plot must carry its id.
+ * An answer in none of these shapes throws an UnexpectedAnswerError naming the endpoint,
+ * never an empty or invented list (the request was carried out: plots may exist).
  */
 export function plotsOfResponse(body: unknown): Array<Record<string, unknown>> {
-	if (Array.isArray(body)) return body.filter(isObject);
-	if (!isObject(body)) return [];
-	if (Array.isArray(body.plots)) return body.plots.filter(isObject);
-	if (isObject(body.plot)) return [body.plot];
-	return [body];
+	const problem = (what: string): never => {
+		throw new UnexpectedAnswerError('POST /plots/make_plot', what, { creates: true });
+	};
+	const list: unknown = Array.isArray(body)
+		? body
+		: isObject(body) && Array.isArray(body.plots)
+			? body.plots
+			: isObject(body) && isObject(body.plot)
+				? [body.plot]
+				: isPlot(body)
+					? [body]
+					: problem(
+							`it is not a plot or a list of plots (it was ${describeBody({ kind: 'json', value: body })})`,
+						);
+	const plots = list as unknown[];
+	const broken = plots.findIndex((p) => !isPlot(p));
+	if (broken >= 0)
+		problem(
+			`plot ${broken + 1} of ${plots.length} has no plot_id (it was ${describeBody({ kind: 'json', value: plots[broken] })})`,
+		);
+	return plots as Array<Record<string, unknown>>;
 }

@@ -355,7 +355,7 @@ async function attempt(
 		const reason = ((lookupError as Error)?.message ?? String(lookupError)).replace(/\.+$/, '');
 		const mayExist = new NodeOperationError(
 			ctx.getNode(),
-			`${capitalise(rowList(request.rows))} may have been registered: the answer to the registration was lost, and looking for the plots failed too`,
+			`${capitalise(rowList(request.rows))} may have been registered: the answer to the registration was lost or unreadable, and looking for the plots failed too`,
 			{
 				itemIndex,
 				description: `The request may have reached the service: ${lostAnswerReason(failure)}. Looking up the plots created since ${createdAfter} (UTC) failed: ${reason}. ${checkAdvice(createdAfter, request.rows)}`,
@@ -383,7 +383,7 @@ async function attempt(
 			);
 		const cannotTell = new NodeOperationError(
 			ctx.getNode(),
-			`${capitalise(rowList(unsure.map((u) => u.row)))} may have been registered: the answer to the registration was lost, and the plots created since then cannot be paired with ${unsure.length > 1 ? 'them' : 'it'} with certainty`,
+			`${capitalise(rowList(unsure.map((u) => u.row)))} may have been registered: the answer to the registration was lost or unreadable, and the plots created since then cannot be paired with ${unsure.length > 1 ? 'them' : 'it'} with certainty`,
 			{
 				itemIndex: unsure[0].row.itemIndex,
 				description: `The request may have reached the service: ${lostAnswerReason(failure)}. ${resembling.length > 0 ? `Plots created since ${createdAfter} (UTC) that resemble ${unsure.length > 1 ? 'them' : 'it'}: ${resembling.join('; ')}.` : `More than ${LOOKUP_LIMIT} plots were created since ${createdAfter} (UTC), too many to look through.`} ${checkAdvice(

@@ -156,7 +156,12 @@ export function simplifyPlotResult(
 	const plotId = str(plot?.plot_id);
 	const jobImage = plotId
 		? imageUrls.find(
-				(u) => typeof u === 'string' && new RegExp(`/${plotId}\\.[a-z]+$`, 'i').test(u),
+				// "…/<plot_id>.<ext>", compared as text: a service id is never a regular expression.
+				(u) => {
+					const name =
+						typeof u === 'string' && u.includes('/') ? u.slice(u.lastIndexOf('/') + 1) : '';
+					return name.startsWith(`${plotId}.`) && /^[a-z]+$/i.test(name.slice(plotId.length + 1));
+				},
 			)
 		: undefined;
 

@@ -1,6 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from './request';
+import { MAX_REQUEST_TIMEOUT_MS } from './deadline';
+import { CREDENTIAL_TYPES, REQUEST_TIMEOUT_PARAMETER } from './request';
 
 /** The two credential types, each shown for its Authentication choice (action node and trigger). */
 export const credentialsDescription: INodeCredentialDescription[] = [
@@ -27,4 +28,19 @@ export const authenticationProperty: INodeProperties = {
 	],
 	default: 'apiKey',
 	description: 'How to sign in to the service. An API key is recommended for automations.',
+};
+
+/**
+ * "Request Timeout (Seconds)": the deadline of each request (transport/deadline.ts), read by
+ * the transport when a node has it (requestTimeoutMs); without it the default applies.
+ */
+export const requestTimeoutProperty: INodeProperties = {
+	displayName: 'Request Timeout (Seconds)',
+	name: REQUEST_TIMEOUT_PARAMETER,
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: MAX_REQUEST_TIMEOUT_MS / 1000 },
+	// DEFAULT_REQUEST_TIMEOUT_MS in seconds (a literal, as n8n's lint wants; a unit test keeps them equal).
+	default: 60,
+	description:
+		'How long one request to the service may take, from sending it to the last byte of the answer. A request that takes longer is abandoned (and not repeated), so the node never hangs on a slow or stalled connection.',
 };

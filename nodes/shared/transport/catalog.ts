@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../helpers/values';
+import { describeBody } from './answers';
 import type { ServiceContext } from './request';
 import { apiRequest } from './request';
 
@@ -45,10 +46,26 @@ export function catalogEntries(body: unknown): IDataObject[] {
 }
 
 /**
+ * What is wrong with a catalog answer, or undefined: it must be a list, or an object wrapping
+ * one under `capabilities` / `items` / `data`. Anything else is an error, never an empty catalog.
+ */
+export function catalogProblem(body: unknown): string | undefined {
+	if (Array.isArray(body)) return undefined;
+	if (isObject(body) && ['capabilities', 'items', 'data'].some((k) => Array.isArray(body[k])))
+		return undefined;
+	return `it is not a list of capabilities (it was ${describeBody({ kind: 'json', value: body })})`;
+}
+
+/**
  * Catalog reads of one node run (one context object), by `include` value: a node asks
  * once however many items it has, and nothing is kept beyond the run.
  */
 const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
+
+/** Forgets the catalog read for `ctx` (see forgetCredentialInfo: a trigger's context lives long). */
+export function forgetCatalog(ctx: object): void {
+	runCache.delete(ctx);
+}
 
 /**
  * Every entry of the live catalog (`GET /v3/discovery/capabilities`, with the extras
@@ -65,7 +82,10 @@ export async function getCatalogEntries(
 	let reading = reads.get(key);
 	if (!reading) {
 		reading = apiRequest
-			.call(this, 'GET', '/v3/discovery/capabilities', include ? { qs: { include } } : {})
+			.call(this, 'GET', '/v3/discovery/capabilities', {
+				...(include ? { qs: { include } } : {}),
+				expect: catalogProblem,
+			})
 			.then(catalogEntries);
 		reads.set(key, reading);
 		// A failed read is not reused: the next caller asks again.

@@ -1,7 +1,17 @@
 /**
  * Maps every error shape of the service contract (Errors table) to a message and a
  * description a no-code user can act on. Pure: no n8n imports, unit-tested row by row.
+ * Service text in a message is clipped (an HTML page is named by its title): never 50 KB.
  */
+import {
+	clip,
+	isHtml,
+	summariseText,
+	unexpectedAnswerHint,
+	unexpectedAnswerMessage,
+} from './answers';
+import type { RedirectRefusal } from './redirects';
+import { refusalText } from './redirects';
 
 export interface ServiceErrorInput {
 	/** HTTP status, when a response arrived. */
@@ -13,6 +23,16 @@ export interface ServiceErrorInput {
 	networkCode?: string;
 	method?: string;
 	path?: string;
+	/** The origin of the credential's Base URL (named when a redirect is refused). */
+	baseOrigin?: string;
+	/** A 3xx answer that was not followed, and why. */
+	redirect?: RedirectRefusal;
+	/** The attempt was abandoned at the request deadline (milliseconds). */
+	timedOutAfterMs?: number;
+	/** A 2xx answer without the shape its endpoint documents: what is wrong with it. */
+	unexpected?: string;
+	/** The request changes nothing (a GET, a dry run): default true for GET only. */
+	idempotent?: boolean;
 }
 
 export type ServiceErrorKind =
@@ -40,6 +60,9 @@ export type ServiceErrorKind =
 	| 'server-error'
 	| 'unavailable'
 	| 'network'
+	| 'certificate'
+	| 'redirect'
+	| 'unexpected-answer'
 	| 'unknown';
 
 export interface MappedServiceError {
@@ -59,14 +82,23 @@ function text(value: unknown): string | undefined {
 	return undefined;
 }
 
-/** Reads the message out of any of the contract's body shapes. */
+/**
+ * Reads the message out of any of the contract's body shapes, clipped to a few hundred
+ * characters; an HTML page (a proxy's error page) is named by its title.
+ */
 export function serviceMessage(body: unknown): string | undefined {
+	const message = rawServiceMessage(body);
+	if (message === undefined) return undefined;
+	return isHtml(message) ? `The service answered with ${summariseText(message)}` : clip(message);
+}
+
+function rawServiceMessage(body: unknown): string | undefined {
 	if (body === undefined || body === null) return undefined;
 	if (typeof body === 'string') {
 		const trimmed = body.trim();
 		if (trimmed.startsWith('{') || trimmed.startsWith('"')) {
 			try {
-				return serviceMessage(JSON.parse(trimmed)) ?? trimmed;
+				return rawServiceMessage(JSON.parse(trimmed)) ?? (trimmed || undefined);
 			} catch {
 				return trimmed || undefined;
 			}
@@ -122,6 +154,32 @@ const NETWORK_HINTS: Record<string, string> = {
 	EPIPE: 'The connection to the service was cut. Try again shortly.',
 };
 
+/** TLS errors of Node.js/OpenSSL: the service's certificate was not accepted. */
+const CERTIFICATE_CODE =
+	/^(CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|ERR_TLS_CERT_ALTNAME_INVALID|HOSTNAME_MISMATCH|ERR_SSL_[A-Z_]+)$/;
+
+/** Whether a network error code says the TLS certificate was not accepted. */
+export function isCertificateCode(code: string | undefined): boolean {
+	return code !== undefined && CERTIFICATE_CODE.test(code);
+}
+
+function certificateHint(code: string): string {
+	const which =
+		code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'HOSTNAME_MISMATCH'
+			? 'it was not issued for the host name in the Base URL'
+			: /EXPIRED|NOT_YET_VALID/.test(code)
+				? 'it has expired or is not valid yet'
+				: /SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY|UNTRUSTED/.test(code)
+					? 'it is not issued by an authority n8n trusts (self-signed, or a proxy that intercepts HTTPS)'
+					: 'it could not be verified';
+	return `This is a problem with the certificate of the address in the Base URL, not with the API key or password: ${which}. Check that the Base URL names the service's own host; if a company proxy intercepts HTTPS, make n8n trust its certificate (NODE_EXTRA_CA_CERTS), or ask the service's operator to renew the certificate. (TLS error ${code})`;
+}
+
+function secondsText(ms: number): string {
+	const s = ms / 1000;
+	return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
 export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 	const { status, body } = input;
 	const record = bodyRecord(body);
@@ -152,6 +210,52 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 		httpCode,
 		details,
 	});
+	const endpoint = `${input.method ?? 'the request'}${input.path ? ` ${input.path.split('?')[0]}` : ''}`;
+	// Whether the request may create something (then an unclear outcome says: check first).
+	const creates =
+		input.method !== undefined && !(input.idempotent ?? input.method.toUpperCase() === 'GET');
+
+	if (input.unexpected !== undefined) {
+		return result(
+			'unexpected-answer',
+			unexpectedAnswerMessage(endpoint, input.unexpected),
+			unexpectedAnswerHint(creates),
+		);
+	}
+
+	if (input.redirect !== undefined) {
+		const refusal = input.redirect;
+		const otherOrigin = refusal.reason === 'other-origin';
+		return result(
+			'redirect',
+			otherOrigin
+				? `The service redirected ${endpoint} to another address (${refusal.origin}); the node did not follow it`
+				: `The service answered ${endpoint} with a redirect the node did not follow`,
+			otherOrigin
+				? `The credential is sent only to the address of its Base URL (${refusal.allowedOrigin}), so the redirect was refused. If the service has moved (for example from http:// to https://, or to a new host), enter its new address as the Base URL; never point it at an address you do not trust.`
+				: `The redirect was not followed: ${refusalText(refusal)}. Check the credential's Base URL${input.baseOrigin ? ` (${input.baseOrigin})` : ''}: it should be the service's own address.`,
+		);
+	}
+
+	if (status === undefined && input.timedOutAfterMs !== undefined) {
+		return result(
+			'network',
+			`The service did not answer within ${secondsText(input.timedOutAfterMs)}`,
+			`The request was abandoned at its deadline (the node's Request Timeout). ${
+				creates
+					? 'The service may still have carried it out: check what exists before running again. '
+					: ''
+			}Try again later, or raise "Request Timeout" if the service is known to be slow.`,
+		);
+	}
+
+	if (status === undefined && isCertificateCode(input.networkCode)) {
+		return result(
+			'certificate',
+			"The service's TLS certificate was not accepted",
+			certificateHint(input.networkCode!),
+		);
+	}
 
 	if (status === undefined) {
 		// No Node error code in the message: n8n replaces messages that contain one.
@@ -165,6 +269,13 @@ export function mapServiceError(input: ServiceErrorInput): MappedServiceError {
 
 	const msg = message ?? `The service answered HTTP ${status}`;
 	const lower = msg.toLowerCase();
+
+	if (status >= 300 && status < 400)
+		return result(
+			'redirect',
+			`The service answered ${endpoint} with HTTP ${status}`,
+			"Check the credential's Base URL: it should be the service's own address.",
+		);
 
 	if (status === 400) {
 		if (errorCode === 'MISSING_API_VERSION')

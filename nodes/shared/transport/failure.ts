@@ -108,6 +108,12 @@ export function describeFailure(seen: {
 		mayHaveArrived: sent && mayHaveArrived(outcome),
 		transient: sent && isTransient(outcome),
 	};
+	// A 2xx answer that could not be read: the request was carried out, and repeating it
+	// would get the same answer.
+	if (seen.kind === 'unexpected-answer') {
+		failure.mayHaveArrived = true;
+		failure.transient = false;
+	}
 	if (seen.status !== undefined) failure.status = seen.status;
 	else if (seen.networkCode !== undefined) failure.networkCode = seen.networkCode;
 	if (seen.retryAfterMs !== undefined) failure.retryAfterMs = seen.retryAfterMs;
@@ -128,9 +134,12 @@ const N8N_NETWORK_MESSAGES: Array<[RegExp, string]> = [
 	[/host is unreachable/i, 'EHOSTUNREACH'],
 	[/DNS server returned an error/i, 'EAI_AGAIN'],
 	[/socket hang up/i, 'ECONNRESET'],
+	[/certificate|self[- ]signed/i, 'CERT_UNTRUSTED'],
 ];
 
-const NETWORK_CODE = /^(E[A-Z_]{3,}|UND_ERR\w*)$/;
+/** Node.js network codes, and the TLS codes of a certificate that was not accepted. */
+const NETWORK_CODE =
+	/^(E[A-Z_]{3,}|UND_ERR\w*|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|HOSTNAME_MISMATCH)$/;
 
 /**
  * The network error code of what n8n's request helper threw, read once by the transport when
@@ -153,7 +162,7 @@ export function networkCodeOf(error: unknown): string | undefined {
 	);
 	for (const t of texts) {
 		const code =
-			/\b(E(?:CONN[A-Z]+|TIMEDOUT|NOTFOUND|AI_AGAIN|PIPE|HOSTUNREACH|NETUNREACH|SOCKETTIMEDOUT))\b/.exec(
+			/\b(E(?:CONN[A-Z]+|TIMEDOUT|NOTFOUND|AI_AGAIN|PIPE|HOSTUNREACH|NETUNREACH|SOCKETTIMEDOUT)|ERR_TLS_CERT_ALTNAME_INVALID|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|CERT_[A-Z_]+|UNABLE_TO_[A-Z_]+)\b/.exec(
 				t,
 			)?.[1];
 		if (code) return code;

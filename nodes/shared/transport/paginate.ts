@@ -1,7 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { PageTrail } from './pages';
 import type { ServiceContext } from './request';
 import { apiRequest } from './request';
+
+export { MAX_RETURN_ALL_PAGES, PageTrail, PaginationError, maxPages } from './pages';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -22,7 +25,9 @@ export interface PaginateOptions {
 
 /**
  * Follows the service's keyset cursors (`meta.next_cursor` / `meta.has_more`) until the end
- * or until `limit` records are collected, never asking for more than is still needed.
+ * or until `limit` records are collected, never asking for more than is still needed. Bounded
+ * (see pages.ts): a missing list, a repeated cursor, `has_more` without a cursor or more pages
+ * than possible stop it with a PaginationError naming the endpoint and the page.
  */
 export async function paginate<T = IDataObject>(
 	this: ServiceContext,
@@ -32,25 +37,22 @@ export async function paginate<T = IDataObject>(
 ): Promise<T[]> {
 	const out: T[] = [];
 	const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+	const trail = new PageTrail<T>(path, itemsKey, options.limit);
 	let cursor: string | undefined;
 	for (;;) {
 		const remaining = options.limit === undefined ? pageSize : options.limit - out.length;
 		if (remaining <= 0) break;
 		const qs: IDataObject = { ...(options.qs ?? {}), limit: Math.min(pageSize, remaining) };
 		if (cursor) qs.cursor = cursor;
-		const body = (await apiRequest.call(this, 'GET', path, { qs })) as IDataObject;
-		const page = Array.isArray(body?.[itemsKey])
-			? (body[itemsKey] as T[])
-			: Array.isArray(body)
-				? (body as unknown as T[])
-				: [];
+		const page = trail.read(await apiRequest.call(this, 'GET', path, { qs }));
 		out.push(
-			...page.slice(0, options.limit === undefined ? page.length : options.limit - out.length),
+			...page.records.slice(
+				0,
+				options.limit === undefined ? page.records.length : options.limit - out.length,
+			),
 		);
-		const meta = (body?.meta ?? {}) as PageMeta;
-		const next = meta.next_cursor ?? undefined;
-		if (!next || meta.has_more === false || page.length === 0) break;
-		cursor = next;
+		if (page.next === undefined) break;
+		cursor = page.next;
 	}
 	return out;
 }

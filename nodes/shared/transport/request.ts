@@ -1,4 +1,5 @@
 import type {
+	IAdditionalCredentialOptions,
 	IDataObject,
 	IExecuteFunctions,
 	IHookFunctions,
@@ -12,8 +13,19 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
+import { boundedBody, describeBody, parseBody } from './answers';
+import {
+	AttemptAborted,
+	DEFAULT_REQUEST_TIMEOUT_MS,
+	MAX_REQUEST_TIMEOUT_MS,
+	cancelSignalOf,
+	contextWithSignal,
+	withDeadline,
+} from './deadline';
 import { mapServiceError, redact } from './errors';
 import { CREDENTIAL_FAILURE, attachFailure, describeFailure, networkCodeOf } from './failure';
+import type { RedirectRefusal } from './redirects';
+import { isRedirect, nextRedirect } from './redirects';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY, parseRetryAfter, retryDelay } from './retry';
 
@@ -32,6 +44,9 @@ export const CREDENTIAL_TYPES: Record<AuthenticationMethod, string> = {
 	login: 'geospatialAnalysisLoginApi',
 };
 
+/** The node parameter (seconds) read as the deadline of each request, when the node has it. */
+export const REQUEST_TIMEOUT_PARAMETER = 'requestTimeout';
+
 export interface ApiRequestOptions {
 	qs?: IDataObject;
 	body?: unknown;
@@ -46,6 +61,12 @@ export interface ApiRequestOptions {
 	retryPolicy?: Partial<RetryPolicy>;
 	/** Return { body, headers, statusCode } instead of the body. */
 	returnFullResponse?: boolean;
+	/**
+	 * The shape a 2xx answer must have: returns what is wrong with the body (it becomes an
+	 * "Unexpected answer" error naming the endpoint), or undefined when it is fine. Whatever
+	 * this says, every 2xx answer must be JSON other than null.
+	 */
+	expect?: (body: unknown) => string | undefined;
 }
 
 export interface FullResponse<T> {
@@ -64,9 +85,45 @@ function authenticationMethod(ctx: ServiceContext): AuthenticationMethod {
 	return value === 'login' ? 'login' : 'apiKey';
 }
 
+/**
+ * The deadline of each request, in milliseconds: the node's "Request Timeout (Seconds)" when
+ * it has that option and it is set, else DEFAULT_REQUEST_TIMEOUT_MS. A value that is not a
+ * number of seconds between 1 and 3600 fails before any request.
+ */
+export function requestTimeoutMs(ctx: ServiceContext): number {
+	let value: unknown;
+	try {
+		value =
+			'getInputData' in ctx
+				? (ctx as IExecuteFunctions).getNodeParameter(REQUEST_TIMEOUT_PARAMETER, 0, '')
+				: (ctx as IPollFunctions).getNodeParameter(REQUEST_TIMEOUT_PARAMETER, '');
+	} catch {
+		value = '';
+	}
+	if (value === '' || value === undefined || value === null) return DEFAULT_REQUEST_TIMEOUT_MS;
+	const seconds = typeof value === 'string' ? Number(value.trim()) : Number(value);
+	if (
+		!Number.isFinite(seconds) ||
+		seconds < 1 ||
+		seconds * 1000 > MAX_REQUEST_TIMEOUT_MS ||
+		typeof value === 'boolean'
+	) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Request Timeout must be a number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_MS / 1000}; it is ${JSON.stringify(value)}`,
+			{
+				description: `Enter how long one request may take, in seconds (for example ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}), or leave it empty for the default.`,
+			},
+		);
+	}
+	return Math.round(seconds * 1000);
+}
+
 interface CredentialInfo {
 	type: string;
 	baseUrl: string;
+	/** `scheme://host:port` of the Base URL: the only origin the credential is sent to. */
+	origin: string;
 	secrets: string[];
 }
 
@@ -88,6 +145,16 @@ export async function credentialInfo(this: ServiceContext, fresh = false): Promi
 	return await reading;
 }
 
+/**
+ * Forgets the credential read for `ctx`: the next request reads (and checks) it again. For a
+ * context that outlives one run: n8n's poller reuses one context for every poll of an
+ * activation, so a trigger calls this at the start of each poll, and an edited credential
+ * (Base URL, key, password) is used from the next poll on.
+ */
+export function forgetCredentialInfo(ctx: object): void {
+	credentialCache.delete(ctx);
+}
+
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
@@ -97,7 +164,8 @@ async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo>
 	);
 	try {
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
-		return { type, baseUrl: normaliseBaseUrl(credentials.baseUrl), secrets };
+		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+		return { type, baseUrl, origin: new URL(baseUrl).origin, secrets };
 	} catch (error) {
 		const setupError = new NodeOperationError(this.getNode(), (error as Error).message, {
 			description:
@@ -114,6 +182,12 @@ interface ErrorParts {
 	body?: unknown;
 	headers?: Record<string, string>;
 	networkCode?: string;
+	/** A 3xx answer that was not followed, and why. */
+	redirect?: RedirectRefusal;
+	/** The attempt was abandoned at its deadline (milliseconds). */
+	timedOutAfterMs?: number;
+	/** A 2xx answer without the documented shape: what is wrong with it. */
+	unexpected?: string;
 }
 
 /** The secrets to redact from an error: those read at the start plus any renewed since. */
@@ -133,7 +207,7 @@ function originalMessage(error: unknown): string {
 	return String(wrapped ?? e?.message ?? error);
 }
 
-function normaliseHeaders(headers: unknown): Record<string, string> {
+export function normaliseHeaders(headers: unknown): Record<string, string> {
 	const out: Record<string, string> = {};
 	if (!headers || typeof headers !== 'object') return out;
 	const source =
@@ -162,18 +236,30 @@ function redactDeep(value: unknown, secrets: string[]): unknown {
 }
 
 /**
- * Builds the NodeApiError a user sees: the service's own message, a description saying
- * what to do, and a sanitised copy of the response (never the request, which holds the
- * credential).
+ * Builds the NodeApiError a user sees: the service's own message (clipped), a description
+ * saying what to do, and a sanitised, bounded copy of the response (never the request, which
+ * holds the credential).
  */
 export function toNodeApiError(
 	ctx: ServiceContext,
 	parts: ErrorParts,
-	request: { method: string; path: string; itemIndex?: number },
+	request: {
+		method: string;
+		path: string;
+		itemIndex?: number;
+		baseOrigin?: string;
+		idempotent?: boolean;
+	},
 	secrets: string[],
 ): NodeApiError {
-	const mapped = mapServiceError({ ...parts, method: request.method, path: request.path });
-	const body = redactDeep(parts.body, secrets);
+	const mapped = mapServiceError({
+		...parts,
+		method: request.method,
+		path: request.path,
+		baseOrigin: request.baseOrigin,
+		idempotent: request.idempotent,
+	});
+	const body = boundedBody(redactDeep(parts.body, secrets));
 	const response: JsonObject = {
 		status: parts.status ?? null,
 		kind: mapped.kind,
@@ -182,6 +268,8 @@ export function toNodeApiError(
 		body: (body ?? null) as JsonObject,
 		...(mapped.details as JsonObject),
 	};
+	if (parts.redirect) response.redirect = { ...parts.redirect } as JsonObject;
+	if (parts.timedOutAfterMs !== undefined) response.timeout_ms = parts.timedOutAfterMs;
 	const retryAfter = parts.headers?.['retry-after'];
 	const retryAfterMs =
 		retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, Date.now());
@@ -205,14 +293,16 @@ export function toNodeApiError(
 }
 
 function cancelSignal(ctx: ServiceContext): AbortSignal | undefined {
-	const fn = (ctx as IExecuteFunctions).getExecutionCancelSignal;
-	return typeof fn === 'function' ? fn.call(ctx) : undefined;
+	return cancelSignalOf(ctx);
 }
 
 /** A request ready to send, and what the steps after sending need to know about it. */
 interface PreparedRequest {
 	method: IHttpRequestMethods;
 	path: string;
+	url: string;
+	/** The origin of the credential's Base URL: redirects elsewhere are refused. */
+	baseOrigin: string;
 	itemIndex?: number;
 	idempotent: boolean;
 	policy: RetryPolicy;
@@ -220,14 +310,28 @@ interface PreparedRequest {
 	/** The login credential: a 401 means the session token expired and n8n can renew it. */
 	renewsSession: boolean;
 	secrets: string[];
-	http: IHttpRequestOptions;
+	headers: Record<string, string>;
+	qs?: IDataObject;
+	body?: unknown;
 	returnFullResponse: boolean;
+	timeoutMs: number;
+	expect?: (body: unknown) => string | undefined;
 }
 
 type AttemptResult = { ok: true; value: unknown } | { ok: false; parts: ErrorParts };
 
-/** Step 1: the URL, the headers (version, JSON) and the retry settings of one request. */
+/** One hop of an attempt: the first address, or where a same-origin redirect pointed. */
+interface Hop {
+	url: string;
+	method: IHttpRequestMethods;
+	body?: unknown;
+	/** The query of the request goes on the first address only (a Location carries its own). */
+	first: boolean;
+}
+
+/** Step 1: the URL, the headers (version, JSON), the deadline and the retry settings. */
 function buildRequest(
+	ctx: ServiceContext,
 	credential: CredentialInfo,
 	method: IHttpRequestMethods,
 	path: string,
@@ -242,63 +346,125 @@ function buildRequest(
 	return {
 		method,
 		path,
+		url: `${credential.baseUrl}${path.startsWith('/') ? path : `/${path}`}`,
+		baseOrigin: credential.origin,
 		itemIndex: options.itemIndex,
 		idempotent: options.idempotent ?? method === 'GET',
 		policy: { ...DEFAULT_RETRY_POLICY, ...(options.retryPolicy ?? {}) },
 		credentialType: credential.type,
 		renewsSession: credential.type === CREDENTIAL_TYPES.login,
 		secrets: credential.secrets,
+		headers,
+		qs: options.qs,
+		body: options.body,
 		returnFullResponse: options.returnFullResponse === true,
-		http: {
-			method,
-			url: `${credential.baseUrl}${path.startsWith('/') ? path : `/${path}`}`,
-			headers,
-			qs: options.qs,
-			body: options.body as IDataObject,
-			json: true,
-			returnFullResponse: true,
-			// Every status comes back to us, so that the service's own message, its body shape
-			// and headers such as Retry-After can be read (n8n's wrapped errors drop them).
-			ignoreHttpStatusErrors: true,
-		},
+		timeoutMs: requestTimeoutMs(ctx),
+		expect: options.expect,
 	};
 }
 
 /**
- * Step 2: sends through n8n (which authenticates). On a 401 with the login credential the
- * session token expired: the same request goes again without ignoring the status, so that n8n
- * logs in again (preAuthentication), stores the new token and retries once. A 401 is answered
- * before anything is processed, so this never doubles an action.
+ * The options of one hop for n8n's helper. Every status comes back to us (the service's own
+ * message, its body and headers such as Retry-After are read here; n8n's wrapped errors drop
+ * them), the body as text (so that a cut-off answer is told apart from JSON), redirects are
+ * not followed by n8n (it would send the credential to any host), and the request is aborted
+ * by `signal` at its deadline. n8n's own `timeout` (an idle timeout) is a backstop only.
  */
-async function sendWithRelogin(
-	ctx: ServiceContext,
+function hopOptions(
 	request: PreparedRequest,
+	hop: Hop,
+	signal: AbortSignal,
+	timeoutMs: number,
+): IHttpRequestOptions {
+	const headers = { ...request.headers };
+	if (hop.body === undefined) delete headers['Content-Type'];
+	return {
+		method: hop.method,
+		url: hop.url,
+		headers,
+		...(hop.first && request.qs ? { qs: request.qs } : {}),
+		...(hop.body !== undefined ? { body: hop.body as IDataObject } : {}),
+		json: false,
+		encoding: 'text',
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: timeoutMs + 1000,
+		abortSignal: signal,
+	};
+}
+
+/**
+ * Sends one request through n8n, which authenticates it (the credential goes only to its own
+ * Base URL: callers check the origin). With the login credential a 401 means the session token
+ * expired: the same request goes once more with the stored credential's session token blanked,
+ * so that n8n logs in first (preAuthentication), stores the new token and sends the request
+ * with it. One 401, one login, one retried request: a 401 is answered before anything is
+ * processed, so this never doubles an action.
+ *
+ * `sendCtx` is the context the helper runs on (its getExecutionCancelSignal is the attempt's
+ * deadline signal, see deadline.ts).
+ */
+export async function sendToService(
+	ctx: ServiceContext,
+	sendCtx: ServiceContext,
+	credential: { type: string; renewsSession: boolean },
+	options: IHttpRequestOptions,
 ): Promise<FullResponse<unknown>> {
-	const send = async (http: IHttpRequestOptions) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(ctx, request.credentialType, {
-			...http,
-			headers: { ...(http.headers as Record<string, string>) },
-		})) as FullResponse<unknown>;
-	const response = await send(request.http);
-	if (response.statusCode !== 401 || !request.renewsSession) return response;
-	return await send({ ...request.http, ignoreHttpStatusErrors: false });
+	const send = async (extra?: IAdditionalCredentialOptions) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(
+			sendCtx,
+			credential.type,
+			{ ...options, headers: { ...(options.headers ?? {}) } },
+			extra,
+		)) as FullResponse<unknown>;
+	const response = await send();
+	if (response.statusCode !== 401 || !credential.renewsSession) return response;
+	// The answer of the 401 is not needed: release its connection if it is a stream.
+	(response.body as { destroy?: () => void } | null)?.destroy?.();
+	const stored = await ctx.getCredentials(credential.type);
+	return await send({
+		credentialsDecrypted: {
+			id: 'session-renewal',
+			name: 'session renewal',
+			type: credential.type,
+			data: { ...stored, sessionToken: '' },
+		},
+	});
 }
 
 /** Step 3: the body (or the full response) of a 2xx; the parts of anything else. */
 function readResponse(response: FullResponse<unknown>, request: PreparedRequest): AttemptResult {
 	const headers = normaliseHeaders(response.headers);
+	const parsed = parseBody(response.body);
 	if (response.statusCode >= 200 && response.statusCode < 300) {
+		const status = response.statusCode;
+		if (parsed.kind !== 'json' || parsed.value === null)
+			return {
+				ok: false,
+				parts: {
+					status,
+					headers,
+					body: response.body,
+					unexpected: `it was ${describeBody(parsed)}`,
+				},
+			};
+		const problem = request.expect?.(parsed.value);
+		if (problem !== undefined)
+			return { ok: false, parts: { status, headers, body: parsed.value, unexpected: problem } };
 		const value = request.returnFullResponse
-			? { body: response.body, headers, statusCode: response.statusCode }
-			: response.body;
+			? { body: parsed.value, headers, statusCode: status }
+			: parsed.value;
 		return { ok: true, value };
 	}
-	return { ok: false, parts: { status: response.statusCode, body: response.body, headers } };
+	const body =
+		parsed.kind === 'json' ? parsed.value : parsed.kind === 'text' ? parsed.text : undefined;
+	return { ok: false, parts: { status: response.statusCode, body, headers } };
 }
 
 /**
- * Step 4: what a thrown request tells: a status (only the re-login path throws on one; n8n
- * kept part of the answer), or a network error. Anything else is not a transport failure (the
+ * Step 4: what a thrown request tells: a status (n8n kept part of the answer), or a network
+ * error (a refused TLS certificate included). Anything else is not a transport failure (the
  * credential's own check, or a failed login) and is thrown at once with its own message.
  */
 function classifyThrown(ctx: ServiceContext, error: unknown, request: PreparedRequest): ErrorParts {
@@ -322,15 +488,53 @@ function classifyThrown(ctx: ServiceContext, error: unknown, request: PreparedRe
 	throw attachFailure(credentialError, CREDENTIAL_FAILURE);
 }
 
-/** One attempt: send, then read the answer or classify the failure. */
+/**
+ * Step 2: one attempt: the request and the same-origin redirects it is sent on, within the
+ * deadline. A redirect to another origin is refused (the credential stays home).
+ */
 async function attemptOnce(ctx: ServiceContext, request: PreparedRequest): Promise<AttemptResult> {
-	let response: FullResponse<unknown>;
 	try {
-		response = await sendWithRelogin(ctx, request);
+		return await withDeadline(request.timeoutMs, cancelSignal(ctx), async (signal) => {
+			const sendCtx = contextWithSignal(ctx, signal);
+			const credential = { type: request.credentialType, renewsSession: request.renewsSession };
+			let hop: Hop = { url: request.url, method: request.method, body: request.body, first: true };
+			for (let hops = 0; ; hops++) {
+				const options = hopOptions(request, hop, signal, request.timeoutMs);
+				const response = await sendToService(ctx, sendCtx, credential, options);
+				if (!isRedirect(response.statusCode)) return readResponse(response, request);
+				const headers = normaliseHeaders(response.headers);
+				const step = nextRedirect({
+					status: response.statusCode,
+					location: headers.location,
+					currentUrl: hop.url,
+					method: hop.method,
+					allowedOrigin: request.baseOrigin,
+					hops,
+				});
+				if (!step.follow)
+					return {
+						ok: false,
+						parts: { status: response.statusCode, headers, redirect: step.refusal },
+					};
+				hop = {
+					url: step.url,
+					method: step.method as IHttpRequestMethods,
+					body: step.keepBody ? hop.body : undefined,
+					first: false,
+				};
+			}
+		});
 	} catch (error) {
+		if (error instanceof AttemptAborted)
+			return {
+				ok: false,
+				parts:
+					error.reason === 'deadline'
+						? { networkCode: 'ETIMEDOUT', timedOutAfterMs: request.timeoutMs }
+						: { networkCode: 'ECONNABORTED' },
+			};
 		return { ok: false, parts: classifyThrown(ctx, error, request) };
 	}
-	return readResponse(response, request);
 }
 
 /** Step 5: how long to wait before the next attempt, or undefined to give up (retry.ts). */
@@ -341,6 +545,9 @@ function nextAttemptDelay(
 	attempt: number,
 ): number | undefined {
 	if (cancelSignal(ctx)?.aborted) return undefined;
+	// An attempt that used up its whole deadline is not repeated: the node ends within it.
+	if (parts.timedOutAfterMs !== undefined) return undefined;
+	if (parts.redirect !== undefined || parts.unexpected !== undefined) return undefined;
 	const outcome = {
 		status: parts.status,
 		networkCode: parts.networkCode,
@@ -370,9 +577,11 @@ async function failureError(
 
 /**
  * The one way this package talks to the service: adds the version header, authenticates
- * through n8n (so proxies, credential tests and the 401 re-login work), retries what is
- * safe to retry, and maps every error to a message the user can act on, with its
- * ServiceFailure attached (read it with `serviceErrorOf`).
+ * through n8n (so proxies, credential tests and the 401 re-login work), keeps the credential
+ * to its Base URL's origin (redirects elsewhere are refused), gives every attempt a deadline,
+ * retries what is safe to retry, checks that a 2xx answer is JSON of the expected shape, and
+ * maps every error to a message the user can act on, with its ServiceFailure attached (read
+ * it with `serviceErrorOf`).
  */
 export async function apiRequest<T = unknown>(
 	this: ServiceContext,
@@ -380,7 +589,7 @@ export async function apiRequest<T = unknown>(
 	path: string,
 	options: ApiRequestOptions = {},
 ): Promise<T> {
-	const request = buildRequest(await credentialInfo.call(this), method, path, options);
+	const request = buildRequest(this, await credentialInfo.call(this), method, path, options);
 	for (let attempt = 1; ; attempt++) {
 		const result = await attemptOnce(this, request);
 		if (result.ok) return result.value as T;

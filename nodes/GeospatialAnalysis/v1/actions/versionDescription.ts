@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import {
 	authenticationProperty,
 	credentialsDescription,
+	requestTimeoutProperty,
 } from '../../../shared/transport/authentication';
 import * as account from './account';
 import * as analysisRun from './analysisRun';
@@ -59,5 +60,6 @@ export const versionDescription: Omit<
 		...protectedArea.description,
 		...capability.description,
 		...account.description,
+		requestTimeoutProperty,
 	],
 };

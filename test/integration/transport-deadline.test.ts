@@ -1,0 +1,166 @@
+/**
+ * Every request has a deadline: through n8n's engine against loopback servers that trickle
+ * one byte a second (n8n's idle timeout never fires on them) or never answer. The node ends
+ * within its Request Timeout (bounds generous: seconds, not minutes), closes the connection,
+ * and does not repeat the attempt. Also: one 401 per JWT renewal on a request that creates.
+ */
+import type { ServerResponse } from 'node:http';
+
+import type { FakeService } from '../fake-service';
+import { startFakeService } from '../fake-service';
+import { CredentialStore, runNode } from '../helpers/engine';
+import type { Loopback } from '../helpers/loopback';
+import { json, notFound, startLoopback } from '../helpers/loopback';
+
+// Made-up values (not secrets).
+const KEY = 'service_live_' + 'deadline_test_key_0001';
+const TIMEOUT_S = 2;
+/** Far more than the deadline, far less than the minutes a trickle could last. */
+const GENEROUS_MS = 20_000;
+
+/** Sends the headers, then one byte a second, forever (until the client closes). */
+function trickle(res: ServerResponse, type = 'application/json') {
+	res.writeHead(200, { 'Content-Type': type });
+	res.write('{');
+	const timer = setInterval(() => res.write(' '), 1000);
+	res.on('close', () => clearInterval(timer));
+}
+
+async function until(check: () => boolean, ms = 5000) {
+	for (let waited = 0; waited < ms && !check(); waited += 25)
+		await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+describe('request deadlines (engine → loopback servers)', () => {
+	let service: Loopback;
+	let cdn: Loopback;
+
+	beforeAll(async () => {
+		service = await startLoopback();
+		cdn = await startLoopback();
+	});
+	afterAll(async () => {
+		await service.close();
+		await cdn.close();
+	});
+	beforeEach(() => {
+		for (const server of [service, cdn]) {
+			server.requests.length = 0;
+			server.abandoned = 0;
+			server.handle(notFound);
+		}
+	});
+
+	const store = () =>
+		new CredentialStore({ geospatialAnalysisApi: { baseUrl: service.url, apiKey: KEY } });
+	const balance = {
+		resource: 'account',
+		operation: 'getTokenBalance',
+		requestTimeout: TIMEOUT_S,
+	};
+
+	it('a response that trickles one byte a second ends at the Request Timeout, connection closed', async () => {
+		service.handle((_req, res) => trickle(res));
+		const started = Date.now();
+		const { error } = await runNode({ parameters: balance, store: store() });
+		const elapsed = Date.now() - started;
+		expect(error?.message).toBe(`The service did not answer within ${TIMEOUT_S} s`);
+		expect(error?.description).toMatch(/Request Timeout/);
+		expect(elapsed).toBeLessThan(GENEROUS_MS);
+		// Abandoned once, not retried (a GET that timed out is not repeated).
+		expect(service.requests).toHaveLength(1);
+		await until(() => service.abandoned === 1);
+		expect(service.abandoned).toBe(1);
+	});
+
+	it('a service that never answers ends at the Request Timeout', async () => {
+		service.handle(() => undefined);
+		const started = Date.now();
+		const { error } = await runNode({ parameters: balance, store: store() });
+		expect(error?.message).toBe(`The service did not answer within ${TIMEOUT_S} s`);
+		expect(Date.now() - started).toBeLessThan(GENEROUS_MS);
+		expect(service.requests).toHaveLength(1);
+		await until(() => service.abandoned === 1);
+		expect(service.abandoned).toBe(1);
+	});
+
+	it('an image download that trickles ends at the Request Timeout', async () => {
+		service.handle((req, res) => {
+			if (req.path === '/jobs/job/1')
+				return json(res, 200, {
+					job_id: '1',
+					status: 'done',
+					job_visualization_url: [`${cdn.url}/slow/1.png`],
+				});
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			return notFound(req, res);
+		});
+		cdn.handle((_req, res) => trickle(res, 'image/png'));
+		const started = Date.now();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'getResults',
+				jobId: '1',
+				output: 'job',
+				downloadImages: true,
+				requestTimeout: TIMEOUT_S,
+			},
+			store: store(),
+		});
+		expect(error?.message).toBe(
+			`Could not download the visualisation at ${cdn.url}/slow/1.png: it did not arrive within ${TIMEOUT_S} s (the node's Request Timeout)`,
+		);
+		expect(Date.now() - started).toBeLessThan(GENEROUS_MS);
+		await until(() => cdn.abandoned === 1);
+		expect(cdn.abandoned).toBe(1);
+	});
+
+	it('refuses a Request Timeout that is not a number of seconds, before any request', async () => {
+		const { error } = await runNode({
+			parameters: { ...balance, requestTimeout: 0 },
+			store: store(),
+		});
+		expect(error?.message).toMatch(/^Request Timeout must be a number of seconds from 1 to 3600/);
+		expect(service.requests).toHaveLength(0);
+	});
+});
+
+describe('one 401 per JWT renewal, on a request that creates (engine → fake)', () => {
+	let fake: FakeService;
+	const LIFETIME_S = 600;
+	beforeAll(async () => {
+		fake = await startFakeService({ jwtLifetimeSeconds: LIFETIME_S });
+	});
+	afterAll(async () => await fake.close());
+
+	it('make_plot: 401, login, the request once more; one plot registered', async () => {
+		fake.reset();
+		fake.clock.setScale(0);
+		const store = new CredentialStore({
+			geospatialAnalysisLoginApi: {
+				baseUrl: fake.url,
+				username: fake.users.alice.username,
+				password: fake.users.alice.password,
+				sessionToken: '',
+			},
+		});
+		const balance = { resource: 'account', operation: 'getTokenBalance', authentication: 'login' };
+		expect((await runNode({ parameters: balance, store })).error).toBeUndefined();
+		fake.clock.advance((LIFETIME_S + 1) * 1000);
+		fake.log.clear();
+		const { items, error } = await runNode({
+			parameters: { resource: 'plot', operation: 'register', authentication: 'login' },
+			input: [{ latitude: '-15.793889', longitude: '-47.882778' }],
+			store,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(fake.log.entries().map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+			'POST /plots/make_plot 401',
+			'POST /login 200',
+			'POST /plots/make_plot 200',
+		]);
+		expect(store.logins).toBe(2);
+	});
+});

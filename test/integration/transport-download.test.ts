@@ -1,0 +1,200 @@
+/**
+ * Download Visualisations, through n8n's engine (Job → Get Results) against loopback
+ * servers: the service (origin A) and two CDN hosts (origins B and C). The credential is sent
+ * to the service's origin only, redirects are followed by hand, only http(s) addresses are
+ * fetched, hops are bounded and an image past the size cap is abandoned, not buffered.
+ */
+import type { ServerResponse } from 'node:http';
+
+import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/download';
+import { MAX_REDIRECTS } from '../../nodes/shared/transport/redirects';
+import { CredentialStore, runNode } from '../helpers/engine';
+import type { Loopback } from '../helpers/loopback';
+import { json, notFound, redirect, startLoopback } from '../helpers/loopback';
+
+// Made-up values (not secrets).
+const KEY = 'service_live_' + 'download_test_key_0001';
+const IMAGE = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+const MB = 1024 * 1024;
+
+function png(res: ServerResponse) {
+	res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(IMAGE.length) });
+	res.end(IMAGE);
+}
+
+/**
+ * Streams `total` bytes in 64 KB chunks, honouring backpressure; records how many were
+ * accepted and whether the client cut the connection before the end.
+ */
+async function stream(res: ServerResponse, total: number, sent: { bytes: number; cut?: boolean }) {
+	let closed = false;
+	res.once('close', () => {
+		closed = true;
+		if (!res.writableEnded) sent.cut = true;
+	});
+	if (!res.headersSent) res.writeHead(200, { 'Content-Type': 'image/png' });
+	const chunk = Buffer.alloc(64 * 1024, 1);
+	while (sent.bytes < total && !closed) {
+		sent.bytes += chunk.length;
+		if (!res.write(chunk))
+			await new Promise<void>((resolve) => {
+				const done = () => {
+					res.off('drain', done);
+					res.off('close', done);
+					resolve();
+				};
+				res.on('drain', done);
+				res.on('close', done);
+			});
+	}
+	if (!closed) res.end();
+}
+
+describe('Download Visualisations (engine → loopback service and CDN hosts)', () => {
+	let service: Loopback;
+	let cdn: Loopback;
+	let cdn2: Loopback;
+	let images: string[];
+
+	beforeAll(async () => {
+		service = await startLoopback();
+		cdn = await startLoopback();
+		cdn2 = await startLoopback();
+	});
+	afterAll(async () => {
+		await Promise.all([service.close(), cdn.close(), cdn2.close()]);
+	});
+	beforeEach(() => {
+		for (const server of [service, cdn, cdn2]) {
+			server.requests.length = 0;
+			server.abandoned = 0;
+			server.handle(notFound);
+		}
+		service.handle((req, res) => {
+			if (req.path === '/jobs/job/1')
+				return json(res, 200, {
+					job_id: '1',
+					job_name: 'images',
+					status: 'done',
+					plot_ids: ['10'],
+					job_visualization_url: images,
+				});
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			if (req.path === '/img/10.png') return redirect(res, 302, `${cdn.url}/cdn/10.png`);
+			if (req.path === '/direct/10.png') return png(res);
+			return notFound(req, res);
+		});
+	});
+
+	const store = () =>
+		new CredentialStore({ geospatialAnalysisApi: { baseUrl: service.url, apiKey: KEY } });
+	const getResults = async () =>
+		await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'getResults',
+				jobId: '1',
+				output: 'job',
+				downloadImages: true,
+			},
+			store: store(),
+		});
+	const imageRequests = (server: Loopback) =>
+		server.requests.filter((r) => !['/jobs/job/1', '/v3/discovery/capabilities'].includes(r.path));
+
+	it('sends the credential to the service origin only, along a redirect chain through two CDN hosts', async () => {
+		images = [`${service.url}/img/10.png`];
+		cdn.handle((_req, res) => redirect(res, 307, `${cdn2.url}/x/10.png`));
+		cdn2.handle((_req, res) => png(res));
+		const { items, error } = await getResults();
+		expect(error).toBeUndefined();
+		const binary = items[0].binary?.data_0;
+		expect(binary?.mimeType).toBe('image/png');
+		expect(binary?.fileName).toBe('10.png');
+		expect(Buffer.from(binary!.data, 'base64')).toEqual(IMAGE);
+		expect(imageRequests(service).map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
+		expect(cdn.requests).toHaveLength(1);
+		expect(cdn2.requests).toHaveLength(1);
+		for (const r of [...cdn.requests, ...cdn2.requests])
+			expect(r.headers.authorization).toBeUndefined();
+	});
+
+	it('fetches an image hosted elsewhere without the credential, and one on the service with it', async () => {
+		images = [`${cdn.url}/plain/10.png`, `${service.url}/direct/10.png`];
+		cdn.handle((_req, res) => png(res));
+		const { items, error } = await getResults();
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['data_0', 'data_1']);
+		expect(cdn.requests.map((r) => r.headers.authorization)).toEqual([undefined]);
+		expect(imageRequests(service).map((r) => r.headers.authorization)).toEqual([`Bearer ${KEY}`]);
+	});
+
+	it.each([
+		['data:', 'data:image/png;base64,iVBORw0KGgo='],
+		['file:', 'file:///etc/passwd'],
+	])('refuses a %s address without fetching anything', async (scheme, url) => {
+		images = [url];
+		const { error } = await getResults();
+		expect(error?.message).toMatch(/^Could not download the visualisation at /);
+		expect(error?.message).toContain(
+			`"${scheme}" address, and only http(s) addresses are downloaded`,
+		);
+		expect(error?.message).not.toContain('iVBORw0KGgo');
+		expect(imageRequests(service)).toHaveLength(0);
+	});
+
+	it(`follows at most ${MAX_REDIRECTS} redirects of a download`, async () => {
+		images = [`${cdn.url}/loop/0.png`];
+		let n = 0;
+		cdn.handle((_req, res) => redirect(res, 302, `/loop/${++n}.png`));
+		const { error } = await getResults();
+		expect(error?.message).toContain(`at most ${MAX_REDIRECTS} are followed`);
+		expect(cdn.requests).toHaveLength(MAX_REDIRECTS + 1);
+	});
+
+	it('refuses a redirect to a non-http address', async () => {
+		images = [`${cdn.url}/to-file.png`];
+		cdn.handle((_req, res) => redirect(res, 302, 'file:///etc/passwd'));
+		const { error } = await getResults();
+		expect(error?.message).toContain('"file:" address, and only http(s) addresses are followed');
+	});
+
+	it('refuses an image whose Content-Length passes the cap, before reading it', async () => {
+		images = [`${cdn.url}/big.png`];
+		const sent: { bytes: number; cut?: boolean } = { bytes: 0 };
+		cdn.handle(async (_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(30 * MB) });
+			await stream(res, 30 * MB, sent);
+		});
+		const { error } = await getResults();
+		expect(error?.message).toContain(
+			`larger than the download limit of ${MAX_DOWNLOAD_BYTES / MB} MB (30 MB)`,
+		);
+		expect(error?.description).toContain(`larger than ${MAX_DOWNLOAD_BYTES / MB} MB`);
+		for (let i = 0; i < 50 && !sent.cut; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(sent.cut).toBe(true);
+		expect(sent.bytes).toBeLessThan(30 * MB);
+	});
+
+	it('abandons a 50 MB image without Content-Length once it passes the cap (never buffered whole)', async () => {
+		images = [`${cdn.url}/huge.png`];
+		const sent: { bytes: number; cut?: boolean } = { bytes: 0 };
+		cdn.handle(async (_req, res) => await stream(res, 50 * MB, sent));
+		const { error } = await getResults();
+		expect(error?.message).toContain(
+			`larger than the download limit of ${MAX_DOWNLOAD_BYTES / MB} MB (more than`,
+		);
+		// The client stopped reading and closed the connection: the 50 MB were never all sent.
+		for (let i = 0; i < 50 && !sent.cut; i++) await new Promise((r) => setTimeout(r, 20));
+		expect(sent.cut).toBe(true);
+		expect(sent.bytes).toBeLessThan(45 * MB);
+	});
+
+	it('names the status of an image that is not there', async () => {
+		images = [`${cdn.url}/missing.png?signature=secret-token`];
+		const { error } = await getResults();
+		expect(error?.message).toBe(
+			`Could not download the visualisation at ${cdn.url}/missing.png: the server answered HTTP 404`,
+		);
+	});
+});
