@@ -169,11 +169,10 @@ describe('plotOutcome: each failure signal, null vs false', () => {
 			status: 'not analysed',
 			failed: false,
 			failure_reason: null,
-			results_reason: "not analysed by this job: the plot's analysis is from job 6999",
+			results_reason: "not this job's results: the plot's analysis is from job 6999",
 			risk_level: null,
 			protected_area_overlap: null,
-			protected_area_overlap_reason:
-				"not analysed by this job: the plot's analysis is from job 6999",
+			protected_area_overlap_reason: "not this job's results: the plot's analysis is from job 6999",
 			protected_area_overlap_percentage: null,
 			image_url: null,
 		});

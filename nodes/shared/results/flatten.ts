@@ -73,7 +73,10 @@ export interface PlotOutcome {
 	failed: boolean | null;
 	/** failed true: why; failed null: `unknown: <why>`; failed false: null */
 	failure_reason: string | null;
-	/** null when the row's results are this job's; otherwise why not (`failed: …`, `not analysed by this job: …`, `unknown: …`) */
+	/**
+	 * null when the row's results are this job's; otherwise why not: `failed: …`, `unknown: …`,
+	 * `not this job's results: …` (the plot's analysis is another job's), `not in the answer: …`
+	 */
 	results_reason: string | null;
 }
 
@@ -198,7 +201,7 @@ export function plotOutcome(plot: IDataObject, job: IDataObject, runs?: RunEvide
 	const results = hasResults(analysis);
 	// A status written by another job says nothing about this one.
 	const field = foreign ? undefined : statusField(plot ?? {}, analysis);
-	const byOtherJob = `not analysed by this job: the plot's analysis is from job ${writer}`;
+	const otherJobs = `the plot's analysis is from job ${writer}`;
 
 	const failed = (reason: string): PlotOutcome => ({
 		status: 'failed',
@@ -221,8 +224,8 @@ export function plotOutcome(plot: IDataObject, job: IDataObject, runs?: RunEvide
 					failed: false,
 					failure_reason: null,
 					results_reason: foreign
-						? byOtherJob
-						: "not analysed by this job: the job's answer holds no results for this plot",
+						? `not this job's results: ${otherJobs}`
+						: "not in the answer: the job's answer holds no results for this plot",
 				};
 
 	if (field?.kind === 'failed') return failed(field.reason);
@@ -252,11 +255,11 @@ export function plotOutcome(plot: IDataObject, job: IDataObject, runs?: RunEvide
 		if (succeeded) return notFailed();
 		if (foreign)
 			return failed(
-				`${byOtherJob} and the job finished with errors, so the plot failed in this job`,
+				`not analysed by this job: ${otherJobs} and the job finished with errors, so the plot failed in this job`,
 			);
 		if (vis === 'absent')
 			return failed(
-				'the job finished with errors and lists visualisations of its other plots but none of this one',
+				'the job finished with errors and lists visualisations of its other plots but none of this one, so the plot failed in this job',
 			);
 		if (runs?.kind === 'none') return unknown(`the job finished with errors and ${runs.reason}`);
 		return unknown(
@@ -400,7 +403,7 @@ function indigenousLandReading(analysis: IDataObject, resultKey: string): Overla
  * Indigenous-land overlap (yes/no, %, ha), image URL, and the top-level result of every
  * other capability run (one column per capability, `<capability>_result`). Every overlap
  * has a `<…>_overlap_reason` column saying why it is null (`not checked`, `failed: …`,
- * `not analysed by this job: …`, `unknown: …`). `runs` is what the plot's analysis runs of
+ * `not this job's results: …`, `unknown: …`). `runs` is what the plot's analysis runs of
  * this job say, when they were looked up (see `plotOutcome`).
  */
 export function simplifyPlotResult(
