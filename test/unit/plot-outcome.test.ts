@@ -309,6 +309,14 @@ describe('service ids are text, never patterns', () => {
 				`https://svc.example/v/7001/${encodeURIComponent(id)}.png`,
 			);
 		}
+		// an id with a dot, in a URL without an extension
+		const dotted = { plot_id: '1.5', analysis: analysis('nested') };
+		expect(
+			simplifyPlotResult(
+				dotted,
+				job('done', [dotted], { job_visualization_url: ['https://svc.example/v/1.5'] }),
+			).image_url,
+		).toBe('https://svc.example/v/1.5');
 		const one = { plot_id: '1', analysis: analysis('nested') };
 		// "1" is not "11", nor "1x" (the dot is not a wildcard)
 		const theJob = job('done', [one], {

@@ -44,6 +44,8 @@ const EUDR_KEYS = new Set([
 	'indigenous_land',
 	'status',
 	'error',
+	'error_message',
+	'failure_reason',
 	'job_id',
 ]);
 
@@ -123,8 +125,11 @@ function statusField(
 	return undefined;
 }
 
-/** The last path segment of a URL without its extension (service ids are never patterns). */
-function urlStem(url: string): string | null {
+/**
+ * The names a URL may give its plot: the last path segment, with and without its extension
+ * (lower case). Service ids are compared as text, never used as patterns.
+ */
+function urlNames(url: string): string[] {
 	let path = url.split(/[?#]/)[0];
 	try {
 		path = new URL(url).pathname;
@@ -135,15 +140,16 @@ function urlStem(url: string): string | null {
 		.split('/')
 		.filter((s) => s !== '')
 		.pop();
-	if (last === undefined) return null;
+	if (last === undefined) return [];
 	let segment = last;
 	try {
 		segment = decodeURIComponent(last);
 	} catch {
 		// keep it encoded
 	}
+	segment = segment.toLowerCase();
 	const dot = segment.lastIndexOf('.');
-	return (dot > 0 ? segment.slice(0, dot) : segment).toLowerCase();
+	return dot > 0 ? [segment, segment.slice(0, dot)] : [segment];
 }
 
 function visualisationUrls(job: IDataObject): string[] {
@@ -157,7 +163,7 @@ export function jobVisualisationOf(plotId: unknown, job: IDataObject): string | 
 	const id = str(plotId);
 	if (id === null || id === '') return undefined;
 	const wanted = id.toLowerCase();
-	return visualisationUrls(job).find((u) => urlStem(u) === wanted);
+	return visualisationUrls(job).find((u) => urlNames(u).includes(wanted));
 }
 
 /**
@@ -170,7 +176,7 @@ function visualisationEvidence(
 	job: IDataObject,
 ): 'present' | 'absent' | 'n/a' {
 	if (plotId === null) return 'n/a';
-	const stems = new Set(visualisationUrls(job).map(urlStem));
+	const stems = new Set(visualisationUrls(job).flatMap(urlNames));
 	if (stems.has(plotId.toLowerCase())) return 'present';
 	const others = [
 		...(Array.isArray(job?.plot_ids) ? job.plot_ids : []),
