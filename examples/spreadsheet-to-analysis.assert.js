@@ -26,8 +26,13 @@ module.exports = async (runData, ctx) => {
 	// one plot per row, named after the row
 	const plots = ctx.output('Register Plots');
 	assert.strictEqual(plots.length, rows.length, 'one plot per CSV row');
+	// the fake's ids are numbers, or UUIDs under its `ids=uuid` shape variant (FAKE_VARIANT)
+	const idShape =
+		ctx.fake.variant && ctx.fake.variant.ids === 'uuid'
+			? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+			: /^\d+$/;
 	plots.forEach((p, i) => {
-		assert.ok(/^\d+$/.test(String(p.plot_id)), `plot ${i} has an id: ${JSON.stringify(p)}`);
+		assert.ok(idShape.test(String(p.plot_id)), `plot ${i} has an id: ${JSON.stringify(p)}`);
 		assert.strictEqual(p.plot_name, rows[i].name, `plot ${i} is named after its row`);
 	});
 

@@ -3,7 +3,10 @@
  * Start the fake service (test/fake-service/cli.ts) in a child process on a
  * free loopback port and learn its URL and seeded users.
  *
- * `N8N_E2E_FAKE_CMD` overrides the command (a shell string; `{port}` is replaced).
+ * `N8N_E2E_FAKE_CMD` overrides the command (a shell string; `{port}` and `{variant}` are replaced).
+ * `FAKE_VARIANT` chooses the fake's shape variant (test/fake-service/variant.ts, e.g.
+ * `flat,silent,uuid`): passed as `--variant`; `fake.variant` is the one the fake reports
+ * (`GET /__fake/variant`), for assertions whose expectations depend on it.
  */
 const fs = require('fs');
 const path = require('path');
@@ -11,6 +14,9 @@ const { spawn } = require('child_process');
 const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
+
+/** The variant every dimension of which is the contract's shape (test/fake-service/variant.ts). */
+const DEFAULT_VARIANT = { overlap: 'nested', plotFailure: 'status', ids: 'numeric' };
 
 /** Pick the API key, username and password out of a user record, whatever the field names. */
 function normaliseUser(u) {
@@ -47,9 +53,14 @@ function parseUsersFromText(text) {
 
 async function startFake(opts = {}) {
 	const port = opts.port || (await freePort());
+	const variant = (opts.variant ?? process.env.FAKE_VARIANT ?? '').trim();
 	let child;
 	if (process.env.N8N_E2E_FAKE_CMD) {
-		child = spawn('sh', ['-c', process.env.N8N_E2E_FAKE_CMD.replace(/\{port\}/g, String(port))], {
+		const cmd = process.env.N8N_E2E_FAKE_CMD.replace(/\{port\}/g, String(port)).replace(
+			/\{variant\}/g,
+			variant || 'default',
+		);
+		child = spawn('sh', ['-c', cmd], {
 			cwd: REPO_ROOT,
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true,
@@ -57,9 +68,10 @@ async function startFake(opts = {}) {
 	} else {
 		if (!fs.existsSync(CLI)) throw new Error(`fake service CLI missing: ${CLI}`);
 		const tsNode = path.join(REPO_ROOT, 'node_modules', '.bin', 'ts-node');
+		const cliArgs = [CLI, '--port', String(port), ...(variant ? ['--variant', variant] : [])];
 		const [cmd, args] = fs.existsSync(tsNode)
-			? [tsNode, ['--transpile-only', CLI, '--port', String(port)]]
-			: ['npx', ['ts-node', '--transpile-only', CLI, '--port', String(port)]];
+			? [tsNode, ['--transpile-only', ...cliArgs]]
+			: ['npx', ['ts-node', '--transpile-only', ...cliArgs]];
 		child = spawn(cmd, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
 	}
 	const fake = { port, child, output: '', exited: false };
@@ -98,7 +110,18 @@ async function startFake(opts = {}) {
 	}
 	fake.users = (users && users.length ? users : parseUsersFromText(fake.output)).map(normaliseUser);
 	fake.user = fake.users.find((u) => u.apiKey) || fake.users[0];
-	log(`fake service on ${fake.url} (${fake.users.length} users)`);
+	const shown = await httpRequest('GET', `${fake.origin}/__fake/variant`).catch(() => undefined);
+	fake.variant =
+		shown && shown.status === 200 && shown.json && typeof shown.json === 'object'
+			? { ...DEFAULT_VARIANT, ...shown.json }
+			: { ...DEFAULT_VARIANT };
+	if (variant && !(shown && shown.status === 200))
+		throw new Error(
+			`FAKE_VARIANT=${variant} was asked for, but the fake does not report a variant`,
+		);
+	log(
+		`fake service on ${fake.url} (${fake.users.length} users; shape variant ${fake.variant.name || 'default'})`,
+	);
 	fake.request = (method, p, body) =>
 		httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
 	return fake;
@@ -118,4 +141,4 @@ async function stopFake(fake) {
 	clearTimeout(t);
 }
 
-module.exports = { startFake, stopFake, normaliseUser };
+module.exports = { startFake, stopFake, normaliseUser, DEFAULT_VARIANT };

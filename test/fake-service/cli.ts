@@ -1,8 +1,9 @@
 /**
  * `npm run fake-service` — starts the fake on PORT / --port (default 5680) and HOST / --host (default 127.0.0.1).
- * Other flags: --per-plot-ms <ms>, --jwt-lifetime <s>, --start-time <iso>, --failing <name,name>, --tokens <n>.
+ * Other flags: --per-plot-ms <ms>, --jwt-lifetime <s>, --start-time <iso>, --failing <name,name>, --tokens <n>,
+ * --variant <flat,silent,uuid…> (default: the FAKE_VARIANT environment variable; see variant.ts).
  */
-import { startFakeService } from './index';
+import { isDefaultVariant, startFakeService, variantName } from './index';
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
 		startTime: start ? new Date(start) : undefined,
 		failingPlotNames: arg('failing') ? String(arg('failing')).split(',') : undefined,
 		initialTokens: arg('tokens') ? Number(arg('tokens')) : undefined,
+		variant: arg('variant'),
 	});
 	const lines = [
 		`Geospatial Analysis Service fake listening on ${fake.url}`,
@@ -40,6 +42,7 @@ async function main(): Promise<void> {
 		'',
 		`Every request needs the header X-API-Version: 3. Test controls: ${fake.url}/__fake/ (see test/fake-service/README.md).`,
 		`Fake clock now: ${fake.clock.now().toISOString()}. Stop with Ctrl+C.`,
+		`Shape variant: ${variantName(fake.variant)}${isDefaultVariant(fake.variant) ? ' (the default)' : ''}.`,
 	];
 	console.log(lines.join('\n'));
 	const stop = async () => {

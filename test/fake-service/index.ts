@@ -11,6 +11,7 @@ import { FakeClock } from './clock';
 import type { Capability } from './data';
 import { JwtIssuer } from './jwt';
 import { FakeHttp, type Fault, type RequestLogEntry } from './server';
+import { parseVariant, VARIANT_ENV, type FakeVariant } from './variant';
 import {
 	seedUsers,
 	Store,
@@ -30,6 +31,17 @@ export {
 	MAX_FEATURES_PER_PLOT_REQUEST,
 } from './store';
 export { PROTECTED_AREAS, INDIGENOUS_LANDS, COMMODITIES } from './data';
+export type { FakeVariant, IdShape, OverlapShape, PlotFailureShape } from './variant';
+export {
+	DEFAULT_VARIANT,
+	VARIANT_ENV,
+	VARIANT_VALUES,
+	idPattern,
+	isDefaultVariant,
+	isIdShape,
+	parseVariant,
+	variantName,
+} from './variant';
 
 export interface FakeServiceOptions {
 	/** default 0 = random free port */
@@ -48,6 +60,12 @@ export interface FakeServiceOptions {
 	initialTokens?: number;
 	/** how "plain string" error bodies are written: a JSON string literal (default) or the raw text; both with a JSON content type */
 	plainStringStyle?: 'json-string' | 'raw';
+	/**
+	 * Shapes where the contract is silent (see variant.ts): text such as `flat,silent,uuid`
+	 * or an object. Default: the `FAKE_VARIANT` environment variable, else the contract's
+	 * shapes (nested overlap metrics, a per-plot failure status, numeric ids).
+	 */
+	variant?: string | Partial<FakeVariant>;
 }
 
 export interface SeededUser {
@@ -67,6 +85,8 @@ export interface FakeClockControl {
 export interface FakeService {
 	/** e.g. http://127.0.0.1:43123 (no trailing slash) */
 	url: string;
+	/** the shapes this fake sends where the contract is silent (variant.ts) */
+	variant: FakeVariant;
 	/** viewer lacks the analyst role: 403 `HTTP 403 Forbidden` on make_plot, make_job and protected-areas/checks */
 	users: Record<SeedUserName, SeededUser>;
 	clock: FakeClockControl;
@@ -125,6 +145,7 @@ export interface FakeService {
 export type { PlotRec, JobRec, RunRec };
 
 export async function startFakeService(opts: FakeServiceOptions = {}): Promise<FakeService> {
+	const variant = parseVariant(opts.variant ?? process.env[VARIANT_ENV]);
 	const startTime = opts.startTime ?? new Date();
 	const clock = new FakeClock(startTime);
 	const users = seedUsers();
@@ -136,6 +157,7 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 			perPlotDurationMs: opts.perPlotDurationMs ?? 2000,
 			initialTokens: opts.initialTokens ?? 100000,
 			failingPlotNames: opts.failingPlotNames ?? [],
+			variant,
 		},
 		() => url,
 	);
@@ -154,6 +176,7 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 		plainStringStyle: opts.plainStringStyle ?? 'json-string',
 		baseUrl: () => url,
 		onReset: () => reset(),
+		variant,
 	});
 	const host = opts.host ?? '127.0.0.1';
 	await http.app.listen({ port: opts.port ?? 0, host });
@@ -171,6 +194,7 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 
 	return {
 		url,
+		variant,
 		users: {
 			alice: {
 				username: users.alice.username,

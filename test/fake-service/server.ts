@@ -16,6 +16,7 @@ import {
 } from './http-error';
 import type { JwtIssuer } from './jwt';
 import { fmtTs, isObj, type Store, type UserRec } from './store';
+import { idPattern, variantName, type FakeVariant } from './variant';
 
 export const V2_RETIREMENT = new Date('2026-07-01T00:01:00Z');
 export const SUPPORTED_VERSIONS = ['3'];
@@ -70,6 +71,8 @@ export interface ServerDeps {
 	plainStringStyle: 'json-string' | 'raw';
 	baseUrl: () => string;
 	onReset: () => void;
+	/** shapes where the contract is silent (variant.ts); also decides the id pattern of the routes */
+	variant: FakeVariant;
 }
 
 type Method = 'GET' | 'POST';
@@ -194,6 +197,8 @@ export class FakeHttp {
 	private buildRoutes(): Route[] {
 		const { tokens, catalog, plots, jobs, runs, protectedAreas } = this.d.store;
 		const uname = (c: Ctx) => c.user!.username;
+		// plot, job and run ids: numbers, or UUIDs under the `ids=uuid` variant
+		const id = idPattern(this.d.variant);
 		return [
 			// users
 			{ pattern: /^\/login$/, methods: { POST: { handler: (c) => this.login(c), login: true } } },
@@ -205,7 +210,7 @@ export class FakeHttp {
 				},
 			},
 			{
-				pattern: /^\/plots\/plot\/(\d+)$/,
+				pattern: new RegExp(`^/plots/plot/(${id})$`),
 				methods: { GET: { handler: (c) => plots.view(plots.owned(uname(c), c.params[0])) } },
 			},
 			{
@@ -218,7 +223,7 @@ export class FakeHttp {
 				methods: { GET: { handler: (c) => runs.forPlot(uname(c), c.query) } },
 			},
 			{
-				pattern: /^\/analysis-runs\/(\d+)$/,
+				pattern: new RegExp(`^/analysis-runs/(${id})$`),
 				methods: { GET: { handler: (c) => runs.view(runs.owned(uname(c), c.params[0]), true) } },
 			},
 			// jobs
@@ -238,7 +243,7 @@ export class FakeHttp {
 				},
 			},
 			{
-				pattern: /^\/jobs\/job\/(\d+)$/,
+				pattern: new RegExp(`^/jobs/job/(${id})$`),
 				methods: { GET: { handler: (c) => jobs.view(jobs.owned(uname(c), c.params[0]), true) } },
 			},
 			{ pattern: /^\/jobs$/, methods: { GET: { handler: (c) => jobs.list(uname(c), c.query) } } },
@@ -572,6 +577,10 @@ export class FakeHttp {
 				return undefined;
 			};
 
+		app.get(
+			'/__fake/variant',
+			wrap(() => ({ ...this.d.variant, name: variantName(this.d.variant) })),
+		);
 		app.get(
 			'/__fake/clock',
 			wrap(() => ({ now: clock.now().toISOString(), scale: clock.getScale() })),

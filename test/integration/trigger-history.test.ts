@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_SETTINGS } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
+import { idPattern, startFakeService } from '../fake-service';
 import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
 
 const MIN = 60_000;
@@ -116,7 +116,9 @@ describe('Trigger with 5,000 historical jobs', () => {
 		expect(tracker.pending[ids[count - 1]]).toBeDefined();
 		const warnings = activation.logs.filter((l) => l.level === 'warn');
 		expect(warnings).toHaveLength(100);
-		expect(warnings[0].message).toMatch(/stopped watching job \d+: more than 500 unfinished jobs/);
+		expect(warnings[0].message).toMatch(
+			new RegExp(`stopped watching job ${idPattern(fake.variant)}: more than 500 unfinished jobs`),
+		);
 		expect(size(activation.staticData)).toBeLessThan(STATE_BOUND);
 	});
 });

@@ -94,11 +94,19 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			[bad.job_id, plots[0], false],
 			[bad.job_id, plots[1], true],
 		]);
-		expect(rows[0]).toMatchObject({
-			job_status: 'done-with-errors',
-			status: 'analysed',
-			risk_level: expect.any(String),
-		});
+		// Shape variant `plotFailure=job-id`: each analysis names its job, and plot 0's is now
+		// the later job "good"'s: the row shows no results as this job's (never another job's).
+		expect(rows[0]).toMatchObject(
+			fake.variant.plotFailure === 'job-id'
+				? {
+						job_status: 'done-with-errors',
+						status: 'not analysed',
+						failed: false,
+						risk_level: null,
+						results_reason: `not this job's results: the plot's analysis is from job ${good.job_id}`,
+					}
+				: { job_status: 'done-with-errors', status: 'analysed', risk_level: expect.any(String) },
+		);
 		expect(rows[1].failure_reason).toEqual(expect.stringContaining('failed'));
 		expect([other.job_id, good.job_id]).not.toContain(rows[0].job_id);
 
@@ -108,8 +116,14 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			staticData: first.staticData,
 		});
 		const jobs = raw.items!.map((i) => i.json);
-		// in order of completion: the one-plot job finished first
-		expect(jobs.map((j) => j.job_id)).toEqual([good.job_id, bad.job_id, other.job_id]);
+		// in order of completion: the one-plot job finished first; "bad" and "other" finished (and
+		// were created) at the same instant, so their ids decide: in creation order when numeric,
+		// in text order under the fake's `ids=uuid` variant
+		const tied = [String(bad.job_id), String(other.job_id)];
+		expect(jobs.map((j) => j.job_id)).toEqual([
+			good.job_id,
+			...(fake.variant.ids === 'numeric' ? tied : [...tied].sort()),
+		]);
 		expect((jobs[0].plots as IDataObject[]).map((p) => p.plot_id)).toEqual([plots[0]]);
 	});
 

@@ -204,10 +204,12 @@ describe('simplifyPlotResult', () => {
 	it('is tolerant of missing fields', () => {
 		expect(() => simplifyPlotResult({}, {})).not.toThrow();
 		const row = simplifyPlotResult({ plot_id: 5 } as unknown as IDataObject, {});
+		// No job and no analysis: nothing says whether it failed (null, never false).
 		expect(row).toMatchObject({
 			plot_id: '5',
 			status: 'not analysed',
-			failed: false,
+			failed: null,
+			failure_reason: 'not analysed: the plot has no analysis results',
 			risk_level: null,
 			protected_area_overlap: null,
 		});

@@ -196,11 +196,14 @@ describe('summariseCheck', () => {
 			protected_area_overlap: true,
 			most_restrictive_extractive_activity_legality: 'limited',
 		});
+		// Unknown is never "no": without a summary and without a list, nothing says "no overlap".
 		const none = summariseCheck({ properties: {} }, geo(0));
 		expect(none).toMatchObject({
-			protected_area_overlap: false,
-			total_overlap_percentage: 0,
-			overlapping_area_count: 0,
+			protected_area_overlap: null,
+			protected_area_overlap_reason: 'not reported: the service sent no overlap summary',
+			total_overlap_percentage: null,
+			total_overlap_area_ha: null,
+			overlapping_area_count: null,
 		});
 	});
 

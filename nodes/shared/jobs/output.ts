@@ -15,9 +15,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { perPlotResults } from '../results/flatten';
+import { jobVisualisationOf, perPlotResults } from '../results/flatten';
 import { DownloadError, MAX_DOWNLOAD_BYTES, downloadFile } from '../transport/download';
 import { serviceErrorOf } from '../transport/failure';
+import { lookUpPlotRuns } from './plotOutcomes';
 
 /** The node contexts that output job items (they can download binary data). */
 export type OutputContext = IExecuteFunctions | IPollFunctions;
@@ -101,7 +102,10 @@ export async function downloadImage(
 /**
  * Items for one job in the chosen output shape. `pairedItem` links them to their input
  * item (a trigger has none: pass undefined and the items carry no pairing). Failed plots
- * are kept as rows (`failed`, `failure_reason`), never dropped.
+ * are kept as rows (`failed`, `failure_reason`), never dropped; a plot whose outcome the
+ * job answer does not tell (job `done-with-errors`, no per-plot signal) is looked up in its
+ * analysis runs of this job (jobs/plotOutcomes.ts), and stays `failed: null` with the
+ * reason when they do not tell either.
  */
 export async function jobOutput(
 	ctx: OutputContext,
@@ -125,12 +129,15 @@ export async function jobOutput(
 		}
 		return [item];
 	}
-	const rows = perPlotResults(job, { simplify: options.simplify, resultKeys });
+	// Plots whose outcome nothing else tells: ask their analysis runs of this job.
+	const runs = await lookUpPlotRuns(ctx, job, itemIndex);
+	const rows = perPlotResults(job, { simplify: options.simplify, resultKeys, runs });
 	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < rows.length; i++) {
 		const item: INodeExecutionData = { json: { ...rows[i], ...extra }, ...paired };
-		if (options.downloadImages && !rows[i].failed) {
+		// Only a visualisation of this job's results (not of a failed, unknown or other job's).
+		if (options.downloadImages && rows[i].results_reason === null) {
 			const url = imageUrlOfPlot(
 				plots.find((p) => String(p.plot_id) === String(rows[i].plot_id)) ?? rows[i],
 				job,
@@ -147,10 +154,7 @@ export async function jobOutput(
 export function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
 	if (typeof plot.analysis_image === 'string' && plot.analysis_image) return plot.analysis_image;
 	if (typeof plot.image_url === 'string' && plot.image_url) return plot.image_url;
-	const urls = Array.isArray(job.job_visualization_url) ? job.job_visualization_url : [];
-	return urls.find(
-		(u): u is string => typeof u === 'string' && u.includes(`/${String(plot.plot_id)}.`),
-	);
+	return jobVisualisationOf(plot.plot_id, job);
 }
 
 /** Every visualisation of a job: job_visualization_url, or else each plot's analysis_image. */

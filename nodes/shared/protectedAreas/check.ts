@@ -12,6 +12,7 @@
  */
 
 import { isObject, num } from '../helpers/values';
+import { overlapKeys, readOverlap, strictestLegality } from '../results/overlap';
 
 export const CHECK_BATCH_LIMIT = 100;
 
@@ -105,25 +106,11 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 	return chunk.map((e) => byEntry.get(e) as Json);
 }
 
-const LEGALITY_ORDER = ['prohibited', 'limited', 'unknown', 'permitted'];
+export { strictestLegality };
 
-/** The strictest extractive-activity legality among areas (prohibited > limited > unknown > permitted). */
-export function strictestLegality(areas: readonly Json[]): string | null {
-	let best: string | null = null;
-	for (const a of areas) {
-		const v =
-			typeof a.extractive_activity_legality === 'string' ? a.extractive_activity_legality : null;
-		if (v === null) continue;
-		const rank = LEGALITY_ORDER.indexOf(v.toLowerCase());
-		const bestRank = best === null ? Infinity : LEGALITY_ORDER.indexOf(best.toLowerCase());
-		if (best === null || (rank !== -1 && (bestRank === -1 || rank < bestRank))) best = v;
-	}
-	return best;
-}
-
+/** Properties the row is made from (everything else is passed through as it came). */
 const HANDLED = new Set([
-	'protected_area_overlap_summary',
-	'protected_area_details',
+	...overlapKeys('protected_area'),
 	'input_index',
 	'input_type',
 	'geojson_index',
@@ -133,20 +120,21 @@ const HANDLED = new Set([
 ]);
 
 /**
- * One row per checked plot or geometry: what was checked, the overlap summary (yes/no,
- * total percentage and hectares, strictest extractive-activity legality) and the
- * overlapping areas with IUCN category, legality, conditions and regulation links.
+ * One row per checked plot or geometry: what was checked, the overlap (yes/no, total
+ * percentage and hectares, strictest extractive-activity legality) and the overlapping
+ * areas with IUCN category, legality, conditions and regulation links. The metrics are
+ * read nested under `protected_area_overlap_summary` or flat on the properties (the
+ * contract does not show which). Unknown is never "no": without the service's yes/no (and
+ * no overlapping area listed) `protected_area_overlap` is null and
+ * `protected_area_overlap_reason` says why (`not reported: …`, or `failed: <reason>` for a
+ * result the service marked failed); figures are 0 only when the service said there is no
+ * overlap, and `overlapping_area_count` is null when the service sent no list.
  * Properties the node does not know are passed through.
  */
 export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 	const p = isObject(feature.properties) ? feature.properties : {};
-	const summary = isObject(p.protected_area_overlap_summary)
-		? p.protected_area_overlap_summary
-		: {};
-	const details = Array.isArray(p.protected_area_details)
-		? p.protected_area_details.filter(isObject)
-		: [];
-	const areas = details.map((d) => ({
+	const reading = readOverlap(p, 'protected_area');
+	const areas = (reading.failure === null ? (reading.details ?? []) : []).map((d) => ({
 		...d,
 		area_id: d.area_id ?? null,
 		area_name: d.area_name ?? null,
@@ -160,10 +148,6 @@ export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 		regulation_urls: Array.isArray(d.regulation_urls) ? d.regulation_urls : [],
 		source_name: d.source_name ?? null,
 	}));
-	const overlap =
-		typeof summary.protected_area_overlap === 'boolean'
-			? summary.protected_area_overlap
-			: areas.length > 0;
 	const row: Json = {
 		input_type: entry.kind === 'plot' ? 'plot' : 'geometry',
 		plot_id:
@@ -171,14 +155,18 @@ export function summariseCheck(feature: Json, entry: CheckEntry): Json {
 		plot_name: typeof p.plot_name === 'string' ? p.plot_name : null,
 		input_feature_index: entry.kind === 'geojson' ? entry.indexInItem : null,
 		area_ha: num(p.area_ha),
-		protected_area_overlap: overlap,
-		total_overlap_percentage: num(summary.total_overlap_percentage) ?? (overlap ? null : 0),
-		total_overlap_area_ha: num(summary.total_overlap_area_ha) ?? (overlap ? null : 0),
+		protected_area_overlap: reading.overlap,
+		protected_area_overlap_reason: reading.reason,
+		total_overlap_percentage: reading.percentage,
+		total_overlap_area_ha: reading.areaHa,
 		most_restrictive_extractive_activity_legality:
-			(typeof summary.most_restrictive_extractive_activity_legality === 'string'
-				? summary.most_restrictive_extractive_activity_legality
-				: null) ?? strictestLegality(areas),
-		overlapping_area_count: areas.length,
+			reading.failure === null ? (reading.legality ?? strictestLegality(areas)) : null,
+		overlapping_area_count:
+			reading.failure === null && reading.details !== null
+				? areas.length
+				: reading.overlap === false
+					? 0
+					: null,
 		overlapping_areas: areas,
 	};
 	for (const [key, value] of Object.entries(p))

@@ -192,7 +192,8 @@ export async function makePlot(
  */
 export function useFakeService(): void {
 	beforeAll(async () => {
-		f = await startFakeService({ startTime: T0, perPlotDurationMs: 1000 });
+		// The contract's shapes, whatever FAKE_VARIANT says (variants have their own tests).
+		f = await startFakeService({ startTime: T0, perPlotDurationMs: 1000, variant: 'default' });
 	});
 	afterAll(async () => {
 		await f.close();

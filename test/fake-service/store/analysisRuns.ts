@@ -1,6 +1,7 @@
 /** Analysis runs (one per check per plot per job): GET /analysis-runs?plot_id= and GET /analysis-runs/{id}. */
 import type { FakeClock } from '../clock';
 import { badRequest, forbiddenEntity, notFound } from '../http-error';
+import { DEFAULT_VARIANT, idFor, isIdShape, shapeAnalysis, type FakeVariant } from '../variant';
 import { fmtTs } from './common';
 import type { Plots } from './plots';
 
@@ -32,6 +33,7 @@ export class AnalysisRuns {
 		private readonly baseUrl: () => string,
 		private readonly plots: Plots,
 		private readonly settle: () => void,
+		private readonly variant: FakeVariant = DEFAULT_VARIANT,
 	) {}
 
 	reset(): void {
@@ -41,7 +43,7 @@ export class AnalysisRuns {
 	/** Stores a new run under the next run id. */
 	add(run: Omit<RunRec, 'num' | 'run_id'>): RunRec {
 		const num = this.nextId++;
-		const rec: RunRec = { num, run_id: String(num), ...run };
+		const rec: RunRec = { num, run_id: idFor(this.variant, 'run', num), ...run };
 		this.byId.set(rec.run_id, rec);
 		return rec;
 	}
@@ -77,7 +79,8 @@ export class AnalysisRuns {
 					: [],
 		};
 		if (status === 'failed') out.error = r.error;
-		if (detail) out.output = status === 'completed' ? (r.output ?? null) : null;
+		if (detail)
+			out.output = status === 'completed' ? shapeAnalysis(this.variant, r.output ?? null) : null;
 		return out;
 	}
 
@@ -85,7 +88,7 @@ export class AnalysisRuns {
 	forPlot(username: string, q: Record<string, string>): unknown {
 		const pid = q.plot_id;
 		if (pid === undefined || pid === '') throw badRequest('plot_id is required');
-		if (!/^\d+$/.test(pid)) throw notFound();
+		if (!isIdShape(this.variant, pid)) throw notFound();
 		const plot = this.plots.owned(username, pid);
 		const runs = [...this.byId.values()]
 			.filter((r) => r.plot_id === plot.plot_id)

@@ -14,6 +14,7 @@
  * every plot completion due on the fake clock.
  */
 import type { FakeClock } from '../clock';
+import type { FakeVariant } from '../variant';
 import { AnalysisRuns } from './analysisRuns';
 import { Catalog } from './catalog';
 import { Jobs } from './jobs';
@@ -34,6 +35,8 @@ export interface StoreOptions {
 	perPlotDurationMs: number;
 	initialTokens: number;
 	failingPlotNames: string[];
+	/** shapes where the contract is silent (../variant.ts) */
+	variant: FakeVariant;
 }
 
 export class Store {
@@ -55,8 +58,8 @@ export class Store {
 		this.users = new Users(users);
 		this.tokens = new Tokens(this.users, opts.initialTokens, settle);
 		this.catalog = new Catalog();
-		this.plots = new Plots(clock, baseUrl, settle);
-		this.runs = new AnalysisRuns(clock, baseUrl, this.plots, settle);
+		this.plots = new Plots(clock, baseUrl, settle, opts.variant);
+		this.runs = new AnalysisRuns(clock, baseUrl, this.plots, settle, opts.variant);
 		this.jobs = new Jobs(
 			clock,
 			baseUrl,
@@ -65,8 +68,9 @@ export class Store {
 			this.runs,
 			this.catalog,
 			this.tokens,
+			opts.variant,
 		);
-		this.protectedAreas = new ProtectedAreas(clock, this.plots, this.tokens);
+		this.protectedAreas = new ProtectedAreas(clock, this.plots, this.tokens, opts.variant);
 	}
 
 	/** Clears plots, jobs and runs and added capabilities; restores balances, failing plots and per-plot duration. Ids keep growing. */

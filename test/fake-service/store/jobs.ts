@@ -8,6 +8,7 @@ import { checkTokens, COMMODITIES, resultKeyOf, type Capability } from '../data'
 import { runCheck, type AnalysedPlot } from '../analysis';
 import { apiError, badRequest, forbiddenEntity, HttpError, notFound } from '../http-error';
 import { applyDefaults, validateSchema } from '../schema';
+import { DEFAULT_VARIANT, idFor, shapeAnalysis, type FakeVariant } from '../variant';
 import type { AnalysisRuns } from './analysisRuns';
 import type { Catalog } from './catalog';
 import { checkCommodity, checkDate, checkKeys, fmtTs, isObj } from './common';
@@ -85,6 +86,7 @@ export class Jobs {
 		private readonly runs: AnalysisRuns,
 		private readonly catalog: Catalog,
 		private readonly tokens: Tokens,
+		private readonly variant: FakeVariant = DEFAULT_VARIANT,
 	) {
 		this.perPlotDurationMs = opts.perPlotDurationMs;
 		this.reset();
@@ -260,7 +262,7 @@ export class Jobs {
 			});
 		const now = this.clock.nowMs();
 		const num = this.nextId++;
-		const job_id = String(num);
+		const job_id = idFor(this.variant, 'job', num);
 		const dur = this.perPlotDurationMs;
 		const schedule: ScheduleEntry[] = q.perPlot.map((p, i) => ({
 			plot_id: p.plot.plot_id,
@@ -387,7 +389,7 @@ export class Jobs {
 		for (let i = 0; i < count; i++) {
 			const created = opts.createdAt ? opts.createdAt(i).getTime() : now - (count - i) * 60_000;
 			const num = this.nextId++;
-			const job_id = String(num);
+			const job_id = idFor(this.variant, 'job', num);
 			const schedule: ScheduleEntry[] = plotIds.map((plot_id, k) => {
 				const endMs = created + CREATING_MS + (k + 1) * dur;
 				return {
@@ -456,8 +458,10 @@ export class Jobs {
 		plot.updatedMs = s.endMs;
 		if (s.fails) {
 			const error = `Analysis failed for plot ${plot.plot_id}: no usable satellite imagery for the analysis period`;
-			plot.analysis = { status: 'failed', error, job_id: job.job_id };
 			for (const r of runs) r.error = error;
+			// Variants `silent` / `job-id`: no per-plot status; the plot stays as it was.
+			if (this.variant.plotFailure === 'status')
+				plot.analysis = { status: 'failed', error, job_id: job.job_id };
 			return;
 		}
 		const nowDate = new Date(s.endMs).toISOString().slice(0, 10);
@@ -466,6 +470,8 @@ export class Jobs {
 		const next: Record<string, unknown> = { ...plot.analysis };
 		delete next.status;
 		delete next.error;
+		// The job id of an earlier failure is not this analysis's.
+		delete next.job_id;
 		for (const r of runs) {
 			const cap = this.catalog.get(r.check_type);
 			if (!cap) continue;
@@ -477,9 +483,10 @@ export class Jobs {
 				r.config,
 				image,
 			);
-			Object.assign(next, writes);
+			Object.assign(next, shapeAnalysis(this.variant, writes));
 			r.output = output;
 		}
+		if (this.variant.plotFailure === 'job-id') next.job_id = job.job_id;
 		plot.analysis = next;
 		plot.analysis_image = image;
 	}

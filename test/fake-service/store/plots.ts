@@ -4,6 +4,7 @@ import type { FakeClock } from '../clock';
 import { lookupCountry } from '../data';
 import { areaHa, centre, GeometryError, normalizeGeometry, round } from '../geo';
 import { badRequest, forbiddenEntity, notFound } from '../http-error';
+import { DEFAULT_VARIANT, idFor, type FakeVariant } from '../variant';
 import { checkCommodity, checkCrs, checkDate, checkKeys, fmtTs, isObj } from './common';
 import { paginate } from './pagination';
 
@@ -42,6 +43,7 @@ export class Plots {
 		private readonly clock: FakeClock,
 		private readonly baseUrl: () => string,
 		private readonly settle: () => void,
+		private readonly variant: FakeVariant = DEFAULT_VARIANT,
 	) {}
 
 	reset(): void {
@@ -104,7 +106,7 @@ export class Plots {
 		createdMs: number,
 	): PlotRec {
 		const num = this.nextId++;
-		const plot_id = String(num);
+		const plot_id = idFor(this.variant, 'plot', num);
 		const a = areaHa(norm.analysisGeometry);
 		const [lon, lat] = centre(norm.analysisGeometry);
 		const { country, state } = lookupCountry(lon, lat);

@@ -4,6 +4,7 @@ import type { FakeClock } from '../clock';
 import { PA_SOURCES, PROTECTED_AREAS } from '../data';
 import { areaHa, GeometryError, normalizeGeometry, protectedAreaOverlap, round } from '../geo';
 import { apiError, badRequest, forbiddenEntity, notFound, plainStringError } from '../http-error';
+import { DEFAULT_VARIANT, isIdShape, shapeOverlap, type FakeVariant } from '../variant';
 import { checkCrs, checkKeys, fmtTs, isObj } from './common';
 import type { Plots } from './plots';
 import type { Tokens } from './tokens';
@@ -16,6 +17,7 @@ export class ProtectedAreas {
 		private readonly clock: FakeClock,
 		private readonly plots: Plots,
 		private readonly tokens: Tokens,
+		private readonly variant: FakeVariant = DEFAULT_VARIANT,
 	) {}
 
 	/** POST /protected-areas/checks */
@@ -58,7 +60,7 @@ export class ProtectedAreas {
 			);
 		const items: { geometry: Polygon | MultiPolygon; props: Record<string, unknown> }[] = [];
 		for (const id of ids) {
-			if (!/^\d+$/.test(id) || !this.plots.byId.has(id))
+			if (!isIdShape(this.variant, id) || !this.plots.byId.has(id))
 				throw apiError(404, `Plot not found: ${id}`);
 			const p = this.plots.byId.get(id)!;
 			if (p.username !== username) throw forbiddenEntity();
@@ -93,13 +95,13 @@ export class ProtectedAreas {
 				return {
 					type: 'Feature',
 					geometry: it.geometry,
-					properties: {
+					properties: shapeOverlap(this.variant, {
 						input_index,
 						...it.props,
 						area_ha: round(a),
 						protected_area_overlap_summary: r.protected_area_overlap_summary,
 						protected_area_details: r.protected_area_details,
-					},
+					}),
 				};
 			}),
 			sources: PA_SOURCES,

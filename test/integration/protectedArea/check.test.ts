@@ -21,14 +21,22 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 		const body = fake.log.entries().find((e) => e.path === CHECKS.path)?.body as IDataObject;
 		expect((body.geojson as { features: unknown[] }).features).toHaveLength(25);
 		expect(items).toHaveLength(25);
+		// Shape variant `overlap=absent` (test/fake-service/variant.ts): no yes/no and no figures.
+		const said = fake.variant.overlap !== 'absent';
 		items.forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
 			expect(item.json.input_type).toBe('geometry');
 			expect(item.json.input_feature_index).toBe(0);
 			if (i % 2 === 1) {
+				// the area is listed: an overlap either way; the figures only when the service gave them
 				expect(item.json.protected_area_overlap).toBe(true);
-				expect(item.json.total_overlap_percentage).toBeCloseTo(100, 0);
-				expect(item.json.total_overlap_area_ha as number).toBeGreaterThan(50);
+				if (said) {
+					expect(item.json.total_overlap_percentage).toBeCloseTo(100, 0);
+					expect(item.json.total_overlap_area_ha as number).toBeGreaterThan(50);
+				} else {
+					expect(item.json.total_overlap_percentage).toBeNull();
+					expect(item.json.total_overlap_area_ha).toBeNull();
+				}
 				expect(item.json.most_restrictive_extractive_activity_legality).toBe('limited');
 				const areas = item.json.overlapping_areas as IDataObject[];
 				expect(areas).toHaveLength(1);
@@ -41,7 +49,12 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 				expect(typeof areas[0].extractive_activity_conditions).toBe('string');
 			} else {
 				expect(item.json).toMatchObject({
-					protected_area_overlap: false,
+					// unknown is never "no": false only when the service said so
+					protected_area_overlap: said ? false : null,
+					protected_area_overlap_reason: said
+						? null
+						: 'not reported: the service sent no overlap summary',
+					total_overlap_percentage: said ? 0 : null,
 					overlapping_area_count: 0,
 					most_restrictive_extractive_activity_legality: null,
 				});

@@ -11,23 +11,8 @@ import { isObject, num } from '../../../../shared/helpers/values';
 
 export type Json = Record<string, unknown>;
 
-/** Keys under which a list of runs may be wrapped. */
-const LIST_KEYS = ['runs', 'analysis_runs', 'analysisRuns', 'items', 'data', 'results'];
-
-/**
- * The runs in a `GET /analysis-runs?plot_id=` answer: a bare array, or an object holding
- * the array under `runs` (or a similar key). Entries that are not objects are wrapped
- * as `{ value }` so nothing is silently lost.
- */
-export function runsFromResponse(body: unknown): Json[] {
-	let list: unknown[] = [];
-	if (Array.isArray(body)) list = body;
-	else if (isObject(body)) {
-		const key = LIST_KEYS.find((k) => Array.isArray(body[k]));
-		if (key) list = body[key] as unknown[];
-	}
-	return list.map((entry) => (isObject(entry) ? entry : { value: entry }));
-}
+/** The runs in a `GET /analysis-runs?plot_id=` answer (shared with the per-plot results). */
+export { runsFromResponse } from '../../../../shared/results/runs';
 
 function pick(run: Json, keys: string[]): unknown {
 	for (const key of keys) {

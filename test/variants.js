@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * Re-runs the integration suites that read shapes the contract does not show — Job → Wait
+ * for Completion and Get Results (per-plot rows), the trigger's per-plot output, Protected
+ * Area → Check — against each shape variant of the fake (test/fake-service/variant.ts),
+ * one jest run per variant with FAKE_VARIANT set. `npm test` runs it after the main jest run
+ * (which uses the default shapes).
+ *
+ *   node test/variants.js                       every variant below
+ *   node test/variants.js flat,silent,uuid      only that variant (several may be given)
+ *   node test/variants.js -- -t "per-plot"      extra arguments after -- go to jest
+ *
+ * Together the variants cover every value of every dimension: overlap metrics nested / flat /
+ * absent; a failed plot with a per-plot status field, with none (silent), and with none but
+ * analyses carrying their job id; numeric and UUID ids.
+ */
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+
+const VARIANTS = [
+	'overlap=flat,plotFailure=silent,ids=uuid',
+	'overlap=absent,plotFailure=job-id,ids=numeric',
+	'overlap=nested,plotFailure=job-id,ids=uuid',
+	'overlap=absent,plotFailure=status,ids=uuid',
+];
+
+/**
+ * The suites that read these shapes, by path (a regular expression; jest matches it ignoring case). It matches
+ * today's files (job.test.ts, trigger*.test.ts, protected-area.test.ts) and the layout
+ * `test/integration/<resource>/<operation>.test.ts` (job/waitForCompletion, job/getResults,
+ * protectedArea/check, the trigger's files, shapes/*).
+ */
+const SUITES =
+	'test/integration/(?:.*(?:wait|result|trigger|protected|check|shapes/).*|(?:.*/)?job)\\.test\\.ts$';
+
+function main(argv) {
+	const dashes = argv.indexOf('--');
+	const own = dashes === -1 ? argv : argv.slice(0, dashes);
+	const jestArgs = dashes === -1 ? [] : argv.slice(dashes + 1);
+	const variants = own.length > 0 ? own : VARIANTS;
+	const jest = require.resolve('jest/bin/jest', { paths: [ROOT] });
+	const failed = [];
+	for (const variant of variants) {
+		process.stdout.write(`\n=== fake shape variant: ${variant} ===\n`);
+		const run = spawnSync(process.execPath, [jest, '--ci', SUITES, ...jestArgs], {
+			cwd: ROOT,
+			stdio: 'inherit',
+			env: { ...process.env, FAKE_VARIANT: variant },
+		});
+		if (run.status !== 0) failed.push(`${variant} (exit ${run.status ?? run.signal})`);
+	}
+	process.stdout.write(
+		failed.length === 0
+			? `\nvariants: all ${variants.length} passed\n`
+			: `\nvariants: ${failed.length} of ${variants.length} failed: ${failed.join('; ')}\n`,
+	);
+	return failed.length === 0 ? 0 : 1;
+}
+
+if (require.main === module) process.exit(main(process.argv.slice(2)));
+
+module.exports = { VARIANTS, SUITES };
