@@ -84,6 +84,35 @@ describe('request deadlines (engine → loopback servers)', () => {
 		expect(service.abandoned).toBe(1);
 	});
 
+	it('Wait for Completion against a silent service ends within Max Wait plus one Request Timeout', async () => {
+		service.handle((req, res) => {
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			return undefined; // GET /jobs/job/… never answers
+		});
+		const maxWaitMs = 6_000;
+		const started = Date.now();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: '7001',
+				maxWaitMinutes: maxWaitMs / 60_000,
+				options: { firstCheckAfter: 0.5, pollIntervalCap: 1 },
+				requestTimeout: TIMEOUT_S,
+			},
+			store: store(),
+		});
+		const elapsed = Date.now() - started;
+		expect(error?.message).toMatch(/^Job still running after the Max Wait of 0\.1 min: 7001/);
+		// Max Wait, plus at most one request deadline in flight, plus generous slack.
+		expect(elapsed).toBeLessThan(maxWaitMs + TIMEOUT_S * 1000 + GENEROUS_MS);
+		expect(elapsed).toBeGreaterThanOrEqual(maxWaitMs - 500);
+		// Bounded in requests too: no more status checks than the time allows.
+		const checks = service.requests.filter((r) => r.path === '/jobs/job/7001').length;
+		expect(checks).toBeGreaterThan(0);
+		expect(checks).toBeLessThanOrEqual(Math.ceil(maxWaitMs / 500) + 2);
+	});
+
 	it('an image download that trickles ends at the Request Timeout', async () => {
 		service.handle((req, res) => {
 			if (req.path === '/jobs/job/1')
