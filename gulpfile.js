@@ -1,8 +1,8 @@
 /**
  * Build: type-check → bundle every node and credential entry with esbuild (Turf and the
  * other dev-time libraries end up inside, tree-shaken; n8n-workflow stays external as a
- * peer dependency) → copy icons and codex files. The published package has no runtime
- * dependencies.
+ * peer dependency) → THIRD_PARTY_NOTICES.md of the bundled packages → copy icons and codex
+ * files. The published package has no runtime dependencies.
  */
 const { series, src, dest } = require('gulp');
 const { execFileSync } = require('node:child_process');
@@ -41,9 +41,11 @@ function entries() {
 	});
 }
 
+const NOTICES = path.join(out, 'THIRD_PARTY_NOTICES.md');
+
 async function bundle() {
 	const esbuild = require('esbuild');
-	await esbuild.build({
+	const result = await esbuild.build({
 		entryPoints: entries().map((file) => ({ in: file, out: file.replace(/\.ts$/, '') })),
 		outdir: out,
 		outbase: '.',
@@ -51,14 +53,22 @@ async function bundle() {
 		platform: 'node',
 		target: 'node20',
 		format: 'cjs',
+		// A package's ES module entry before its `main`: `main` is often a UMD wrapper that
+		// reaches for `globalThis`/`global`, which n8n Cloud's scanner refuses in `dist/`
+		// (packages with an `exports` map already resolve through its `import` condition).
+		mainFields: ['module', 'main'],
 		treeShaking: true,
 		minify: false,
 		sourcemap: false,
+		// The licences of bundled code go to THIRD_PARTY_NOTICES.md (below) in full.
 		legalComments: 'none',
+		metafile: true,
 		logLevel: 'warning',
 		// Provided by n8n at run time (peer dependency).
 		external: ['n8n-workflow'],
 	});
+	const { thirdPartyNotices } = require('./scripts/third-party-notices');
+	fs.writeFileSync(NOTICES, `${thirdPartyNotices(root, result.metafile).text}\n`);
 }
 
 function icons() {
@@ -76,6 +86,7 @@ function verify(done) {
 	);
 	if (missing.length)
 		throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
+	if (!fs.existsSync(NOTICES)) throw new Error(`Build is missing ${path.relative(root, NOTICES)}`);
 	done();
 }
 
