@@ -29,46 +29,14 @@ function typecheck(done) {
 	done();
 }
 
-/** The files named in package.json's n8n field, as their TypeScript sources. */
-function entries() {
-	const pkg = require('./package.json');
-	return [...pkg.n8n.credentials, ...pkg.n8n.nodes].map((file) => {
-		const source = file.replace(/^dist\//, '').replace(/\.js$/, '.ts');
-		if (!fs.existsSync(path.join(root, source))) {
-			throw new Error(`package.json's n8n field lists ${file}, but ${source} does not exist`);
-		}
-		return source;
-	});
-}
-
 const NOTICES = path.join(out, 'THIRD_PARTY_NOTICES.md');
 
+/** esbuild with the package's settings (scripts/bundle.js, shared with `npm run dev`). */
 async function bundle() {
 	const esbuild = require('esbuild');
-	const result = await esbuild.build({
-		entryPoints: entries().map((file) => ({ in: file, out: file.replace(/\.ts$/, '') })),
-		outdir: out,
-		outbase: '.',
-		bundle: true,
-		platform: 'node',
-		target: 'node20',
-		format: 'cjs',
-		// A package's ES module entry before its `main`: `main` is often a UMD wrapper that
-		// reaches for `globalThis`/`global`, which n8n Cloud's scanner refuses in `dist/`
-		// (packages with an `exports` map already resolve through its `import` condition).
-		mainFields: ['module', 'main'],
-		treeShaking: true,
-		minify: false,
-		sourcemap: false,
-		// The licences of bundled code go to THIRD_PARTY_NOTICES.md (below) in full.
-		legalComments: 'none',
-		metafile: true,
-		logLevel: 'warning',
-		// Provided by n8n at run time (peer dependency).
-		external: ['n8n-workflow'],
-	});
-	const { thirdPartyNotices } = require('./scripts/third-party-notices');
-	fs.writeFileSync(NOTICES, `${thirdPartyNotices(root, result.metafile).text}\n`);
+	const { bundleOptions, writeNotices } = require('./scripts/bundle');
+	const result = await esbuild.build(bundleOptions({ outdir: out }));
+	writeNotices(result.metafile, out);
 }
 
 function icons() {
