@@ -5,22 +5,21 @@ import { GeospatialAnalysisV1 } from './v1/GeospatialAnalysisV1.node';
 
 export class GeospatialAnalysis extends VersionedNodeType {
 	constructor() {
+		const v1 = new GeospatialAnalysisV1();
+		// The node's name, icon and texts are those of its default version.
+		const { displayName, name, icon, group, subtitle, description } = v1.description;
 		const baseDescription: INodeTypeBaseDescription = {
-			displayName: 'Geospatial Analysis',
-			name: 'geospatialAnalysis',
-			icon: {
-				light: 'file:../../icons/geospatialAnalysis.svg',
-				dark: 'file:../../icons/geospatialAnalysis.dark.svg',
-			},
-			group: ['transform'],
-			subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-			description:
-				'Register plots of land and run EUDR deforestation, protected-area, Indigenous-land, climate and site analyses on them',
+			displayName,
+			name,
+			icon,
+			group,
+			subtitle,
+			description,
 			defaultVersion: 1,
 		};
 
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
-			1: new GeospatialAnalysisV1(baseDescription),
+			1: v1,
 		};
 
 		super(nodeVersions, baseDescription);
