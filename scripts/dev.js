@@ -52,12 +52,10 @@ async function portFree(port) {
 /** package.json, icons and codex files beside the bundles, as `npm publish` ships them. */
 function copyStatics(pkgDir) {
 	fs.copyFileSync(path.join(root, 'package.json'), path.join(pkgDir, 'package.json'));
-	// icons/ at the package root too: the versioned action node's icon is resolved there.
-	for (const icons of [path.join(pkgDir, 'dist', 'icons'), path.join(pkgDir, 'icons')]) {
-		fs.mkdirSync(icons, { recursive: true });
-		for (const f of fs.readdirSync(path.join(root, 'icons')))
-			if (f.endsWith('.svg')) fs.copyFileSync(path.join(root, 'icons', f), path.join(icons, f));
-	}
+	const icons = path.join(pkgDir, 'dist', 'icons');
+	fs.mkdirSync(icons, { recursive: true });
+	for (const f of fs.readdirSync(path.join(root, 'icons')))
+		if (f.endsWith('.svg')) fs.copyFileSync(path.join(root, 'icons', f), path.join(icons, f));
 	for (const node of fs.readdirSync(path.join(root, 'nodes'))) {
 		const dir = path.join(root, 'nodes', node);
 		if (!fs.statSync(dir).isDirectory()) continue;

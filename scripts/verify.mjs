@@ -38,9 +38,10 @@ function record(name, ok, detail = '') {
 function strictMode() {
 	const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	record('package.json: n8n.strict is true', pkg.n8n?.strict === true);
-	const template = path.join(
-		path.dirname(require.resolve('@n8n/node-cli/package.json')),
-		'dist/template/templates/shared/default/eslint.config.mjs',
+	// Where `n8n-node lint` reads it: beside its eslint export (dist/configs/eslint.js).
+	const template = path.resolve(
+		path.dirname(require.resolve('@n8n/node-cli/eslint')),
+		'../template/templates/shared/default/eslint.config.mjs',
 	);
 	// The same comparison as `n8n-node lint` in strict mode: whitespace-normalised equality.
 	const normalise = (file) => fs.readFileSync(file, 'utf8').replace(/\s+/g, ' ').trim();

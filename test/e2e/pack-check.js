@@ -3,9 +3,8 @@
  * Checks what `npm publish` would publish, by packing the working tree the way publishing
  * does: scripts on whatever `.npmrc` says (`prepack` builds `dist/` first; package.json's
  * `publishConfig` turns scripts on for `npm publish` itself), the `files` field respected.
- * The tarball must hold every file of the package.json `n8n` field, the icons (dist/icons/,
- * and icons/ for the versioned action node) and codex files, LICENSE, README.md,
- * package.json and dist/THIRD_PARTY_NOTICES.md, and nothing else
+ * The tarball must hold every file of the package.json `n8n` field, the icons and codex
+ * files, LICENSE, README.md, package.json and dist/THIRD_PARTY_NOTICES.md, and nothing else
  * (no source maps, tests, TypeScript sources, node_modules); no runtime dependencies.
  *
  * `node test/e2e/pack-check.js` prints `pack: N passed, M failed`; `packAndCheck()` is what
@@ -25,8 +24,6 @@ const ALLOWED = [
 	/^LICENSE$/,
 	/^dist\/THIRD_PARTY_NOTICES\.md$/,
 	/^dist\/icons\/[^/]+\.svg$/,
-	// The action node's icon, resolved from its versioned bundle (GeospatialAnalysisV1.node.ts).
-	/^icons\/[^/]+\.svg$/,
 	/^dist\/nodes\/[^/]+\/[^/]+\.node\.json$/,
 ];
 
@@ -68,10 +65,8 @@ function packAndCheck({ destination } = {}) {
 	for (const file of ['LICENSE', 'README.md', 'package.json', 'dist/THIRD_PARTY_NOTICES.md'])
 		check(`publishes ${file}`, files.includes(file));
 	check(
-		'publishes the icons (dist/icons/ and icons/)',
-		['dist/icons/', 'icons/'].every((dir) =>
-			files.some((f) => f.startsWith(dir) && f.endsWith('.svg')),
-		),
+		'publishes the icons',
+		files.some((f) => f.startsWith('dist/icons/') && f.endsWith('.svg')),
 	);
 	check(
 		'publishes the codex files',
