@@ -51,12 +51,18 @@ function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 	};
 }
 
+/** Writes `text` to `file` unless it already holds it (a running n8n reloads on writes). */
+function writeIfChanged(file, text) {
+	if (fs.existsSync(file) && fs.readFileSync(file, 'utf8') === text) return;
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, text);
+}
+
 /** dist/THIRD_PARTY_NOTICES.md from a build's metafile; returns its path. */
 function writeNotices(metafile, outdir = path.join(root, 'dist')) {
 	const file = path.join(outdir, 'THIRD_PARTY_NOTICES.md');
-	fs.mkdirSync(outdir, { recursive: true });
-	fs.writeFileSync(file, `${thirdPartyNotices(root, metafile).text}\n`);
+	writeIfChanged(file, `${thirdPartyNotices(root, metafile).text}\n`);
 	return file;
 }
 
-module.exports = { root, entries, bundleOptions, writeNotices };
+module.exports = { root, entries, bundleOptions, writeNotices, writeIfChanged };

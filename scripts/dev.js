@@ -26,7 +26,7 @@ const path = require('node:path');
 const n8n = require('../test/e2e/n8n');
 const { startFake, stopFake } = require('../test/e2e/fake');
 const { credentialsFor } = require('../test/e2e/suite');
-const { root, bundleOptions, writeNotices } = require('./bundle');
+const { root, bundleOptions, writeNotices, writeIfChanged } = require('./bundle');
 
 const say = (s) => console.log(`[dev] ${s}`);
 const cleanups = [];
@@ -51,18 +51,16 @@ async function portFree(port) {
 
 /** package.json, icons and codex files beside the bundles, as `npm publish` ships them. */
 function copyStatics(pkgDir) {
-	fs.copyFileSync(path.join(root, 'package.json'), path.join(pkgDir, 'package.json'));
-	const icons = path.join(pkgDir, 'dist', 'icons');
-	fs.mkdirSync(icons, { recursive: true });
+	const copy = (from, to) => writeIfChanged(to, fs.readFileSync(from, 'utf8'));
+	copy(path.join(root, 'package.json'), path.join(pkgDir, 'package.json'));
 	for (const f of fs.readdirSync(path.join(root, 'icons')))
-		if (f.endsWith('.svg')) fs.copyFileSync(path.join(root, 'icons', f), path.join(icons, f));
+		if (f.endsWith('.svg'))
+			copy(path.join(root, 'icons', f), path.join(pkgDir, 'dist', 'icons', f));
 	for (const node of fs.readdirSync(path.join(root, 'nodes'))) {
 		const dir = path.join(root, 'nodes', node);
 		if (!fs.statSync(dir).isDirectory()) continue;
-		for (const f of fs.readdirSync(dir).filter((name) => name.endsWith('.node.json'))) {
-			fs.mkdirSync(path.join(pkgDir, 'dist', 'nodes', node), { recursive: true });
-			fs.copyFileSync(path.join(dir, f), path.join(pkgDir, 'dist', 'nodes', node, f));
-		}
+		for (const f of fs.readdirSync(dir).filter((name) => name.endsWith('.node.json')))
+			copy(path.join(dir, f), path.join(pkgDir, 'dist', 'nodes', node, f));
 	}
 }
 
