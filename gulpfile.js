@@ -1,8 +1,8 @@
 /**
  * Build: type-check → bundle every node and credential entry with esbuild (Turf and the
  * other dev-time libraries end up inside, tree-shaken; n8n-workflow stays external as a
- * peer dependency) → copy icons and codex files. The published package has no runtime
- * dependencies.
+ * peer dependency) → THIRD_PARTY_NOTICES.md of the bundled packages → copy icons and codex
+ * files. The published package has no runtime dependencies.
  */
 const { series, src, dest } = require('gulp');
 const { execFileSync } = require('node:child_process');
@@ -29,36 +29,14 @@ function typecheck(done) {
 	done();
 }
 
-/** The files named in package.json's n8n field, as their TypeScript sources. */
-function entries() {
-	const pkg = require('./package.json');
-	return [...pkg.n8n.credentials, ...pkg.n8n.nodes].map((file) => {
-		const source = file.replace(/^dist\//, '').replace(/\.js$/, '.ts');
-		if (!fs.existsSync(path.join(root, source))) {
-			throw new Error(`package.json's n8n field lists ${file}, but ${source} does not exist`);
-		}
-		return source;
-	});
-}
+const NOTICES = path.join(out, 'THIRD_PARTY_NOTICES.md');
 
+/** esbuild with the package's settings (scripts/bundle.js, shared with `npm run dev`). */
 async function bundle() {
 	const esbuild = require('esbuild');
-	await esbuild.build({
-		entryPoints: entries().map((file) => ({ in: file, out: file.replace(/\.ts$/, '') })),
-		outdir: out,
-		outbase: '.',
-		bundle: true,
-		platform: 'node',
-		target: 'node20',
-		format: 'cjs',
-		treeShaking: true,
-		minify: false,
-		sourcemap: false,
-		legalComments: 'none',
-		logLevel: 'warning',
-		// Provided by n8n at run time (peer dependency).
-		external: ['n8n-workflow'],
-	});
+	const { bundleOptions, writeNotices } = require('./scripts/bundle');
+	const result = await esbuild.build(bundleOptions({ outdir: out }));
+	writeNotices(result.metafile, out);
 }
 
 function icons() {
@@ -76,6 +54,7 @@ function verify(done) {
 	);
 	if (missing.length)
 		throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
+	if (!fs.existsSync(NOTICES)) throw new Error(`Build is missing ${path.relative(root, NOTICES)}`);
 	done();
 }
 

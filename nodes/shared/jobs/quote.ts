@@ -1,7 +1,7 @@
 /** The exact token quote of a job: a dry-run make_job, with the free balance beside it. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { normaliseBalance } from '../account/balance';
+import { normaliseBalance, BALANCE_PATH } from '../account/balance';
 import type { ServiceContext } from '../transport/request';
 import { apiRequest } from '../transport/request';
 
@@ -27,10 +27,7 @@ export async function quoteOutput(
 ): Promise<IDataObject> {
 	let balance: IDataObject;
 	if (quote.balance && typeof quote.balance === 'object') balance = normaliseBalance(quote.balance);
-	else
-		balance = normaliseBalance(
-			await apiRequest.call(ctx, 'GET', '/users/check_tokens', { itemIndex }),
-		);
+	else balance = normaliseBalance(await apiRequest.call(ctx, 'GET', BALANCE_PATH, { itemIndex }));
 	const cost = typeof quote.token_cost === 'number' ? quote.token_cost : Number(quote.token_cost);
 	const free = typeof balance.free === 'number' ? balance.free : null;
 	return {

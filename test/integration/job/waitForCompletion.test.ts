@@ -288,6 +288,8 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 				resource: 'job',
 				operation: 'waitForCompletion',
 				jobIds: String(created.items[0].json.job_id),
+				// longer than the 4 minutes of analysis (the default Max Wait is 4 minutes)
+				maxWaitMinutes: 10,
 				output: 'perPlot',
 			},
 			store,

@@ -21,7 +21,6 @@ export const versionDescription: Omit<
 } = {
 	version: 1,
 	defaults: { name: 'Geospatial Analysis' },
-	usableAsTool: true,
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
 	credentials: credentialsDescription,

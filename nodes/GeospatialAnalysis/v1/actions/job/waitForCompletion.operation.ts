@@ -42,10 +42,10 @@ export const description: INodeProperties[] = [
 		name: 'maxWaitMinutes',
 		type: 'number',
 		typeOptions: { minValue: 0.1, maxValue: 1440, numberPrecision: 1 },
-		default: 10,
+		default: 4,
 		displayOptions: { show },
 		description:
-			'How long to wait at most (up to 24 hours). The worker stays busy while waiting; for longer jobs loop through an n8n Wait node or use the Geospatial Analysis Trigger.',
+			'How long to wait at most (up to 24 hours). The default, 4 minutes, fits the shortest n8n Cloud execution limit (5 minutes for the whole workflow). The worker stays busy while waiting; for longer jobs set On Timeout to Output Current Status and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.',
 	},
 	{
 		displayName: 'On Timeout',
