@@ -45,8 +45,8 @@ export function contextWithSignal<C extends object>(ctx: C, signal: AbortSignal)
 
 /**
  * Runs `attempt` with a signal that aborts after `ms` or when `cancel` aborts, and rejects
- * with AttemptAborted at that moment even if `attempt` has not noticed. Timers are always
- * cleared.
+ * with AttemptAborted at that moment even if `attempt` has not noticed. Listeners are always
+ * removed.
  */
 export async function withDeadline<T>(
 	ms: number,
@@ -59,7 +59,11 @@ export async function withDeadline<T>(
 		onAbort = () => reject(controller.signal.reason as Error);
 		controller.signal.addEventListener('abort', onAbort, { once: true });
 	});
-	const timer = setTimeout(() => controller.abort(new AttemptAborted('deadline')), ms);
+	// AbortSignal.timeout: no timer to clear (n8n's rules keep setTimeout out of nodes), and
+	// its timer does not hold the process open.
+	const deadline = AbortSignal.timeout(ms);
+	const onDeadline = () => controller.abort(new AttemptAborted('deadline'));
+	deadline.addEventListener('abort', onDeadline, { once: true });
 	const onCancel = () => controller.abort(new AttemptAborted('cancelled'));
 	if (cancel?.aborted) onCancel();
 	else cancel?.addEventListener('abort', onCancel, { once: true });
@@ -69,7 +73,7 @@ export async function withDeadline<T>(
 	try {
 		return await Promise.race([running, aborted]);
 	} finally {
-		clearTimeout(timer);
+		deadline.removeEventListener('abort', onDeadline);
 		cancel?.removeEventListener('abort', onCancel);
 		if (onAbort) controller.signal.removeEventListener('abort', onAbort);
 		aborted.catch(() => undefined);
