@@ -1,7 +1,8 @@
 'use strict';
 /**
  * Start the fake service (test/fake-service/cli.ts) in a child process on a
- * free loopback port and learn its URL and seeded users.
+ * free loopback port and learn its URL and seeded users; beside it, in this
+ * process, the scripted chat model (fake-llm.js) as `fake.llm` for AI Agent workflows.
  *
  * `N8N_E2E_FAKE_CMD` overrides the command (a shell string; `{port}` is replaced).
  */
@@ -9,6 +10,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
 const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n');
+const { startFakeLlm } = require('./fake-llm');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 
@@ -101,10 +103,18 @@ async function startFake(opts = {}) {
 	log(`fake service on ${fake.url} (${fake.users.length} users)`);
 	fake.request = (method, p, body) =>
 		httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
+	try {
+		fake.llm = await startFakeLlm();
+	} catch (e) {
+		await stopFake(fake);
+		throw new Error(`the fake chat model did not start: ${e.message}`);
+	}
+	log(`fake chat model on ${fake.llm.url}`);
 	return fake;
 }
 
 async function stopFake(fake) {
+	if (fake && fake.llm) await fake.llm.close();
 	if (!fake || fake.exited) return;
 	try {
 		process.kill(-fake.child.pid, 'SIGTERM');
