@@ -6,13 +6,9 @@ const PLOT_IDS_HINT = 'IDs of registered plots to check, comma-separated, e.g. 1
 
 // what the model must be told about each tool: its cost in words, what it returns, its inputs
 const TOOLS = {
-	Get_Token_Balance: { cost: 'free', returns: 'returns the total and reserved and free tokens' },
-	Check_Protected_Areas: {
-		cost: 'spends tokens',
-		returns: 'returns overlap and legality per plot',
-		input: 'plotIds',
-	},
-	Get_Quote: { cost: 'free', returns: 'returns the token cost and balance', input: 'plotIds' },
+	Get_Token_Balance: { cost: 'free', returns: /returns .*tokens/ },
+	Check_Protected_Areas: { cost: 'spends tokens', returns: /returns overlap/, input: 'plotIds' },
+	Get_Quote: { cost: 'free', returns: /returns the token cost/, input: 'plotIds' },
 };
 
 module.exports = async (runData, ctx) => {
@@ -33,7 +29,8 @@ module.exports = async (runData, ctx) => {
 	for (const [name, want] of Object.entries(TOOLS)) {
 		const { description, parameters } = offered[name];
 		assert.ok(description.includes(want.cost), `${name}: "${description}" says "${want.cost}"`);
-		assert.ok(description.includes(want.returns), `${name}: "${description}" says what it returns`);
+		assert.match(description, want.returns, `${name}: "${description}" says what it returns`);
+		assert.ok(description.endsWith(' in Geospatial Analysis'), `${name}: n8n adds the service`);
 		const other = want.cost === 'free' ? 'spends tokens' : 'free';
 		assert.ok(!description.includes(other), `${name}: "${description}" does not say "${other}"`);
 		const props = parameters.properties || {};
@@ -110,3 +107,5 @@ module.exports = async (runData, ctx) => {
 };
 
 module.exports.before = agent.before;
+// also run it in the queue-mode pass (the agent and its tools on a worker)
+module.exports.queue = true;
