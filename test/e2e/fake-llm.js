@@ -208,7 +208,7 @@ async function startFakeLlm({ port = 0, host = '127.0.0.1' } = {}) {
 	};
 }
 
-module.exports = { startFakeLlm, reply };
+module.exports = { startFakeLlm };
 
 if (require.main === module) {
 	const i = process.argv.indexOf('--port');
