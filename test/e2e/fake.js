@@ -1,7 +1,8 @@
 'use strict';
 /**
  * Start the fake service (test/fake-service/cli.ts) in a child process on a
- * free loopback port and learn its URL and seeded users.
+ * free loopback port and learn its URL and seeded users; beside it, in this
+ * process, the scripted chat model (fake-llm.js) as `fake.llm` for AI Agent workflows.
  *
  * `N8N_E2E_FAKE_CMD` overrides the command (a shell string; `{port}` and `{variant}` are replaced).
  * `FAKE_VARIANT` chooses the fake's shape variant (test/fake-service/variant.ts, e.g.
@@ -12,6 +13,7 @@ const fs = require('fs');
 const path = require('path');
 const { spawn } = require('child_process');
 const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n');
+const { startFakeLlm } = require('./fake-llm');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 
@@ -124,10 +126,18 @@ async function startFake(opts = {}) {
 	);
 	fake.request = (method, p, body) =>
 		httpRequest(method, `${fake.origin}${p}`, { body, timeoutMs: 30000 });
+	try {
+		fake.llm = await startFakeLlm();
+	} catch (e) {
+		await stopFake(fake);
+		throw new Error(`the fake chat model did not start: ${e.message}`);
+	}
+	log(`fake chat model on ${fake.llm.url}`);
 	return fake;
 }
 
 async function stopFake(fake) {
+	if (fake && fake.llm) await fake.llm.close();
 	if (!fake || fake.exited) return;
 	try {
 		process.kill(-fake.child.pid, 'SIGTERM');

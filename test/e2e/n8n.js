@@ -579,9 +579,15 @@ async function importCredentials(inst, creds) {
 }
 
 let wfCounter = 0;
-/** A 16-char id n8n accepts (it checks /^[a-zA-Z0-9]{16}$/ for some paths). */
+/**
+ * A 16-char id n8n accepts (it checks /^[a-zA-Z0-9]{16}$/ for some paths): a short prefix of
+ * the seed, then a unique part (a long seed must not fill the id: two files named alike would
+ * get the same id, and the second import would replace the first workflow).
+ */
 function makeId(seed) {
-	const base = String(seed || '').replace(/[^a-zA-Z0-9]/g, '');
+	const base = String(seed || '')
+		.replace(/[^a-zA-Z0-9]/g, '')
+		.slice(0, 4);
 	const rnd = (
 		Date.now().toString(36) +
 		(wfCounter++).toString(36) +

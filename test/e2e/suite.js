@@ -17,6 +17,7 @@ const CREDENTIALS = {
 		id: 'geoFakeLogin0001',
 		name: 'Geospatial Analysis login (fake service)',
 	},
+	openAiApi: { id: 'geoFakeOpenAi001', name: 'Fake chat model (scripted, loopback)' },
 };
 
 const MANUAL_TRIGGERS = [
@@ -74,10 +75,22 @@ function prepareWorkflow(w, creds, extra = {}) {
 	return Object.assign(wf, extra);
 }
 
-/** Credentials (plain data; n8n encrypts on import) for the fake service's first seeded user. */
+/**
+ * Credentials (plain data; n8n encrypts on import) for the fake service's first seeded user,
+ * and an OpenAI credential whose Base URL is the scripted chat model (`fake.llm`).
+ */
 function credentialsFor(fake) {
 	const user = fake.user || {};
 	const withPassword = fake.users.find((u) => u.password) || user;
+	const chatModel = fake.llm
+		? [
+				{
+					...CREDENTIALS.openAiApi,
+					type: 'openAiApi',
+					data: { apiKey: 'fake-llm-takes-any-key', url: fake.llm.url, header: false },
+				},
+			]
+		: [];
 	return [
 		{
 			...CREDENTIALS.geospatialAnalysisApi,
@@ -93,6 +106,7 @@ function credentialsFor(fake) {
 				password: withPassword.password || '',
 			},
 		},
+		...chatModel,
 	];
 }
 
@@ -149,7 +163,8 @@ async function checkPackageLoaded(inst, packageDir = REPO_ROOT) {
  *   ctx.items(nodeName, …) → array of whole items (json, binary, pairedItem)
  *   ctx.run (n8n's full run), ctx.result ({ ok, error, stdout, … })
  *   ctx.version / ctx.major (n8n), ctx.mode ('cli' | 'queue')
- *   ctx.fake: { url, origin, users, user, request(method, path, body) } (e.g. '/__fake/log')
+ *   ctx.fake: { url, origin, users, user, request(method, path, body) } (e.g. '/__fake/log'),
+ *     ctx.fake.llm: the scripted chat model ({ url, requests, chats() }, see fake-llm.js)
  *   ctx.apiKey, ctx.credentials (what was imported)
  */
 function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {

@@ -1,5 +1,6 @@
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { runItems } from '../../nodes/shared/runner';
 import { forToolUse } from '../../nodes/shared/runner/preflight';
 
 const ctx = (
@@ -39,6 +40,27 @@ describe('pre-flight problems when the node runs as an AI Agent tool', () => {
 		const parameters = { jobId: "={{ $fromAI('job_ids') }}" };
 		expect(forToolUse(ctx(parameters), ['Item 2, field "Job IDs": bad.'])).toEqual([
 			'Item 2, field "Job IDs": bad. (as a tool: supply the tool input "job_ids")',
+		]);
+	});
+
+	it('with Continue On Fail, the error item the model reads names the tool input too', async () => {
+		const parameters = { plotIds: "={{ $fromAI('plotIds', 'IDs of the plots', 'string') }}" };
+		const node = { ...ctx(parameters, 'x.geospatialAnalysisTool'), continueOnFail: () => true };
+		let sent = 0;
+		const out = await runItems(node as unknown as IExecuteFunctions, [{ json: {} }], {
+			prepare: (_item, problems) => problems.field('Plot IDs', 'no plot id was given.'),
+			run: async () => ({ sent: ++sent }),
+		});
+		expect(sent).toBe(0);
+		expect(out).toEqual([
+			{
+				json: {
+					error:
+						'Item 0, field "Plot IDs": no plot id was given. (as a tool: supply the tool input "plotIds")',
+					description: 'Nothing was sent for this item. Fix the input and run again.',
+				},
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 });

@@ -24,7 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from './errors';
-import { preflightError, problemItem, problemsOf } from './preflight';
+import { forToolUse, preflightError, problemItem, problemsOf } from './preflight';
 import type { Problems } from './preflight';
 import { runPool } from './pool';
 
@@ -200,7 +200,12 @@ export async function runItems<P>(
 		if (note?.context) error.context = { ...(error.context ?? {}), ...note.context };
 		throw error;
 	}
-	for (const found of problems) out.push({ at: found.itemIndex, data: problemItem(found) });
+	// as an AI Agent tool, the error item the model reads names the tool input to supply
+	for (const found of problems)
+		out.push({
+			at: found.itemIndex,
+			data: problemItem({ ...found, lines: forToolUse(ctx, found.lines) }),
+		});
 	// A stable sort: outputs of one item keep the order in which they were made.
 	return out.sort((a, b) => a.at - b.at).map((o) => o.data);
 }
