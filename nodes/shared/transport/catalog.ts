@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../helpers/values';
 import type { ServiceContext } from './request';
-import { apiRequest } from './request';
+import { apiRequest, runScopeOf } from './request';
 
 /** A catalog entry of GET /v3/discovery/capabilities (unknown fields kept). */
 export interface Capability extends IDataObject {
@@ -45,8 +45,9 @@ export function catalogEntries(body: unknown): IDataObject[] {
 }
 
 /**
- * Catalog reads of one node run (one context object), by `include` value: a node asks
- * once however many items it has, and nothing is kept beyond the run.
+ * Catalog reads of one node run (see runScopeOf in request.ts: one execution of the action
+ * node, one poll of the trigger), by `include` value: a node asks once however many items it
+ * has, and nothing is kept beyond the run.
  */
 const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
 
@@ -59,8 +60,9 @@ export async function getCatalogEntries(
 	options: CatalogOptions = {},
 ): Promise<IDataObject[]> {
 	const include = includeValue(options);
-	let reads = runCache.get(this);
-	if (!reads) runCache.set(this, (reads = new Map()));
+	const run = runScopeOf(this);
+	let reads = runCache.get(run);
+	if (!reads) runCache.set(run, (reads = new Map()));
 	const key = include ?? '';
 	let reading = reads.get(key);
 	if (!reading) {
