@@ -69,7 +69,7 @@ function readParams(ctx: IPollFunctions): TriggerParams {
 			`"Look Back (Hours)" must be 0 or more, got ${String(options.lookBackHours)}`,
 			{
 				description:
-					'Enter 0 to skip jobs that finished before activation, or the number of hours to look back.',
+					'Enter 0 to skip jobs that finished before activation (except those within two poll intervals plus five minutes before it), or the number of hours to look back.',
 			},
 		);
 	}
