@@ -5,7 +5,7 @@ import type {
 	INodeTypeDescription,
 	IPollFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { asNodeError } from '../shared/runner/errors';
 import { fetchJob } from '../shared/jobs/fetch';
@@ -14,16 +14,22 @@ import { jobOutput } from '../shared/jobs/output';
 import { catalogResultKeys } from '../shared/jobs/resultKeys';
 import { isFinalStatus } from '../shared/results/flatten';
 import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
+import { serviceErrorOf } from '../shared/transport/failure';
 import { paginate } from '../shared/transport/paginate';
+import { openRunScope } from '../shared/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
 import {
 	advance,
 	DEFAULT_SETTINGS,
 	listFrom,
 	parseServiceTime,
+	pollStart,
 	readState,
 	toRecheck,
 } from './completionTracker';
+import { serviceIdentity } from './identity';
+import { listJobsCreatedSince } from './listing';
+import { firstPollGraceMs } from './schedule';
 
 type Output = 'job' | 'jobWithPlots' | 'perPlot';
 
@@ -63,7 +69,7 @@ function readParams(ctx: IPollFunctions): TriggerParams {
 			`"Look Back (Hours)" must be 0 or more, got ${String(options.lookBackHours)}`,
 			{
 				description:
-					'Enter 0 to skip jobs that finished before activation, or the number of hours to look back.',
+					'Enter 0 to skip jobs that finished before activation (except those within two poll intervals plus five minutes before it), or the number of hours to look back.',
 			},
 		);
 	}
@@ -77,6 +83,13 @@ function readParams(ctx: IPollFunctions): TriggerParams {
 			},
 		);
 	}
+	const maxAgeMs = maxTrackingDays * 86_400_000;
+	let pollTimes: unknown;
+	try {
+		pollTimes = ctx.getNodeParameter('pollTimes', {});
+	} catch {
+		pollTimes = {};
+	}
 	return {
 		statuses,
 		output,
@@ -85,7 +98,8 @@ function readParams(ctx: IPollFunctions): TriggerParams {
 		settings: {
 			...DEFAULT_SETTINGS,
 			lookBackMs: lookBackHours * 3_600_000,
-			maxAgeMs: maxTrackingDays * 86_400_000,
+			maxAgeMs,
+			graceMs: Math.min(firstPollGraceMs(pollTimes), maxAgeMs),
 			isFinal: isFinalStatus,
 		},
 	};
@@ -113,8 +127,10 @@ function matches(job: IDataObject, params: TriggerParams): boolean {
 	return true;
 }
 
+/** The job no longer exists, or belongs to another account than the credential's now. */
 function isGone(error: unknown): boolean {
-	return error instanceof NodeApiError && (error.httpCode === '404' || error.httpCode === '403');
+	const { status } = serviceErrorOf(error);
+	return status === 404 || status === 403;
 }
 
 /**
@@ -197,7 +213,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 			authenticationProperty,
 			{
 				displayName:
-					'Each job fires once, when it reaches a final status. Jobs that had already finished when the workflow was activated are skipped unless "Look Back (Hours)" is set. Polling costs no tokens.',
+					'Each job fires once, when it reaches a final status. Jobs that finished before the workflow was activated are skipped, except those that finished within two poll intervals plus five minutes before it (longer with "Look Back (Hours)"). Polling costs no tokens.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -283,7 +299,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 						typeOptions: { minValue: 0 },
 						default: 0,
 						description:
-							'On activation, also emit jobs that finished this many hours before it (created within the watch period). 0: only jobs that finish after activation.',
+							'On activation, also emit jobs that finished this many hours before it (created within the watch period). 0: only jobs that finish after activation, or within two poll intervals plus five minutes before it.',
 					},
 					{
 						displayName: 'Watch Unfinished Jobs For (Days)',
@@ -299,24 +315,51 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		],
 	};
 
+	/**
+	 * One poll. What n8n keeps between polls (n8n 1.x and 2.x source, packages/core and
+	 * packages/cli): its default poller makes one context per activation and keeps the node's
+	 * static data in memory from poll to poll, saving it to the database after the activation
+	 * poll and whenever a poll emits. With the durable scheduler (N8N_SCHEDULER_ENABLED,
+	 * N8N_SCHEDULER_POLL_TRIGGERS_ENABLED) every poll gets a new context built from the database;
+	 * with N8N_POLLER_DURABLE_CURSORS_ENABLED the node's static data is a per-poll copy of a
+	 * stored cursor, committed together with the execution when the poll emits, alone when a
+	 * scheduled poll emits nothing, and never for the activation poll that emitted nothing.
+	 * A poll that throws keeps nothing. So the state read here may be older than the last poll,
+	 * or absent although polls ran: completionTracker.ts is correct from any earlier state, and
+	 * a poll without state emits what finished within the grace period before it.
+	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// n8n reuses this context for every poll: the credential and the catalog are read anew.
+		openRunScope(this);
 		const params = readParams(this);
 		if (this.getMode() === 'manual') return await manualPoll.call(this, params);
 
+		const node = this.getNode().name;
 		const staticData = this.getWorkflowStaticData('node');
 		const stored = readState(staticData.tracker);
 		if (staticData.tracker !== undefined && stored === undefined) {
 			this.logger.warn('Geospatial Analysis Trigger: stored state unreadable, starting afresh', {
-				node: this.getNode().name,
+				node,
 			});
 		}
+		const identity = await serviceIdentity(this);
+		const start = pollStart(stored, identity);
+		if (start === 'newService') {
+			this.logger.info(
+				`Geospatial Analysis Trigger: the credential now points to ${identity.service} (was ${stored?.service}); watching its jobs from now on, those of the other service no longer`,
+				{ node },
+			);
+		} else if (start === 'newAccount') {
+			this.logger.info(
+				'Geospatial Analysis Trigger: the credential now uses another account; watching its jobs from now on',
+				{ node },
+			);
+		}
 		const now = Date.now();
-		const from = listFrom(stored, now, params.settings);
+		const from = listFrom(stored, now, params.settings, identity);
 
 		// Every request happens before the state changes: a failure throws and loses nothing.
-		const listedJobs = (await paginate.call(this, '/jobs', 'jobs', {
-			qs: { created_at_from: new Date(from).toISOString() },
-		})) as IDataObject[];
+		const listedJobs = await listJobsCreatedSince(this, from);
 		const listed: JobObservation[] = [];
 		const listedById = new Map<string, IDataObject>();
 		for (const job of listedJobs) {
@@ -327,7 +370,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		}
 		const rechecked = new Map<string, JobObservation | null>();
 		const details = new Map<string, IDataObject>();
-		for (const id of toRecheck(stored, listed)) {
+		for (const id of toRecheck(stored, listed, identity)) {
 			try {
 				const job = await fetchJob(this, id);
 				const seen = observe(job);
@@ -339,7 +382,14 @@ export class GeospatialAnalysisTrigger implements INodeType {
 			}
 		}
 
-		const result = advance({ state: stored, now, listed, rechecked, settings: params.settings });
+		const result = advance({
+			state: stored,
+			now,
+			listed,
+			rechecked,
+			settings: params.settings,
+			identity,
+		});
 
 		const items: INodeExecutionData[] = [];
 		for (const done of result.completed) {
@@ -349,7 +399,6 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		}
 
 		// All requests succeeded: only now does the new state replace the stored one.
-		const node = this.getNode().name;
 		for (const { id, reason } of result.dropped) {
 			const why =
 				reason === 'gone'

@@ -13,13 +13,31 @@
  * - `seen`: finished jobs created at or after `from` that were already handled (emitted or
  *   filtered out), so that the overlap window never emits them twice. Entries older than
  *   `from` are pruned (they are never listed again); the count is capped by raising `from`.
+ * - `polledAt`: the latest time the poll witnessed (local clock, creation and completion
+ *   times it read): every job it handled had finished by then.
+ * - `service` / `account`: where the ids come from (the credential's base URL, and who).
  *
  * A poll reads the state, lists and re-checks, and calls `advance`, which returns the new
  * state and the jobs that completed. The caller stores the new state only once the whole
  * poll succeeded, so a failed request loses nothing and the next poll catches up.
+ *
+ * Any state an earlier poll returned is a valid start: a poll that starts from an older state
+ * than the last one (n8n did not keep the state of the polls in between) lists and re-checks
+ * what that state says and emits what completed since, none twice, because what the polls in
+ * between emitted was stored with their state (n8n keeps the state of a poll that emitted).
+ * Only a poll without any state cannot know what happened before it: it emits the jobs that
+ * finished within a grace period before it (`graceMs`, at least two poll intervals, or the
+ * look-back period when longer), so that a job finishing after activation is not lost when
+ * n8n dropped the state of the activation poll (or of later polls that emitted nothing).
+ *
+ * When the credential now points to another service (base URL), the state is of no use there:
+ * the poll starts afresh on it, emitting what finished there since the last poll (`polledAt`).
+ * When only the account changed (same service: job ids are unique there), the state is kept
+ * for deduplication and the whole watch period is listed once, to find the jobs of the account
+ * now in use; those that finished since the last poll are emitted.
  */
 
-export const TRACKER_STATE_VERSION = 1;
+export const TRACKER_STATE_VERSION = 2;
 
 export interface TrackerState {
 	v: typeof TRACKER_STATE_VERSION;
@@ -27,10 +45,40 @@ export interface TrackerState {
 	from: number;
 	/** Newest `created_at` seen (ms), or null before any job was seen. */
 	newest: number | null;
+	/** The latest time the poll witnessed (ms): every job it handled had finished by then. */
+	polledAt: number;
+	/** The service the ids belong to (normalised base URL); absent in state of version 1. */
+	service?: string;
+	/** The account in use on it (user name, or a fingerprint of the API key); absent in version 1. */
+	account?: string;
 	/** Jobs seen unfinished: job id → created ms. */
 	pending: Record<string, number>;
 	/** Finished jobs created at or after `from` that were already handled: job id → created ms. */
 	seen: Record<string, number>;
+}
+
+/** Where the jobs come from: the service (base URL) and the account on it. */
+export interface TrackerIdentity {
+	service: string;
+	account: string;
+}
+
+/**
+ * How a poll starts: `first` without state; `newService` when the credential points to another
+ * base URL than the state's; `newAccount` on the same service with another account; else
+ * `continue`.
+ */
+export type PollStart = 'first' | 'newService' | 'newAccount' | 'continue';
+
+export function pollStart(
+	state: TrackerState | undefined,
+	identity: TrackerIdentity | undefined,
+): PollStart {
+	if (!state) return 'first';
+	if (!identity) return 'continue';
+	if (state.service !== undefined && state.service !== identity.service) return 'newService';
+	if (state.account !== undefined && state.account !== identity.account) return 'newAccount';
+	return 'continue';
 }
 
 /** What one listing or single-job request says about a job. */
@@ -53,6 +101,11 @@ export interface TrackerSettings {
 	maxSeen: number;
 	/** On the first poll, jobs that finished within this period before it are emitted (0: none). */
 	lookBackMs: number;
+	/**
+	 * The same for every poll without state, however long the look-back: what finished within
+	 * it fires (0: nothing). The trigger sets two poll intervals plus a margin (schedule.ts).
+	 */
+	graceMs: number;
 	isFinal(status: string): boolean;
 }
 
@@ -62,6 +115,7 @@ export const DEFAULT_SETTINGS: Omit<TrackerSettings, 'isFinal'> = {
 	maxPending: 500,
 	maxSeen: 2_000,
 	lookBackMs: 0,
+	graceMs: 0,
 };
 
 export type DropReason = 'age' | 'cap' | 'gone';
@@ -84,13 +138,18 @@ export interface AdvanceResult {
 export interface AdvanceInput {
 	/** The stored state, or undefined on the first poll (activation). */
 	state: TrackerState | undefined;
-	/** The local clock (ms). The newest creation time seen counts as "now" when it is later. */
+	/**
+	 * The local clock (ms). A later creation or completion time read in this poll counts as
+	 * "now" instead (the service's clock is the one its times are in).
+	 */
 	now: number;
-	/** Jobs listed with created_at_from = listFrom(state, now, settings). */
+	/** Jobs listed with created_at_from = listFrom(state, now, settings, identity). */
 	listed: JobObservation[];
 	/** Answers to the ids from toRecheck(): the job, or null when it no longer exists. */
 	rechecked: Map<string, JobObservation | null>;
 	settings: TrackerSettings;
+	/** Where the jobs come from now; undefined keeps the state's. */
+	identity?: TrackerIdentity;
 }
 
 /** Where the listing of this poll starts (ms, inclusive). */
@@ -98,16 +157,30 @@ export function listFrom(
 	state: TrackerState | undefined,
 	now: number,
 	settings: TrackerSettings,
+	identity?: TrackerIdentity,
 ): number {
-	if (state) return state.from;
-	return now - Math.max(settings.maxAgeMs, settings.lookBackMs);
+	const watchPeriod = now - Math.max(settings.maxAgeMs, settings.lookBackMs, settings.graceMs);
+	switch (pollStart(state, identity)) {
+		case 'first':
+		case 'newService':
+			return watchPeriod;
+		case 'newAccount':
+			return Math.min(state!.from, now - settings.maxAgeMs);
+		default:
+			return state!.from;
+	}
 }
 
 /** Pending jobs the listing did not cover: each needs a single-job request. */
-export function toRecheck(state: TrackerState | undefined, listed: JobObservation[]): string[] {
-	if (!state) return [];
+export function toRecheck(
+	state: TrackerState | undefined,
+	listed: JobObservation[],
+	identity?: TrackerIdentity,
+): string[] {
+	const start = pollStart(state, identity);
+	if (start === 'first' || start === 'newService') return [];
 	const listedIds = new Set(listed.map((j) => j.id));
-	return Object.keys(state.pending).filter((id) => !listedIds.has(id));
+	return Object.keys(state!.pending).filter((id) => !listedIds.has(id));
 }
 
 function byCompletion(a: JobObservation, b: JobObservation): number {
@@ -121,17 +194,44 @@ function compareIds(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Which jobs listed for the first time, already finished, fire: every one when the poll
+ * continues a state; else those that finished after the baseline (a time), none when it is
+ * null. A job whose completion time is unknown fires only when the poll continues a state.
+ */
+function firesWhenFirstSeen(
+	start: PollStart,
+	job: JobObservation,
+	state: TrackerState | undefined,
+	refNow: number,
+	settings: TrackerSettings,
+): boolean {
+	if (start === 'continue') return true;
+	if (job.updatedMs === null) return false;
+	if (start === 'first') {
+		const window = Math.max(settings.lookBackMs, settings.graceMs);
+		return window > 0 && job.updatedMs >= refNow - window;
+	}
+	// Another service or account: what finished there since the last poll.
+	return job.updatedMs > state!.polledAt;
+}
+
 /** Computes the state after a successful poll and the jobs that completed in it. Pure. */
 export function advance(input: AdvanceInput): AdvanceResult {
 	const { settings, rechecked } = input;
-	const first = input.state === undefined;
-	const prev: TrackerState = input.state ?? {
-		v: TRACKER_STATE_VERSION,
-		from: listFrom(undefined, input.now, settings),
-		newest: null,
-		pending: {},
-		seen: {},
-	};
+	const start = pollStart(input.state, input.identity);
+	const fresh = start === 'first' || start === 'newService';
+	const prev: TrackerState =
+		!fresh && input.state
+			? input.state
+			: {
+					v: TRACKER_STATE_VERSION,
+					from: listFrom(undefined, input.now, settings),
+					newest: null,
+					polledAt: input.now,
+					pending: {},
+					seen: {},
+				};
 
 	const listedById = new Map<string, JobObservation>();
 	for (const job of input.listed) if (!listedById.has(job.id)) listedById.set(job.id, job);
@@ -139,7 +239,10 @@ export function advance(input: AdvanceInput): AdvanceResult {
 	let newest = prev.newest;
 	for (const job of listedById.values())
 		if (newest === null || job.createdMs > newest) newest = job.createdMs;
-	const refNow = Math.max(input.now, newest ?? -Infinity);
+	// "Now" on the service's clock: no earlier than any time it wrote into what was read.
+	let refNow = Math.max(input.now, newest ?? -Infinity);
+	for (const job of [...listedById.values(), ...rechecked.values()])
+		if (job && job.updatedMs !== null) refNow = Math.max(refNow, job.updatedMs);
 
 	const pending: Record<string, number> = { ...prev.pending };
 	const seen: Record<string, number> = { ...prev.seen };
@@ -168,12 +271,7 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		if (job.id in prev.pending || job.id in prev.seen) continue;
 		if (settings.isFinal(job.status)) {
 			seen[job.id] = job.createdMs;
-			const before = first; // finished before the trigger was activated
-			const inLookBack =
-				settings.lookBackMs > 0 &&
-				job.updatedMs !== null &&
-				job.updatedMs >= refNow - settings.lookBackMs;
-			if (!before || inLookBack) completed.push(job);
+			if (firesWhenFirstSeen(start, job, input.state, refNow, settings)) completed.push(job);
 		} else {
 			pending[job.id] = job.createdMs;
 		}
@@ -214,36 +312,59 @@ export function advance(input: AdvanceInput): AdvanceResult {
 	for (const [id, created] of seenEntries) if (created < from) delete seen[id];
 
 	completed.sort(byCompletion);
+	const service = input.identity?.service ?? prev.service;
+	const account = input.identity?.account ?? prev.account;
 	return {
-		state: { v: TRACKER_STATE_VERSION, from, newest, pending, seen },
+		state: {
+			v: TRACKER_STATE_VERSION,
+			from,
+			newest,
+			polledAt: Math.max(refNow, fresh ? -Infinity : prev.polledAt),
+			...(service !== undefined ? { service } : {}),
+			...(account !== undefined ? { account } : {}),
+			pending,
+			seen,
+		},
 		completed,
 		dropped,
 		...(overlapShrunkTo !== undefined ? { overlapShrunkTo } : {}),
 	};
 }
 
-/** The stored state when it has the expected shape, otherwise undefined (start afresh). */
+/**
+ * The stored state when it has the expected shape, otherwise undefined (start afresh). State
+ * of version 1 (before `polledAt` and the identity) reads as version 2: `polledAt` is its newest
+ * creation time (or `from`), and the identity is taken from the first poll that uses it.
+ */
 export function readState(value: unknown): TrackerState | undefined {
 	if (!value || typeof value !== 'object') return undefined;
-	const s = value as Partial<TrackerState>;
+	const s = value as Partial<Omit<TrackerState, 'v'>> & { v?: unknown };
+	const isTime = (t: unknown): t is number => typeof t === 'number' && Number.isFinite(t);
 	const isMap = (m: unknown): m is Record<string, number> =>
 		!!m &&
 		typeof m === 'object' &&
 		!Array.isArray(m) &&
 		Object.values(m as object).every((v) => typeof v === 'number' && Number.isFinite(v));
 	if (
-		s.v !== TRACKER_STATE_VERSION ||
-		typeof s.from !== 'number' ||
-		!Number.isFinite(s.from) ||
-		!(s.newest === null || (typeof s.newest === 'number' && Number.isFinite(s.newest))) ||
+		(s.v !== 1 && s.v !== TRACKER_STATE_VERSION) ||
+		!isTime(s.from) ||
+		!(s.newest === null || isTime(s.newest)) ||
 		!isMap(s.pending) ||
 		!isMap(s.seen)
 	)
 		return undefined;
+	if (s.v === TRACKER_STATE_VERSION) {
+		if (!isTime(s.polledAt)) return undefined;
+		for (const key of ['service', 'account'] as const)
+			if (s[key] !== undefined && typeof s[key] !== 'string') return undefined;
+	}
 	return {
 		v: TRACKER_STATE_VERSION,
 		from: s.from,
 		newest: s.newest,
+		polledAt: s.v === TRACKER_STATE_VERSION ? s.polledAt! : (s.newest ?? s.from),
+		...(s.v === TRACKER_STATE_VERSION && s.service !== undefined ? { service: s.service } : {}),
+		...(s.v === TRACKER_STATE_VERSION && s.account !== undefined ? { account: s.account } : {}),
 		pending: { ...s.pending },
 		seen: { ...s.seen },
 	};

@@ -11,7 +11,9 @@
  *   test/e2e/workflows/*.json and examples/*.json, run each with
  *   `n8n execute --id`, and call its sibling `<name>.assert.js`.
  * Then one queue-mode run (Redis + main + worker) of the workflows whose
- * assert module sets `queue = true`.
+ * assert module sets `queue = true`, and on n8n 2.x one run with the durable
+ * scheduler and durable poll cursors of the workflows in test/e2e/durable/
+ * (durable.js; N8N_E2E_DURABLE=0 skips it).
  *
  * Other env: N8N_E2E_SKIP_BUILD=1, N8N_E2E_PACKAGE_DIR (stage another copy of
  * the package), N8N_E2E_ONLY (substring filter on workflow paths),
@@ -23,6 +25,7 @@ const path = require('path');
 const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
+const durable = require('./durable');
 const {
 	loadWorkflowFiles,
 	prepareWorkflow,
@@ -155,6 +158,21 @@ async function main() {
 				packageDir,
 				test,
 				cleanups,
+			});
+		}
+	}
+
+	const durableWorkflows = durable.durableWorkflows(process.env.N8N_E2E_ONLY);
+	if (process.env.N8N_E2E_DURABLE !== '0' && fakeOk && durableWorkflows.length) {
+		for (const v of versions) {
+			const res = await installs[v];
+			if (!res || res.error || res.install.major < 2) continue;
+			await durable.runDurableCursorPass(res.install, {
+				fake,
+				packageDir,
+				test,
+				cleanups,
+				workflows: durableWorkflows,
 			});
 		}
 	}

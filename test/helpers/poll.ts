@@ -16,6 +16,7 @@ import type {
 import { NodeHelpers } from 'n8n-workflow';
 
 import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+import type { FakeService } from '../fake-service';
 import {
 	CredentialStore,
 	PollContext,
@@ -29,6 +30,10 @@ import {
 export { CredentialStore };
 
 const trigger = new GeospatialAnalysisTrigger();
+// n8n's loader puts "Poll Times" first among a polling node's properties (DirectoryLoader).
+const { commonPollingParameters } =
+	require('n8n-core/dist/nodes-loader/constants') as typeof import('n8n-core/dist/nodes-loader/constants');
+trigger.description.properties.unshift(...commonPollingParameters);
 registerNodeType(TRIGGER_NODE_TYPE, trigger);
 
 export interface LogEntry {
@@ -60,10 +65,26 @@ export interface RunPollResult {
 	logs: LogEntry[];
 }
 
-export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
+interface PollSetup {
+	parameters: INodeParameters;
+	store: CredentialStore;
+	nodeName?: string;
+	mode?: WorkflowExecuteMode;
+	activation?: WorkflowActivateMode;
+}
+
+/**
+ * A Workflow holding the trigger node (with `staticData`, as n8n loads it from its database)
+ * and the PollContext n8n makes for it, with its logger captured into `logs`.
+ */
+function buildContext(
+	options: PollSetup,
+	staticData: IDataObject | undefined,
+	logs: LogEntry[],
+): { workflow: Workflow; ctx: IPollFunctions; nodeName: string } {
 	prepareContainer();
 	const nodeName = options.nodeName ?? 'Geospatial Analysis Trigger';
-	const parameters = { authentication: 'apiKey', ...options.parameters };
+	const parameters: INodeParameters = { authentication: 'apiKey', ...options.parameters };
 	const credentialType =
 		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
 	const node: INode = {
@@ -96,9 +117,7 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 			getByNameAndVersion: () => trigger,
 			getKnownTypes: () => ({}),
 		},
-		staticData: options.staticData
-			? (JSON.parse(JSON.stringify(options.staticData)) as IDataObject)
-			: undefined,
+		staticData: staticData ? (JSON.parse(JSON.stringify(staticData)) as IDataObject) : undefined,
 		settings: { executionOrder: 'v1' },
 	});
 	const ctx = new PollContext(
@@ -108,7 +127,6 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 		options.mode ?? 'trigger',
 		options.activation ?? 'activate',
 	);
-	const logs: LogEntry[] = [];
 	const capture = (level: LogEntry['level']) => (message: string, meta?: unknown) =>
 		logs.push({ level, message, meta });
 	Object.defineProperty(ctx, 'logger', {
@@ -119,18 +137,167 @@ export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 			debug: capture('debug'),
 		},
 	});
-	let items: INodeExecutionData[] | null = null;
-	let error: RunPollResult['error'];
+	return { workflow, ctx: ctx as unknown as IPollFunctions, nodeName };
+}
+
+/** Runs poll() once on `ctx`; its items, or the error it threw. */
+async function pollOnce(
+	ctx: IPollFunctions,
+): Promise<{ items: INodeExecutionData[] | null; error?: RunPollResult['error'] }> {
 	try {
-		const out = await trigger.poll.call(ctx as unknown as IPollFunctions);
-		items = out ? (out[0] ?? []) : null;
+		const out = await trigger.poll.call(ctx);
+		return { items: out ? (out[0] ?? []) : null };
 	} catch (e) {
-		error = e as RunPollResult['error'];
+		return { items: null, error: e as RunPollResult['error'] };
 	}
+}
+
+function copyStaticData(workflow: Workflow, nodeName: string) {
 	const staticData = JSON.parse(JSON.stringify(workflow.staticData ?? {})) as IDataObject;
 	delete staticData.__dataChanged;
 	const nodeStaticData = (staticData[`node:${nodeName}`] ?? {}) as IDataObject;
-	return { items, error, staticData, nodeStaticData, logs };
+	return { staticData, nodeStaticData };
+}
+
+export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
+	const logs: LogEntry[] = [];
+	const { workflow, ctx, nodeName } = buildContext(options, options.staticData, logs);
+	const { items, error } = await pollOnce(ctx);
+	return { items, error, ...copyStaticData(workflow, nodeName), logs };
+}
+
+/**
+ * What n8n keeps of the trigger's static data between polls (n8n's source: packages/core
+ * ActiveWorkflowTriggers / PollTriggerExecutor, packages/cli TriggerExecutionContextFactory /
+ * PollTriggerTaskHandler / PollCursorService, 2.40.7):
+ *
+ * - `default`: n8n's default poller. One Workflow and one PollContext for the whole
+ *   activation, reused by every poll; the static data stays in memory from poll to poll. It is
+ *   written to the database when a poll emits (n8n also writes it after the activation poll;
+ *   left out here, which is harsher). A restart re-activates from the database.
+ * - `durable`: the durable scheduler with durable cursors (N8N_SCHEDULER_ENABLED,
+ *   N8N_SCHEDULER_POLL_TRIGGERS_ENABLED, N8N_POLLER_DURABLE_CURSORS_ENABLED). Every poll gets a
+ *   new Workflow and PollContext, its node static data a copy of the stored cursor; the copy is
+ *   stored when the poll emits, and when a scheduled poll emits nothing, but not when the
+ *   activation poll emits nothing. A restart changes nothing (the cursor is in the database).
+ * - `emitted`: harsher than any n8n: a new context per poll, and only the state of a poll that
+ *   emitted is kept (the state of every poll that emitted nothing is discarded).
+ *
+ * A poll that throws keeps nothing, in every mode.
+ */
+export type StateKeeping = 'default' | 'durable' | 'emitted';
+
+export interface PollerOptions extends PollSetup {
+	keeping: StateKeeping;
+	/** The workflow's static data in n8n's database at activation (default: none). */
+	staticData?: IDataObject;
+}
+
+export interface PollerResult extends RunPollResult {
+	/** Whether this poll was an activation poll (the first of an activation). */
+	activation: boolean;
+	/** Whether n8n keeps the state this poll left (see StateKeeping). */
+	kept: boolean;
+}
+
+/** One activated trigger polled as n8n polls it, keeping its state as `keeping` says. */
+export class Poller {
+	/** What n8n has in its database (the workflow's static data, or the durable cursor). */
+	saved: IDataObject | undefined;
+
+	/** How many activation polls succeeded. */
+	activations = 0;
+
+	private live?: { workflow: Workflow; ctx: IPollFunctions; nodeName: string; logs: LogEntry[] };
+
+	private activating = true;
+
+	constructor(private readonly options: PollerOptions) {
+		this.saved = options.staticData
+			? (JSON.parse(JSON.stringify(options.staticData)) as IDataObject)
+			: undefined;
+	}
+
+	/** n8n restarts: what is only in memory is lost; the default poller activates again. */
+	restart(): void {
+		if (this.options.keeping === 'default') {
+			this.live = undefined;
+			this.activating = true;
+		}
+	}
+
+	async poll(): Promise<PollerResult> {
+		const activation = this.activating;
+		const reuse = this.options.keeping === 'default' && this.live !== undefined;
+		const logs: LogEntry[] = [];
+		let live = this.live;
+		if (reuse) {
+			live!.logs.length = 0;
+		} else {
+			live = { ...buildContext(this.options, this.saved, logs), logs };
+		}
+		const { items, error } = await pollOnce(live!.ctx);
+		const after = copyStaticData(live!.workflow, live!.nodeName);
+		const result = { items, error, ...after, logs: [...live!.logs], activation, kept: false };
+		if (error) {
+			// A thrown activation poll fails the activation: the next poll activates again.
+			if (activation) this.live = undefined;
+			return result;
+		}
+		if (activation) {
+			this.activating = false;
+			this.activations++;
+		}
+		const emitted = items !== null;
+		switch (this.options.keeping) {
+			case 'default':
+				this.live = live;
+				result.kept = true;
+				if (emitted) this.saved = after.staticData;
+				break;
+			case 'durable':
+				result.kept = emitted || !activation;
+				break;
+			case 'emitted':
+				result.kept = emitted;
+				break;
+		}
+		if (this.options.keeping !== 'default' && result.kept) this.saved = after.staticData;
+		return result;
+	}
+}
+
+/** The clock of fakes that the trigger's clock (Date.now) follows; see followFakeClock. */
+export interface SharedClock {
+	/** Advances every fake's clock, and Date.now with them. */
+	advance(ms: number): void;
+	/** Sets Date.now to the fakes' time again (after fake.reset(), setScale(0), set()). */
+	sync(): void;
+	/** Date.now as it was. */
+	restore(): void;
+}
+
+/**
+ * Makes Date.now, the trigger's clock, follow the fakes' clock, as n8n's clock and the
+ * service's agree in production (otherwise the fakes run ahead of the trigger by every
+ * `advance`). The fakes must run at scale 0, all set to the first one's time.
+ */
+export function followFakeClock(...fakes: FakeService[]): SharedClock {
+	let now = Date.now();
+	const spy = jest.spyOn(Date, 'now').mockImplementation(() => now);
+	// At scale 0 a fake's time does not depend on Date.now, so reading it here cannot recurse.
+	const sync = () => {
+		now = fakes[0].clock.now().getTime();
+	};
+	sync();
+	return {
+		advance(ms: number) {
+			for (const fake of fakes) fake.clock.advance(ms);
+			sync();
+		},
+		sync,
+		restore: () => spy.mockRestore(),
+	};
 }
 
 /** Creates a job on the fake over HTTP, as a user would (for trigger tests). */

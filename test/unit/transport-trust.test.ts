@@ -36,7 +36,7 @@ import {
 import { MAX_REDIRECTS, nextRedirect, originOf } from '../../nodes/shared/transport/redirects';
 import {
 	credentialInfo,
-	forgetCredentialInfo,
+	openRunScope,
 	requestTimeoutMs,
 } from '../../nodes/shared/transport/request';
 import { retryDelay } from '../../nodes/shared/transport/retry';
@@ -418,7 +418,7 @@ describe('request deadlines', () => {
 });
 
 describe('long-lived contexts (a poller reuses one for every poll)', () => {
-	it('read the credential again after forgetCredentialInfo', async () => {
+	it('read the credential again in a new run scope (a new poll of the trigger)', async () => {
 		let baseUrl = 'https://old.example.com';
 		const ctx = {
 			getNode: () => ({ name: 'n' }),
@@ -428,7 +428,7 @@ describe('long-lived contexts (a poller reuses one for every poll)', () => {
 		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://old.example.com');
 		baseUrl = 'https://new.example.com';
 		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://old.example.com');
-		forgetCredentialInfo(ctx);
+		openRunScope(ctx);
 		expect((await credentialInfo.call(ctx as never)).origin).toBe('https://new.example.com');
 	});
 });

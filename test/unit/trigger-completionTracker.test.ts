@@ -9,6 +9,7 @@ import {
 	advance,
 	listFrom,
 	parseServiceTime,
+	pollStart,
 	readState,
 	toRecheck,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
@@ -24,6 +25,7 @@ function settings(over: Partial<TrackerSettings> = {}): TrackerSettings {
 		maxPending: 500,
 		maxSeen: 2000,
 		lookBackMs: 0,
+		graceMs: 0,
 		isFinal: (s) => FINAL.has(s),
 		...over,
 	};
@@ -237,6 +239,208 @@ describe('completionTracker: exactly once (model-based, fast-check)', () => {
 	});
 });
 
+/**
+ * What n8n keeps of a poll's state (see test/helpers/poll.ts, StateKeeping): with its durable
+ * scheduler the activation poll's state is dropped when it emitted nothing; worse, every poll
+ * that emitted nothing is dropped. A poll that throws keeps nothing.
+ */
+type Keeping = 'durable' | 'emitted';
+
+describe('completionTracker: exactly once when n8n drops the state of polls that emitted nothing', () => {
+	const INTERVAL = 20 * MIN;
+	const dropArb = fc.record({
+		jobs: scheduleArb.map((s) => s.jobs),
+		polls: fc.array(
+			fc.record({ gap: fc.integer({ min: 1, max: INTERVAL }), fails: fc.boolean() }),
+			{ minLength: 1, maxLength: 40 },
+		),
+		keeping: fc.constantFrom<Keeping>('durable', 'emitted'),
+		activationFails: fc.boolean(),
+	});
+
+	it('emits every job that finishes after the grace period before activation exactly once', () => {
+		let emptyActivations = 0;
+		fc.assert(
+			fc.property(dropArb, ({ jobs: specs, polls, keeping, activationFails }) => {
+				// two poll intervals (one poll may fail) plus the margin, as the trigger sets it
+				const s = settings({ graceMs: 2 * INTERVAL + 5 * MIN });
+				const jobs: SimJob[] = specs.map((spec, i) => {
+					const createdMs = T0 + spec.createdOffset;
+					return {
+						id: String(7001 + i),
+						createdMs,
+						visibleMs: createdMs + spec.visibleDelay,
+						finishMs: createdMs + 500 + spec.runFor,
+						finalStatus: spec.finalStatus,
+					};
+				});
+				// n8n polls every INTERVAL at most; no two polls fail in a row
+				const fails = [activationFails, ...polls.map((p) => p.fails)].map(
+					(f, k, all) => f && !(k > 0 && all[k - 1]),
+				);
+				const gaps = [0, ...polls.map((p) => p.gap)];
+				// then drain: polls every interval that succeed, long after everything finished
+				for (let k = 0; k < 30; k++) {
+					fails.push(false);
+					gaps.push(INTERVAL);
+				}
+				const emitted = new Map<string, number>();
+				let state: TrackerState | undefined;
+				let t = T0;
+				let activatedAt: number | undefined;
+				let emptyActivation = false;
+				fails.forEach((failsNow, k) => {
+					t += gaps[k];
+					const result = simulatePoll(jobs, state, t, s);
+					if (failsNow) return; // the poll threw: nothing emitted, nothing stored
+					const activation = activatedAt === undefined;
+					if (activation) activatedAt = t;
+					for (const job of result.completed) {
+						const sim = jobs.find((j) => j.id === job.id)!;
+						expect(sim.finishMs).toBeLessThanOrEqual(t); // never early
+						emitted.set(job.id, (emitted.get(job.id) ?? 0) + 1);
+					}
+					expect(result.dropped).toEqual([]);
+					const emittedNow = result.completed.length > 0;
+					if (activation && !emittedNow) emptyActivation = true;
+					const kept = emittedNow || (keeping === 'durable' && !activation);
+					if (kept) state = result.state;
+				});
+				for (const job of jobs) {
+					const count = emitted.get(job.id) ?? 0;
+					const wanted = job.finishMs >= activatedAt! - s.graceMs;
+					expect({ id: job.id, count }).toEqual({ id: job.id, count: wanted ? 1 : 0 });
+				}
+				if (emptyActivation) emptyActivations++;
+			}),
+			{ numRuns: 300 },
+		);
+		// activation polls that emitted nothing (their state dropped) were among the runs
+		expect(emptyActivations).toBeGreaterThan(0);
+	});
+
+	it('loses jobs without the grace period (what the grace period is for)', () => {
+		// activation at T0 emits nothing and its state is dropped; a job finishes; the next poll
+		// starts without state again: with no grace it counts the job as finished before activation
+		const job: SimJob = {
+			id: '1',
+			createdMs: T0 + MIN,
+			visibleMs: T0 + MIN,
+			finishMs: T0 + 2 * MIN,
+			finalStatus: 'done',
+		};
+		const noGrace = settings();
+		expect(simulatePoll([job], undefined, T0, noGrace).completed).toEqual([]);
+		expect(simulatePoll([job], undefined, T0 + INTERVAL, noGrace).completed).toEqual([]);
+		const grace = settings({ graceMs: 2 * INTERVAL + 5 * MIN });
+		expect(simulatePoll([job], undefined, T0, grace).completed).toEqual([]);
+		expect(simulatePoll([job], undefined, T0 + INTERVAL, grace).completed.map((j) => j.id)).toEqual(
+			['1'],
+		);
+	});
+});
+
+describe('completionTracker: the credential points elsewhere', () => {
+	const s = settings({ graceMs: 25 * MIN });
+	const A = { service: 'https://a.example.com', account: 'key:aaaa' };
+	const B = { service: 'https://b.example.com', account: 'key:bbbb' };
+	const stateOnA: TrackerState = {
+		v: 2,
+		from: T0 - 10 * MIN,
+		newest: T0,
+		polledAt: T0 + MIN,
+		...A,
+		pending: { '7002': T0 - HOUR },
+		seen: { '7001': T0 },
+	};
+
+	it('tells how a poll starts', () => {
+		expect(pollStart(undefined, A)).toBe('first');
+		expect(pollStart(stateOnA, A)).toBe('continue');
+		expect(pollStart(stateOnA, undefined)).toBe('continue');
+		expect(pollStart(stateOnA, B)).toBe('newService');
+		expect(pollStart(stateOnA, { ...A, account: 'user:bob' })).toBe('newAccount');
+		// state of version 1 has no identity: it is taken over
+		const { service, account, ...v1 } = stateOnA;
+		expect([service, account]).toEqual([A.service, A.account]);
+		expect(pollStart(v1 as TrackerState, B)).toBe('continue');
+	});
+
+	it('on another service, starts afresh there: its jobs that finished since the last poll fire, whatever their ids', () => {
+		const now = T0 + 30 * MIN;
+		expect(listFrom(stateOnA, now, s, B)).toBe(now - s.maxAgeMs);
+		expect(toRecheck(stateOnA, [], B)).toEqual([]); // ids of the old service mean nothing here
+		const listed: JobObservation[] = [
+			// same id as a job seen on A, finished after the last poll: fires
+			{ id: '7001', createdMs: T0 + 5 * MIN, updatedMs: T0 + 6 * MIN, status: 'done' },
+			// finished before the last poll (on A): does not
+			{ id: '9', createdMs: T0 - HOUR, updatedMs: T0, status: 'done' },
+			// same id as a job watched on A: watched as B's job
+			{ id: '7002', createdMs: T0 + 20 * MIN, updatedMs: T0 + 20 * MIN, status: 'pending' },
+		];
+		const r = advance({
+			state: stateOnA,
+			now,
+			listed,
+			rechecked: new Map(),
+			settings: s,
+			identity: B,
+		});
+		expect(r.completed.map((j) => j.id)).toEqual(['7001']);
+		expect(r.state).toEqual({
+			v: 2,
+			...B,
+			from: T0 + 20 * MIN - s.overlapMs,
+			newest: T0 + 20 * MIN,
+			polledAt: now,
+			pending: { '7002': T0 + 20 * MIN },
+			seen: {}, // both created before `from`: never listed again
+		});
+		// the next poll continues on B
+		expect(pollStart(r.state, B)).toBe('continue');
+	});
+
+	it('with another account on the same service, keeps what it knows and lists the watch period once', () => {
+		const other = { ...A, account: 'key:cccc' };
+		const now = T0 + 30 * MIN;
+		expect(listFrom(stateOnA, now, s, other)).toBe(now - s.maxAgeMs);
+		expect(toRecheck(stateOnA, [], other)).toEqual(['7002']);
+		const listed: JobObservation[] = [
+			// seen before: not again
+			{ id: '7001', createdMs: T0, updatedMs: T0 + 10 * MIN, status: 'done' },
+			// the other account's job, running for days: watched now
+			{ id: '8001', createdMs: T0 - 2 * 24 * HOUR, updatedMs: null, status: 'pending' },
+			// the other account's job finished since the last poll: fires
+			{ id: '8002', createdMs: T0 - 3 * HOUR, updatedMs: T0 + 2 * MIN, status: 'done' },
+			// finished before the last poll: does not
+			{ id: '8003', createdMs: T0 - 3 * HOUR, updatedMs: T0 + MIN, status: 'done' },
+		];
+		const r = advance({
+			state: stateOnA,
+			now,
+			listed,
+			// the old account's job answers 403: gone
+			rechecked: new Map([['7002', null]]),
+			settings: s,
+			identity: other,
+		});
+		expect(r.completed.map((j) => j.id)).toEqual(['8002']);
+		expect(r.dropped).toEqual([{ id: '7002', reason: 'gone' }]);
+		expect(r.state.pending).toEqual({ '8001': T0 - 2 * 24 * HOUR });
+		expect(r.state.account).toBe('key:cccc');
+		expect(r.state.from).toBe(stateOnA.from);
+	});
+
+	it('counts completion times read as "now" (the service clock may run ahead of the local one)', () => {
+		const listed: JobObservation[] = [
+			{ id: '1', createdMs: T0 - HOUR, updatedMs: T0 + 5 * MIN, status: 'done' },
+		];
+		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
+		expect(r.state.polledAt).toBe(T0 + 5 * MIN);
+		expect(r.completed.map((j) => j.id)).toEqual(['1']); // within the grace period of that "now"
+	});
+});
+
 describe('completionTracker: details', () => {
 	const s = settings();
 
@@ -255,9 +459,10 @@ describe('completionTracker: details', () => {
 
 	it('re-checks watched jobs the listing did not return, and forgets jobs that are gone', () => {
 		const state: TrackerState = {
-			v: 1,
+			v: 2,
 			from: T0,
 			newest: T0 + s.overlapMs,
+			polledAt: T0 + s.overlapMs,
 			pending: { '5': T0 - HOUR, '6': T0 - HOUR },
 			seen: {},
 		};
@@ -287,7 +492,7 @@ describe('completionTracker: details', () => {
 			{ id: '2', createdMs: T0 + 2, updatedMs: T0 + 10, status: 'done' },
 			{ id: '1', createdMs: T0 + 1, updatedMs: T0 + 30, status: 'done' },
 		];
-		const state: TrackerState = { v: 1, from: T0, newest: T0, pending: {}, seen: {} };
+		const state: TrackerState = { v: 2, from: T0, newest: T0, polledAt: T0, pending: {}, seen: {} };
 		const r = advance({ state, now: T0 + 100, listed, rechecked: new Map(), settings: s });
 		expect(r.completed.map((j) => j.id)).toEqual(['2', '1', '3']);
 	});
@@ -300,7 +505,14 @@ describe('completionTracker: details', () => {
 			{ id: '2', createdMs: T0 + 20 * MIN, updatedMs: null, status: 'pending' },
 			{ id: '1', createdMs: T0 - 2 * HOUR, updatedMs: null, status: 'incomplete' },
 		];
-		const state: TrackerState = { v: 1, from: T0 - 3 * HOUR, newest: null, pending: {}, seen: {} };
+		const state: TrackerState = {
+			v: 2,
+			from: T0 - 3 * HOUR,
+			newest: null,
+			polledAt: T0 - 3 * HOUR,
+			pending: {},
+			seen: {},
+		};
 		const r = advance({ state, now: T0 + HOUR, listed, rechecked: new Map(), settings: small });
 		expect(r.dropped).toEqual([
 			{ id: '1', reason: 'age' },
@@ -317,7 +529,7 @@ describe('completionTracker: details', () => {
 			updatedMs: T0 + k * 1000,
 			status: 'done',
 		}));
-		const state: TrackerState = { v: 1, from: T0, newest: T0, pending: {}, seen: {} };
+		const state: TrackerState = { v: 2, from: T0, newest: T0, polledAt: T0, pending: {}, seen: {} };
 		const r = advance({ state, now: T0 + 5000, listed, rechecked: new Map(), settings: small });
 		expect(r.completed).toHaveLength(3);
 		expect(r.state.seen).toEqual({ '2': T0 + 2000, '3': T0 + 3000 });
@@ -326,12 +538,27 @@ describe('completionTracker: details', () => {
 	});
 
 	it('reads back only well-formed state', () => {
-		const state: TrackerState = { v: 1, from: 5, newest: null, pending: { a: 1 }, seen: {} };
+		const state: TrackerState = {
+			v: 2,
+			from: 5,
+			newest: null,
+			polledAt: 7,
+			service: 'https://api.example.com',
+			account: 'user:alice',
+			pending: { a: 1 },
+			seen: {},
+		};
 		expect(readState(JSON.parse(JSON.stringify(state)))).toEqual(state);
 		expect(readState(undefined)).toBeUndefined();
-		expect(readState({ ...state, v: 2 })).toBeUndefined();
+		expect(readState({ ...state, v: 3 })).toBeUndefined();
 		expect(readState({ ...state, pending: { a: 'x' } })).toBeUndefined();
 		expect(readState({ ...state, from: null })).toBeUndefined();
+		expect(readState({ ...state, polledAt: undefined })).toBeUndefined();
+		expect(readState({ ...state, service: 5 })).toBeUndefined();
+		// state written by version 1 (no polledAt, no identity) reads on
+		const v1 = { v: 1, from: 5, newest: 9, pending: { a: 1 }, seen: { b: 6 } };
+		expect(readState(v1)).toEqual({ ...v1, v: 2, polledAt: 9 });
+		expect(readState({ ...v1, newest: null })).toEqual({ ...v1, v: 2, newest: null, polledAt: 5 });
 	});
 
 	it('parses service timestamps as UTC, cutting microseconds', () => {

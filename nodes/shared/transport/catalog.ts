@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject } from '../helpers/values';
 import { describeBody } from './answers';
 import type { ServiceContext } from './request';
-import { apiRequest } from './request';
+import { apiRequest, runScopeOf } from './request';
 
 /** A catalog entry of GET /v3/discovery/capabilities (unknown fields kept). */
 export interface Capability extends IDataObject {
@@ -57,15 +57,11 @@ export function catalogProblem(body: unknown): string | undefined {
 }
 
 /**
- * Catalog reads of one node run (one context object), by `include` value: a node asks
- * once however many items it has, and nothing is kept beyond the run.
+ * Catalog reads of one node run (see runScopeOf in request.ts: one execution of the action
+ * node, one poll of the trigger), by `include` value: a node asks once however many items it
+ * has, and nothing is kept beyond the run.
  */
 const runCache = new WeakMap<object, Map<string, Promise<IDataObject[]>>>();
-
-/** Forgets the catalog read for `ctx` (see forgetCredentialInfo: a trigger's context lives long). */
-export function forgetCatalog(ctx: object): void {
-	runCache.delete(ctx);
-}
 
 /**
  * Every entry of the live catalog (`GET /v3/discovery/capabilities`, with the extras
@@ -76,8 +72,9 @@ export async function getCatalogEntries(
 	options: CatalogOptions = {},
 ): Promise<IDataObject[]> {
 	const include = includeValue(options);
-	let reads = runCache.get(this);
-	if (!reads) runCache.set(this, (reads = new Map()));
+	const run = runScopeOf(this);
+	let reads = runCache.get(run);
+	if (!reads) runCache.set(run, (reads = new Map()));
 	const key = include ?? '';
 	let reading = reads.get(key);
 	if (!reading) {

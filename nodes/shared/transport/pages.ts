@@ -74,14 +74,16 @@ export class PageTrail<T = Record<string, unknown>> {
 	 * @param path the listing's path (named in errors)
 	 * @param itemsKey the list key of its answer (`plots`, `jobs`)
 	 * @param limit the most records wanted; undefined for Return All
+	 * @param pageBound a lower bound on pages than the limit gives (e.g. one poll of the trigger)
 	 */
 	constructor(
 		path: string,
 		private readonly itemsKey: string,
 		limit?: number,
+		pageBound?: number,
 	) {
 		this.endpoint = endpointName('GET', path);
-		this.maxPages = maxPages(limit);
+		this.maxPages = Math.min(maxPages(limit), pageBound ?? Infinity);
 		this.limit = limit;
 	}
 
@@ -125,7 +127,7 @@ export class PageTrail<T = Record<string, unknown>> {
 			throw fail('the service sent a page cursor it had sent before, so the pages would repeat');
 		if (this.pages >= this.maxPages)
 			throw fail(
-				`more pages follow after ${this.pages}, more than this listing can have (${this.maxPages === MAX_RETURN_ALL_PAGES ? `Return All reads at most ${MAX_RETURN_ALL_PAGES} pages` : 'each page must bring at least one of the records asked for'})`,
+				`more pages follow after ${this.pages}, more than this listing can have (${this.maxPages === MAX_RETURN_ALL_PAGES ? `Return All reads at most ${MAX_RETURN_ALL_PAGES} pages` : this.limit === undefined ? `at most ${this.maxPages} pages are read` : 'each page must bring at least one of the records asked for'})`,
 			);
 		this.seen.add(cursor);
 		return { records, next: cursor };

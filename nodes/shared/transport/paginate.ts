@@ -21,6 +21,8 @@ export interface PaginateOptions {
 	qs?: IDataObject;
 	/** Page size to ask for (default: the most the service allows, or what is left). */
 	pageSize?: number;
+	/** Fewer pages than the limit allows at most (e.g. one poll of the trigger). */
+	maxPages?: number;
 }
 
 /**
@@ -37,7 +39,7 @@ export async function paginate<T = IDataObject>(
 ): Promise<T[]> {
 	const out: T[] = [];
 	const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
-	const trail = new PageTrail<T>(path, itemsKey, options.limit);
+	const trail = new PageTrail<T>(path, itemsKey, options.limit, options.maxPages);
 	let cursor: string | undefined;
 	for (;;) {
 		const remaining = options.limit === undefined ? pageSize : options.limit - out.length;

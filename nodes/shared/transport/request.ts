@@ -128,31 +128,41 @@ interface CredentialInfo {
 }
 
 /**
- * The credential as read once per node run (one context object): a node that sends
- * hundreds of requests does not decrypt and check it hundreds of times. Errors re-read it
- * (`fresh`), so that a session token renewed meanwhile is redacted too.
+ * What the caches of one node run (the credential here, the catalog in catalog.ts) are kept
+ * for: the context object, which n8n makes anew for each execution of the action node. n8n's
+ * poller keeps one context for every poll of an activation, so the trigger opens a run scope
+ * at the start of each poll (`openRunScope`): the credential and the catalog are then read
+ * again, and an edited credential is used from the next poll on.
+ */
+const runScopes = new WeakMap<object, object>();
+
+/** The key of the current run of `ctx` for per-run caches. */
+export function runScopeOf(ctx: object): object {
+	return runScopes.get(ctx) ?? ctx;
+}
+
+/** Starts a new run for a context that n8n reuses (one poll of the trigger). */
+export function openRunScope(ctx: object): void {
+	runScopes.set(ctx, {});
+}
+
+/**
+ * The credential as read once per node run (see runScopeOf): a node that sends hundreds of
+ * requests does not decrypt and check it hundreds of times. Errors re-read it (`fresh`), so
+ * that a session token renewed meanwhile is redacted too.
  */
 const credentialCache = new WeakMap<object, Promise<CredentialInfo>>();
 
 /** Reads and checks the credential in use (base URL; API key shape) before any request. */
 export async function credentialInfo(this: ServiceContext, fresh = false): Promise<CredentialInfo> {
-	const cached = fresh ? undefined : credentialCache.get(this);
+	const run = runScopeOf(this);
+	const cached = fresh ? undefined : credentialCache.get(run);
 	if (cached) return await cached;
 	// The promise is cached, so that parallel requests starting together read it once.
 	const reading = readCredentialInfo.call(this);
-	credentialCache.set(this, reading);
-	reading.catch(() => credentialCache.delete(this));
+	credentialCache.set(run, reading);
+	reading.catch(() => credentialCache.get(run) === reading && credentialCache.delete(run));
 	return await reading;
-}
-
-/**
- * Forgets the credential read for `ctx`: the next request reads (and checks) it again. For a
- * context that outlives one run: n8n's poller reuses one context for every poll of an
- * activation, so a trigger calls this at the start of each poll, and an edited credential
- * (Base URL, key, password) is used from the next poll on.
- */
-export function forgetCredentialInfo(ctx: object): void {
-	credentialCache.delete(ctx);
 }
 
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
