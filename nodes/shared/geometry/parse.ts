@@ -49,6 +49,9 @@ function clone<T>(value: T): T {
 	return value;
 }
 
+/** How the parse functions copy what they return: `clone`, or nothing for objects parsed from JSON text here. */
+type Copy = <T>(value: T) => T;
+
 function fail(code: string, message: string, featureIndex?: number): never {
 	throw new GeometryInputError(code, message, featureIndex);
 }
@@ -84,7 +87,7 @@ function parseJsonText(text: string): unknown {
 	}
 }
 
-function checkFeature(value: unknown, index: number | undefined): PlotFeature {
+function checkFeature(value: unknown, index: number | undefined, copy: Copy): PlotFeature {
 	const which = index === undefined ? 'the Feature' : `feature ${index}`;
 	const issue = checkGeometryShape(isRecord(value) ? value.geometry : undefined);
 	if (issue) {
@@ -94,23 +97,24 @@ function checkFeature(value: unknown, index: number | undefined): PlotFeature {
 				: issue.message;
 		fail(issue.code, message, index);
 	}
-	return clone(value) as PlotFeature;
+	return copy(value) as PlotFeature;
 }
 
-function wrapGeometry(geometry: Record<string, unknown>): PlotFeature {
+function wrapGeometry(geometry: Record<string, unknown>, copy: Copy): PlotFeature {
 	const issue = checkGeometryShape(geometry);
 	if (issue) fail(issue.code, issue.message);
 	const { type, coordinates } = geometry;
 	return {
 		type: 'Feature',
 		properties: {},
-		geometry: clone({ type, coordinates }) as PlotGeometry,
+		geometry: copy({ type, coordinates }) as PlotGeometry,
 	};
 }
 
 function parseFeatureCollection(
 	collection: Record<string, unknown>,
 	maxFeatures: number,
+	copy: Copy,
 ): PlotFeature[] {
 	const { features } = collection;
 	if (!Array.isArray(features)) {
@@ -157,7 +161,7 @@ function parseFeatureCollection(
 				i,
 			);
 		}
-		return checkFeature(feature, i);
+		return checkFeature(feature, i, copy);
 	});
 }
 
@@ -173,6 +177,8 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 	let parsed = value;
 	for (let depth = 0; typeof parsed === 'string' && depth < 2; depth++)
 		parsed = parseJsonText(parsed);
+	// JSON text parsed here is not the caller's: it needs no copy (a 20 MB value parses once, not twice)
+	const copy: Copy = typeof value === 'string' ? (v) => v : clone;
 	if (parsed === undefined || parsed === null) {
 		fail(
 			'empty_input',
@@ -205,11 +211,12 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 	}
 	const crs = parsed.crs;
 	const result = (features: PlotFeature[]): ParsedFeatures =>
-		crs === undefined ? { features } : { features, crs: clone(crs) };
+		crs === undefined ? { features } : { features, crs: copy(crs) };
 	const type = parsed.type;
-	if (type === 'FeatureCollection') return result(parseFeatureCollection(parsed, maxFeatures));
-	if (type === 'Feature') return result([checkFeature(parsed, undefined)]);
-	if (isAcceptedGeometryType(type)) return result([wrapGeometry(parsed)]);
+	if (type === 'FeatureCollection')
+		return result(parseFeatureCollection(parsed, maxFeatures, copy));
+	if (type === 'Feature') return result([checkFeature(parsed, undefined, copy)]);
+	if (isAcceptedGeometryType(type)) return result([wrapGeometry(parsed, copy)]);
 	if (isOtherGeometryType(type)) {
 		const issue = unsupportedGeometryIssue(type, 'the value');
 		fail(issue.code, issue.message);

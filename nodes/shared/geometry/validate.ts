@@ -166,14 +166,17 @@ function checkCountry(feature: PlotFeature, box: CountryBox, add: Add): void {
 	);
 }
 
-/** Closed, duplicate-free 2D copies of the rings with at least four positions, for the crossing sweep. */
+/**
+ * Closed rings without repeated consecutive positions (compared in 2D), at least four positions
+ * each, for the crossing sweep (which reads x and y only). New lists of the same positions.
+ */
 function cleanRings(rings: Position[][]): Position[][] {
 	const out: Position[][] = [];
 	for (const ring of rings) {
 		const clean: Position[] = [];
 		for (const position of ring) {
 			if (clean.length === 0 || !samePosition2d(clean[clean.length - 1], position))
-				clean.push([position[0], position[1]]);
+				clean.push(position);
 		}
 		if (clean.length > 1 && !samePosition2d(clean[0], clean[clean.length - 1]))
 			clean.push(clean[0]);
