@@ -144,27 +144,31 @@ class Reader {
 		return items;
 	}
 
-	/** 2 to 4 numbers separated by whitespace. */
+	/** 2 to 4 numbers separated by whitespace, as an array of exactly that length. */
 	position(): Position {
-		const position: Position = [];
+		const x = this.number('a number');
+		const y = this.number('a second number (the latitude)');
+		if (isDelimiter(this.peek())) return [x, y];
+		const z = this.number('a number');
+		if (isDelimiter(this.peek())) return [x, y, z];
+		const m = this.number('a number');
+		if (isDelimiter(this.peek())) return [x, y, z, m];
+		this.fail(this.i, 'a position has at most four numbers (longitude latitude z m)');
+	}
+
+	/** One number (Terraformer's token); `what` names it when it is missing. */
+	number(what: string): number {
 		const { text } = this;
-		while (!isDelimiter(this.peek())) {
-			const at = this.i;
-			let end = at + 1;
-			while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
-			this.i = end;
-			NUMBER.lastIndex = at;
-			if (!NUMBER.test(text) || NUMBER.lastIndex !== end) {
-				this.fail(at, `"${text.slice(at, end)}" is not a number`);
-			}
-			if (position.length === 4)
-				this.fail(at, 'a position has at most four numbers (longitude latitude z m)');
-			position.push(Number(text.slice(at, end)));
+		if (isDelimiter(this.peek())) this.unexpected(what);
+		const at = this.i;
+		let end = at + 1;
+		while (end < text.length && !isDelimiter(text.charCodeAt(end))) end++;
+		this.i = end;
+		NUMBER.lastIndex = at;
+		if (!NUMBER.test(text) || NUMBER.lastIndex !== end) {
+			this.fail(at, `"${text.slice(at, end)}" is not a number`);
 		}
-		if (position.length < 2) {
-			this.unexpected(position.length === 0 ? 'a number' : 'a second number (the latitude)');
-		}
-		return position;
+		return Number(text.slice(at, end));
 	}
 
 	ring(): Position[] {
