@@ -93,7 +93,7 @@ export async function growthBench(): Promise<void> {
 	const wktSizes = envNumbers('BENCH_WKT_SIZES', [1_000, 3_000, 10_000, 30_000, 100_000]);
 	const megabytes = envNumbers('BENCH_GEOJSON_MB', [0.2, 0.6, 2, 6, 20]);
 	const oldWktBudgetMs = envNumber('BENCH_OLD_WKT_BUDGET_MS', 15_000);
-	const oldSweepBudgetMs = envNumber('BENCH_OLD_SWEEP_BUDGET_MS', 5_000);
+	const oldSweepBudgetMs = envNumber('BENCH_OLD_SWEEP_BUDGET_MS', 10_000);
 	const target = 1.2;
 	console.log(
 		`\n## 2b. Pre-flight growth: WKT ${fmt(wktSizes[0])}–${fmt(wktSizes[wktSizes.length - 1])} vertices, GeoJSON ${megabytes[0]}–${megabytes[megabytes.length - 1]} MB (CPU time, time ∝ n^b)`,
