@@ -2,9 +2,9 @@
  * A strict, single-pass reader of POINT, POLYGON and MULTIPOLYGON Well-Known Text, linear in
  * the length of the text (pure; no n8n imports).
  *
- * Why not a library: every WKT parser on npm was measured side by side (BENCHMARKS.md,
+ * Why not a library: the WKT parsers on npm were measured side by side (BENCHMARKS.md,
  * "Pre-flight growth"). @terraformer/wkt (jison) concatenates arrays per position and is
- * quadratic (about 8 s at 30,000 vertices); wkx searches the rest of the text for each token
+ * quadratic (seconds at 30,000 vertices); wkx searches the rest of the text for each token
  * and is quadratic too; betterknown and wellknown are linear but lax: they read "1a" as 1 and
  * "1--2 3" as [1, 3], ignore text after the geometry (so the second half of a pasted
  * MULTIPOLYGON body is silently dropped), and betterknown (like wkx) overflows the call stack
