@@ -1,6 +1,7 @@
 /**
- * 5. Footprint: the packed size, the cold `require` time of each built node and credential
- *    file in a fresh process, and the heap a Per-Plot Results output of a 10,000-plot job takes.
+ * 5. Footprint: the packed size, `globalThis` left in the built node files by UMD wrappers, the
+ *    cold `require` time of each built node and credential file in a fresh process, and the heap
+ *    a Per-Plot Results output of a 10,000-plot job takes.
  *    The package is built with `gulp bundle` in a temporary copy, so the shared dist/ is untouched.
  */
 import { execFileSync } from 'node:child_process';
@@ -84,10 +85,25 @@ export async function footprintBench(): Promise<void> {
 			note: `${entryCount} files, ${fmt(unpackedSize / 1024)} KB unpacked`,
 		});
 
-		// cold require
 		const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
 			n8n: { nodes: string[]; credentials: string[] };
 		};
+
+		// UMD wrappers of bundled libraries (issue 15): they reach for `globalThis`
+		const globals = pkg.n8n.nodes.map(
+			(file) => fs.readFileSync(path.join(dir, file), 'utf8').split('globalThis').length - 1,
+		);
+		record({
+			section,
+			name: '`globalThis` in the built node files (UMD wrappers of bundled libraries)',
+			value: globals.reduce((a, b) => a + b, 0),
+			unit: '',
+			target: '0',
+			ok: globals.every((count) => count === 0),
+			note: pkg.n8n.nodes.map((file, i) => `${path.basename(file)}: ${globals[i]}`).join(', '),
+		});
+
+		// cold require
 		const baseline = median(
 			Array.from({ length: runs }, () => coldRequire(dir, undefined).workflowMs),
 		);

@@ -1,5 +1,3 @@
-import { wktToGeoJSON } from '@terraformer/wkt';
-
 import { GeometryInputError } from './errors';
 import { readLooseNumber } from './numbers';
 import {
@@ -12,6 +10,7 @@ import {
 	unsupportedGeometryIssue,
 } from './shape';
 import type { Feature, ParsedFeatures, PlotFeature, PlotGeometry, Point } from './types';
+import { WktSyntaxError, readWkt, type WktReading } from './wkt';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */
 export const MAX_FEATURES_PER_VALUE = 20;
@@ -50,6 +49,9 @@ function clone<T>(value: T): T {
 	return value;
 }
 
+/** How the parse functions copy what they return: `clone`, or nothing for objects parsed from JSON text here. */
+type Copy = <T>(value: T) => T;
+
 function fail(code: string, message: string, featureIndex?: number): never {
 	throw new GeometryInputError(code, message, featureIndex);
 }
@@ -85,7 +87,7 @@ function parseJsonText(text: string): unknown {
 	}
 }
 
-function checkFeature(value: unknown, index: number | undefined): PlotFeature {
+function checkFeature(value: unknown, index: number | undefined, copy: Copy): PlotFeature {
 	const which = index === undefined ? 'the Feature' : `feature ${index}`;
 	const issue = checkGeometryShape(isRecord(value) ? value.geometry : undefined);
 	if (issue) {
@@ -95,23 +97,24 @@ function checkFeature(value: unknown, index: number | undefined): PlotFeature {
 				: issue.message;
 		fail(issue.code, message, index);
 	}
-	return clone(value) as PlotFeature;
+	return copy(value) as PlotFeature;
 }
 
-function wrapGeometry(geometry: Record<string, unknown>): PlotFeature {
+function wrapGeometry(geometry: Record<string, unknown>, copy: Copy): PlotFeature {
 	const issue = checkGeometryShape(geometry);
 	if (issue) fail(issue.code, issue.message);
 	const { type, coordinates } = geometry;
 	return {
 		type: 'Feature',
 		properties: {},
-		geometry: clone({ type, coordinates }) as PlotGeometry,
+		geometry: copy({ type, coordinates }) as PlotGeometry,
 	};
 }
 
 function parseFeatureCollection(
 	collection: Record<string, unknown>,
 	maxFeatures: number,
+	copy: Copy,
 ): PlotFeature[] {
 	const { features } = collection;
 	if (!Array.isArray(features)) {
@@ -158,7 +161,7 @@ function parseFeatureCollection(
 				i,
 			);
 		}
-		return checkFeature(feature, i);
+		return checkFeature(feature, i, copy);
 	});
 }
 
@@ -174,6 +177,8 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 	let parsed = value;
 	for (let depth = 0; typeof parsed === 'string' && depth < 2; depth++)
 		parsed = parseJsonText(parsed);
+	// JSON text parsed here is not the caller's: it needs no copy (a 20 MB value parses once, not twice)
+	const copy: Copy = typeof value === 'string' ? (v) => v : clone;
 	if (parsed === undefined || parsed === null) {
 		fail(
 			'empty_input',
@@ -206,11 +211,12 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 	}
 	const crs = parsed.crs;
 	const result = (features: PlotFeature[]): ParsedFeatures =>
-		crs === undefined ? { features } : { features, crs: clone(crs) };
+		crs === undefined ? { features } : { features, crs: copy(crs) };
 	const type = parsed.type;
-	if (type === 'FeatureCollection') return result(parseFeatureCollection(parsed, maxFeatures));
-	if (type === 'Feature') return result([checkFeature(parsed, undefined)]);
-	if (isAcceptedGeometryType(type)) return result([wrapGeometry(parsed)]);
+	if (type === 'FeatureCollection')
+		return result(parseFeatureCollection(parsed, maxFeatures, copy));
+	if (type === 'Feature') return result([checkFeature(parsed, undefined, copy)]);
+	if (isAcceptedGeometryType(type)) return result([wrapGeometry(parsed, copy)]);
 	if (isOtherGeometryType(type)) {
 		const issue = unsupportedGeometryIssue(type, 'the value');
 		fail(issue.code, issue.message);
@@ -297,21 +303,23 @@ export function featureFromLatLon(lat: unknown, lon: unknown): Feature<Point> {
 	};
 }
 
-const WKT_TYPES: Record<string, PlotGeometry['type']> = {
-	Point: 'Point',
-	Polygon: 'Polygon',
-	MultiPolygon: 'MultiPolygon',
-};
-
-/** Drops the measure (M) values Terraformer keeps in the position, so that a third number is always z. */
-function dropMeasures(geometry: { coordinates: unknown }, z: boolean): void {
+/** Drops the measure (M) values, so that a third number is always z (the input is not modified). */
+function dropMeasures(coordinates: unknown, z: boolean): unknown {
 	const keep = z ? 3 : 2;
 	const walk = (node: unknown): unknown => {
 		if (!Array.isArray(node)) return node;
 		if (node.length > 0 && typeof node[0] === 'number') return node.slice(0, keep);
 		return node.map(walk);
 	};
-	geometry.coordinates = walk(geometry.coordinates);
+	return walk(coordinates);
+}
+
+/** Where the WKT text stops being WKT: `at character 23 (after "…40 40"), "," or ")" is missing …`. */
+function wktSyntaxDetail(text: string, error: WktSyntaxError): string {
+	const from = Math.max(0, error.index - 20);
+	const before = text.slice(from, error.index);
+	const after = before.trim() === '' ? '' : ` (after "${from > 0 ? '…' : ''}${before}")`;
+	return `at character ${error.index + 1}${after}, ${error.message}`;
 }
 
 /**
@@ -331,45 +339,37 @@ export function parseWkt(value: unknown): PlotFeature[] {
 			`the WKT value is ${kindOf(value)} (${showValue(value)}), not text. Map a field holding WKT such as POINT (-47.882778 -15.793889).`,
 		);
 	}
-	let text = value.trim();
+	const text = value.trim();
 	const srid = /^SRID\s*=\s*(\d+)\s*;\s*/i.exec(text);
-	if (srid) {
-		if (srid[1] !== '4326') {
-			fail(
-				'crs_not_wgs84',
-				`the WKT declares SRID=${srid[1]}; the service only takes WGS84 longitude/latitude degrees (SRID 4326). Reproject the geometry to WGS84.`,
-			);
-		}
-		text = text.slice(srid[0].length);
+	if (srid && srid[1] !== '4326') {
+		fail(
+			'crs_not_wgs84',
+			`the WKT declares SRID=${srid[1]}; the service only takes WGS84 longitude/latitude degrees (SRID 4326). Reproject the geometry to WGS84.`,
+		);
 	}
-	text = text
-		.toUpperCase()
-		.replace(/^([A-Z]+?)(ZM|Z|M)\s*\(/, (_m, word: string, dims: string) => `${word} ${dims} (`);
-	let geometry: unknown;
+	const start = srid ? srid[0].length : 0;
+	let reading: WktReading;
 	try {
-		geometry = wktToGeoJSON(text);
-	} catch {
+		reading = readWkt(text, start);
+	} catch (error) {
+		// readWkt throws only WktSyntaxError; anything else is reported without a position
+		const where = error instanceof WktSyntaxError ? `; ${wktSyntaxDetail(text, error)}` : '';
 		fail(
 			'invalid_wkt',
-			`the value could not be read as WKT: it starts with ${showValue(value.trim())}. Give POINT, POLYGON or MULTIPOLYGON WKT with "longitude latitude" pairs, e.g. POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1)).`,
+			`the value could not be read as WKT: it starts with ${showValue(text)}${where}. Give POINT, POLYGON or MULTIPOLYGON WKT with "longitude latitude" pairs, e.g. POLYGON ((-47.1 -15.1, -47.0 -15.1, -47.0 -15.0, -47.1 -15.1)).`,
 		);
 	}
-	if (!isRecord(geometry) || typeof geometry.type !== 'string') {
-		fail(
-			'invalid_wkt',
-			`the value could not be read as WKT: it starts with ${showValue(value.trim())}.`,
-		);
-	}
-	const type = WKT_TYPES[geometry.type];
-	if (!type) {
+	if (reading.kind === 'unsupported') {
 		fail(
 			'unsupported_geometry',
-			`the WKT is a ${geometry.type.toUpperCase()}; only POINT, POLYGON and MULTIPOLYGON are accepted. Give the plot boundary as a POLYGON (or a POINT for a plot below 4 ha).`,
+			`the WKT is a ${reading.keyword}; only POINT, POLYGON and MULTIPOLYGON are accepted. Give the plot boundary as a POLYGON (or a POINT for a plot below 4 ha).`,
 		);
 	}
-	const flags = isRecord(geometry.properties) ? geometry.properties : {};
-	const result = { type, coordinates: geometry.coordinates };
-	if (flags.m === true) dropMeasures(result, flags.z === true);
+	const { type } = reading;
+	const coordinates = reading.m
+		? dropMeasures(reading.coordinates, reading.z)
+		: reading.coordinates;
+	const result = { type, coordinates };
 	const issue = checkGeometryShape(result);
 	if (issue) {
 		const message =

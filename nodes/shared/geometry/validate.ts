@@ -1,7 +1,7 @@
 import { centroid } from '@turf/centroid';
-import sweeplineIntersections from 'sweepline-intersections';
 
 import { findCountry, isInBox, type CountryBox } from './countries';
+import { findCrossings } from './crossings';
 import { crsMessage, isWgs84Crs } from './crs';
 import { decimalPlaces, hasDecimalPlaces, readLooseNumber } from './numbers';
 import { repairGeometry, samePosition2d } from './repair';
@@ -42,9 +42,13 @@ import type {
  *   guessing: they stay errors after Repair.
  * - Fewer than six decimal places, a plot centre outside the given country
  *   and duplicate features are warnings: the service would take them.
- * - Self-intersections are found with a sweep line (sweepline-intersections,
- *   O((n + k) log n)), not with @turf/kinks, which compares every pair of
- *   edges and takes seconds on a 20,000-vertex ring.
+ * - Self-intersections are found with a sweep line over the edges
+ *   (`findCrossings`, crossings.ts: one sort, then a few tests per edge for a
+ *   real outline), not with @turf/kinks, which compares every pair of edges
+ *   and takes seconds on a 20,000-vertex ring, nor with sweepline-intersections,
+ *   whose object heap grew as n^1.4 (BENCHMARKS.md, "Pre-flight growth"). It
+ *   reports what sweepline-intersections reports, plus the touches that library
+ *   missed between vertical edges.
  */
 
 /** The service takes `point_ha` only below this (EUDR: a plot above 4 ha must be a polygon). */
@@ -162,14 +166,17 @@ function checkCountry(feature: PlotFeature, box: CountryBox, add: Add): void {
 	);
 }
 
-/** Closed, duplicate-free copies of the rings with at least four positions, for the intersection sweep. */
+/**
+ * Closed rings without repeated consecutive positions (compared in 2D), at least four positions
+ * each, for the crossing sweep (which reads x and y only). New lists of the same positions.
+ */
 function cleanRings(rings: Position[][]): Position[][] {
 	const out: Position[][] = [];
 	for (const ring of rings) {
 		const clean: Position[] = [];
 		for (const position of ring) {
 			if (clean.length === 0 || !samePosition2d(clean[clean.length - 1], position))
-				clean.push([position[0], position[1]]);
+				clean.push(position);
 		}
 		if (clean.length > 1 && !samePosition2d(clean[0], clean[clean.length - 1]))
 			clean.push(clean[0]);
@@ -258,10 +265,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 		const clean = cleanRings(rings);
 		if (clean.length === 0) return;
 		parts.push(clean);
-		const crossings = sweeplineIntersections(
-			{ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: clean } },
-			false,
-		);
+		const crossings = findCrossings([clean]);
 		if (crossings.length > 0) {
 			add(
 				'error',
@@ -271,17 +275,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 		}
 	});
 	if (parts.length > 1) {
-		const crossings = sweeplineIntersections(
-			{
-				type: 'FeatureCollection',
-				features: parts.map((coordinates) => ({
-					type: 'Feature',
-					properties: {},
-					geometry: { type: 'Polygon', coordinates },
-				})),
-			},
-			true,
-		);
+		const crossings = findCrossings(parts, { betweenPartsOnly: true });
 		if (crossings.length > 0) {
 			add(
 				'error',
