@@ -120,13 +120,14 @@ export function readItemGeometry(
 	values: GeometryValues,
 	options: ItemGeometryOptions = {},
 ): ItemGeometry {
-	const checked = checkItemGeometry(source, values, options);
+	return describeItemGeometry(itemIndex, checkItemGeometry(source, values, options));
+}
+
+/** A checked geometry as lines naming the item and feature (errors, warnings, repairs). */
+export function describeItemGeometry(itemIndex: number, checked: CheckedGeometry): ItemGeometry {
 	if (checked.kind === 'unreadable') {
 		const { code, message, featureIndex } = checked.failure;
-		const line =
-			code === 'unknown_geometry_source' || code === 'unreadable_geometry'
-				? `Item ${itemIndex}: ${message}`
-				: describeInputError(itemIndex, new GeometryInputError(code, message, featureIndex));
+		const line = describeInputError(itemIndex, new GeometryInputError(code, message, featureIndex));
 		return { features: [], errors: [line], warnings: [], repairs: [], featureCount: 0 };
 	}
 	const result = checked.validation;
