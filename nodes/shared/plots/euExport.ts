@@ -77,14 +77,13 @@ const HEAD = '{"type":"FeatureCollection","features":[';
 const TAIL = ']}';
 const FRAME_BYTES = HEAD.length + TAIL.length;
 
+/** A country name reduced to letters and digits ("Côte d'Ivoire", "Cote d Ivoire" → "cotedivoire"). */
 function normalise(text: string): string {
 	return text
 		.normalize('NFD')
 		.replace(/[\u0300-\u036f]/g, '')
 		.toLowerCase()
-		.replace(/['’`]/g, '')
-		.replace(/[^a-z0-9]+/g, ' ')
-		.trim();
+		.replace(/[^a-z0-9]+/g, '');
 }
 
 let byName: Map<string, string[]> | undefined;

@@ -1,0 +1,195 @@
+/**
+ * Duplicates and overlaps across plots (nodes/shared/plots/overlaps.ts): crafted cases, and
+ * the shares-area test that spares Turf the pairs that only touch checked against Turf itself.
+ */
+import { area } from '@turf/area';
+import { intersect } from '@turf/intersect';
+import fc from 'fast-check';
+
+import type { MultiPolygon, Polygon, Position } from '../../nodes/shared/geometry';
+import { crossCheckPlots, sharesArea } from '../../nodes/shared/plots/overlaps';
+
+/** Coordinates as they come from a file: decimal numbers (0.1 + 0.2 would not be 0.3). */
+const dec = (n: number) => Number(n.toFixed(9));
+const square = (x: number, y: number, s: number): Position[] => [
+	[dec(x), dec(y)],
+	[dec(x + s), dec(y)],
+	[dec(x + s), dec(y + s)],
+	[dec(x), dec(y + s)],
+	[dec(x), dec(y)],
+];
+const poly = (...rings: Position[][]): Polygon => ({ type: 'Polygon', coordinates: rings });
+const shape = (row: number, geometry: Polygon | MultiPolygon, feature = 0) => ({
+	row,
+	feature,
+	geometry,
+});
+
+/** Turf's exact shared area in m² (0 when none). */
+function turfOverlap(a: Polygon | MultiPolygon, b: Polygon | MultiPolygon): number {
+	const shared = intersect({
+		type: 'FeatureCollection',
+		features: [
+			{ type: 'Feature', properties: {}, geometry: a },
+			{ type: 'Feature', properties: {}, geometry: b },
+		],
+	});
+	return shared ? area(shared) : 0;
+}
+
+describe('sharesArea', () => {
+	const A = poly(square(0, 0, 0.01));
+	it.each([
+		['apart', 'apart', poly(square(0.02, 0, 0.01))],
+		['sharing an edge', 'apart', poly(square(0.01, 0, 0.01))],
+		['sharing part of an edge', 'apart', poly(square(0.01, 0.005, 0.01))],
+		['touching at a corner', 'apart', poly(square(0.01, 0.01, 0.01))],
+		[
+			'a corner on the other edge (T)',
+			'apart',
+			poly([
+				[0.01, 0.005],
+				[0.02, 0],
+				[0.02, 0.01],
+				[0.01, 0.005],
+			]),
+		],
+		['crossing', 'overlap', poly(square(0.005, 0.005, 0.01))],
+		['inside, no contact', 'overlap', poly(square(0.002, 0.002, 0.002))],
+		['inside, sharing an edge', 'overlap', poly(square(0, 0, 0.005))],
+		['containing', 'overlap', poly(square(-0.01, -0.01, 0.03))],
+		[
+			'the same ring from another vertex',
+			'overlap',
+			poly([...square(0, 0, 0.01).slice(2, 5), ...square(0, 0, 0.01).slice(1, 3)]),
+		],
+		['the same ring, other winding', 'overlap', poly([...square(0, 0, 0.01)].reverse())],
+	] as const)('%s: %s', (_name, verdict, other) => {
+		expect(sharesArea(A, other)).toBe(verdict);
+		expect(sharesArea(other, A)).toBe(verdict);
+		expect(turfOverlap(A, other) > 0).toBe(verdict === 'overlap');
+	});
+
+	it('a plot in the hole of another shares no area; one across the hole does', () => {
+		const holed = poly(square(0, 0, 0.01), [...square(0.002, 0.002, 0.006)].reverse());
+		expect(sharesArea(holed, poly(square(0.003, 0.003, 0.004)))).toBe('apart');
+		expect(sharesArea(holed, poly(square(0.002, 0.002, 0.006)))).toBe('apart');
+		expect(sharesArea(holed, poly(square(0.001, 0.003, 0.004)))).toBe('overlap');
+	});
+
+	it('agrees with Turf on random quadrilaterals and snapped shared edges (never "apart" where Turf finds area)', () => {
+		const coordinate = fc.integer({ min: 0, max: 20 }).map((n) => n / 1000);
+		const quad = fc
+			.tuple(
+				coordinate,
+				coordinate,
+				coordinate,
+				coordinate,
+				coordinate,
+				coordinate,
+				coordinate,
+				coordinate,
+			)
+			.map(([a, b, c, d, e, f, g, h]) => [
+				[a, b],
+				[c, d],
+				[e, f],
+				[g, h],
+				[a, b],
+			])
+			.filter((ring) => {
+				// simple, non-degenerate rings only (the validator refuses the others)
+				const p = poly(ring);
+				if (Math.abs(area(p)) < 1) return false;
+				const [a, b, c, d] = ring;
+				const crosses = (p1: number[], p2: number[], p3: number[], p4: number[]) => {
+					const o = (x: number[], y: number[], z: number[]) =>
+						Math.sign((y[0] - x[0]) * (z[1] - x[1]) - (y[1] - x[1]) * (z[0] - x[0]));
+					return o(p1, p2, p3) * o(p1, p2, p4) < 0 && o(p3, p4, p1) * o(p3, p4, p2) < 0;
+				};
+				return !crosses(a, b, c, d) && !crosses(b, c, d, a);
+			});
+		fc.assert(
+			fc.property(quad, quad, (r1, r2) => {
+				const a = poly(r1);
+				const b = poly(r2);
+				const turf = turfOverlap(a, b);
+				if (turf > 0.01) expect(sharesArea(a, b)).toBe('overlap');
+				if (sharesArea(a, b) === 'apart') expect(turf).toBeLessThan(0.01);
+			}),
+			{ numRuns: 400, seed: 16 },
+		);
+	});
+});
+
+describe('crossCheckPlots', () => {
+	it('finds duplicates in input order and does not report them as overlaps', () => {
+		const r = crossCheckPlots([
+			shape(0, poly(square(0, 0, 0.01))),
+			shape(1, poly(square(0, 0, 0.01))),
+			shape(2, poly(square(0.005, 0, 0.01))),
+		]);
+		expect(r.duplicates).toEqual([
+			{ first: { row: 0, feature: 0 }, duplicate: { row: 1, feature: 0 } },
+		]);
+		expect(r.overlaps.map((o) => [o.a.row, o.b.row])).toEqual([
+			[0, 2],
+			[1, 2],
+		]);
+		const o = r.overlaps[0];
+		expect(o.percentOfA).toBeCloseTo(50, 6);
+		expect(o.percentOfB).toBeCloseTo(50, 6);
+		expect(o.overlapM2).toBeCloseTo(
+			turfOverlap(poly(square(0, 0, 0.01)), poly(square(0.005, 0, 0.01))),
+			6,
+		);
+	});
+
+	it('compares features of one row too, and MultiPolygon parts', () => {
+		const multi: MultiPolygon = {
+			type: 'MultiPolygon',
+			coordinates: [[square(1, 1, 0.01)], [square(0.005, 0.005, 0.01)]],
+		};
+		const r = crossCheckPlots([shape(0, poly(square(0, 0, 0.01)), 0), shape(0, multi, 1)]);
+		expect(r.overlaps).toHaveLength(1);
+		expect(r.overlaps[0]).toMatchObject({ a: { row: 0, feature: 0 }, b: { row: 0, feature: 1 } });
+		expect(r.overlaps[0].percentOfA).toBeCloseTo(25, 4);
+		// (the far part lies at 1° N, where a square degree is a little smaller)
+		expect(r.overlaps[0].percentOfB).toBeCloseTo(12.5, 2);
+	});
+
+	it('leaves out overlaps below the minimum, and everything when overlaps are off', () => {
+		const shapes = [shape(0, poly(square(0, 0, 0.01))), shape(1, poly(square(0.00999, 0, 0.01)))];
+		const strip = turfOverlap(shapes[0].geometry, shapes[1].geometry);
+		expect(strip).toBeGreaterThan(1_000);
+		expect(crossCheckPlots(shapes, { minOverlapM2: strip * 2 }).overlaps).toEqual([]);
+		expect(crossCheckPlots(shapes, { minOverlapM2: strip / 2 }).overlaps).toHaveLength(1);
+		expect(crossCheckPlots(shapes, { overlaps: false })).toMatchObject({
+			overlaps: [],
+			candidatePairs: 0,
+		});
+	});
+
+	it('asks Turf only about candidate pairs that share area (the index drops the rest)', () => {
+		// a 100 × 100 grid of touching squares: every square's box meets its 8 neighbours'
+		const shapes = Array.from({ length: 10_000 }, (_, i) =>
+			shape(i, poly(square((i % 100) * 0.001, Math.floor(i / 100) * 0.001, 0.001))),
+		);
+		const r = crossCheckPlots(shapes);
+		expect(r.overlaps).toEqual([]);
+		expect(r.exactChecks).toBe(0);
+		// boxes that only touch are not even candidates
+		expect(r.candidatePairs).toBe(0);
+	});
+
+	it('points take part in the duplicate check only', () => {
+		const point = { type: 'Point' as const, coordinates: [1, 2] };
+		const r = crossCheckPlots([
+			{ row: 0, feature: 0, geometry: point },
+			{ row: 1, feature: 0, geometry: { ...point } },
+			shape(2, poly(square(0.5, 1.5, 1))),
+		]);
+		expect(r.duplicates).toHaveLength(1);
+		expect(r.overlaps).toEqual([]);
+	});
+});
