@@ -2,18 +2,26 @@
  * `npm run bench` (see BENCHMARKS.md). Each section prints its figures with the ratio to the
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
- *   BENCH_ONLY=registration,validation,waiting,trigger,footprint   (default: all)
+ *   BENCH_ONLY=registration,validation,overlaps,waiting,trigger,footprint   (default: all)
  *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  */
 import { startFakeService } from '../test/fake-service';
 import { figures, fmt, markdownTable } from './lib';
 import { footprintBench } from './footprint';
+import { overlapsBench } from './overlaps';
 import { registrationBench } from './registration';
 import { triggerBench } from './trigger';
 import { validationBench } from './validation';
 import { waitingBench } from './waiting';
 
-const SECTIONS = ['registration', 'validation', 'waiting', 'trigger', 'footprint'] as const;
+const SECTIONS = [
+	'registration',
+	'validation',
+	'overlaps',
+	'waiting',
+	'trigger',
+	'footprint',
+] as const;
 
 export async function main(): Promise<number> {
 	const only = (process.env.BENCH_ONLY ?? '')
@@ -27,6 +35,7 @@ export async function main(): Promise<number> {
 	const started = Date.now();
 	if (wanted('registration')) await registrationBench();
 	if (wanted('validation')) await validationBench();
+	if (wanted('overlaps')) await overlapsBench();
 	if (wanted('footprint')) await footprintBench();
 	const fake = await startFakeService({ host: '127.0.0.1' });
 	try {

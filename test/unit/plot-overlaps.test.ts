@@ -7,7 +7,7 @@ import { intersect } from '@turf/intersect';
 import fc from 'fast-check';
 
 import type { MultiPolygon, Polygon, Position } from '../../nodes/shared/geometry';
-import { crossCheckPlots, sharesArea } from '../../nodes/shared/plots/overlaps';
+import { crossCheckPlots, sharedArea, sharesArea } from '../../nodes/shared/plots/overlaps';
 
 /** Coordinates as they come from a file: decimal numbers (0.1 + 0.2 would not be 0.3). */
 const dec = (n: number) => Number(n.toFixed(9));
@@ -109,16 +109,93 @@ describe('sharesArea', () => {
 				};
 				return !crosses(a, b, c, d) && !crosses(b, c, d, a);
 			});
+		let computed = 0;
 		fc.assert(
 			fc.property(quad, quad, (r1, r2) => {
 				const a = poly(r1);
 				const b = poly(r2);
 				const turf = turfOverlap(a, b);
-				if (turf > 0.01) expect(sharesArea(a, b)).toBe('overlap');
-				if (sharesArea(a, b) === 'apart') expect(turf).toBeLessThan(0.01);
+				const sharing = sharedArea(a, b);
+				if (turf > 0.01) expect(sharing.verdict).toBe('overlap');
+				if (sharing.verdict === 'apart') expect(turf).toBeLessThan(0.01);
+				// the area computed from the boundaries is Turf's figure
+				if (sharing.verdict === 'overlap' && sharing.m2 !== undefined) {
+					computed++;
+					expect(Math.abs(sharing.m2 - turf)).toBeLessThanOrEqual(1e-6 * turf + 1e-3);
+				}
 			}),
 			{ numRuns: 400, seed: 16 },
 		);
+		expect(computed).toBeGreaterThan(50);
+	});
+});
+
+describe('sharedArea against @turf/intersect + @turf/area', () => {
+	/** A wavy outline of `n` vertices around (x, y), like a walked plot boundary. */
+	const outline = (x: number, y: number, r: number, n: number, phase: number): Position[] => {
+		const ring: Position[] = [];
+		for (let i = 0; i < n; i++) {
+			const a = (2 * Math.PI * i) / n;
+			const k = r * (1 + 0.2 * Math.sin(3 * a + phase));
+			ring.push([dec(x + k * Math.cos(a)), dec(y + k * Math.sin(a))]);
+		}
+		return [...ring, ring[0]];
+	};
+
+	it.each([
+		[
+			'two walked outlines crossing',
+			poly(outline(0, 0, 0.01, 37, 0)),
+			poly(outline(0.012, 0.003, 0.009, 23, 1)),
+		],
+		[
+			'clockwise rings',
+			poly(outline(0, 0, 0.01, 31, 2).reverse()),
+			poly(outline(0.008, 0, 0.01, 29, 3).reverse()),
+		],
+		[
+			'one inside the other',
+			poly(outline(0, 0, 0.01, 40, 0)),
+			poly(outline(0.001, 0.001, 0.003, 17, 1)),
+		],
+		[
+			'a polygon with a hole across another',
+			poly(square(0, 0, 0.02), [...square(0.005, 0.005, 0.01)].reverse()),
+			poly(outline(0.01, 0.01, 0.008, 33, 0.5)),
+		],
+		[
+			'a MultiPolygon over two plots',
+			{
+				type: 'MultiPolygon',
+				coordinates: [[outline(0, 0, 0.01, 25, 0)], [outline(0.05, 0, 0.01, 25, 1)]],
+			} as MultiPolygon,
+			poly(outline(0.03, 0, 0.025, 41, 2)),
+		],
+		[
+			'at 60° north',
+			poly(outline(10, 60, 0.01, 37, 0)),
+			poly(outline(10.012, 60.003, 0.009, 23, 1)),
+		],
+	] as const)('%s', (_name, a, b) => {
+		const sharing = sharedArea(a, b);
+		expect(sharing.verdict).toBe('overlap');
+		if (sharing.verdict !== 'overlap') return;
+		expect(sharing.m2).toBeDefined();
+		const turf = turfOverlap(a, b);
+		expect(turf).toBeGreaterThan(1000);
+		expect(Math.abs(sharing.m2! - turf) / turf).toBeLessThan(1e-9);
+		const reverse = sharedArea(b, a);
+		expect(reverse.verdict === 'overlap' && Math.abs(reverse.m2! - turf) / turf).toBeLessThan(1e-9);
+	});
+
+	it('leaves shared stretches of boundary to Turf (m2 undefined) and gets them right through crossCheckPlots', () => {
+		const a = poly(square(0, 0, 0.01));
+		const inside = poly(square(0, 0, 0.005));
+		expect(sharedArea(a, inside)).toEqual({ verdict: 'overlap', m2: undefined });
+		const r = crossCheckPlots([shape(0, a), shape(1, inside)]);
+		expect(r.turfChecks).toBe(1);
+		expect(r.overlaps[0].overlapM2).toBeCloseTo(turfOverlap(a, inside), 6);
+		expect(r.overlaps[0].percentOfB).toBeCloseTo(100, 6);
 	});
 });
 
@@ -177,7 +254,7 @@ describe('crossCheckPlots', () => {
 		);
 		const r = crossCheckPlots(shapes);
 		expect(r.overlaps).toEqual([]);
-		expect(r.exactChecks).toBe(0);
+		expect(r.turfChecks).toBe(0);
 		// boxes that only touch are not even candidates
 		expect(r.candidatePairs).toBe(0);
 	});

@@ -79,6 +79,18 @@ export function ringName(ringIndex: number, polygonIndex: number | undefined): s
 		: `ring ${ringIndex} of polygon ${polygonIndex}`;
 }
 
+/** [x, y] or [x, y, z] of finite numbers. */
+function isFinitePosition(position: unknown): boolean {
+	if (!Array.isArray(position)) return false;
+	const n = position.length;
+	if (n !== 2 && n !== 3) return false;
+	for (let i = 0; i < n; i++) {
+		const v: unknown = position[i];
+		if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+	}
+	return true;
+}
+
 function checkPosition(position: unknown, where: string, at?: Location): Issue | null {
 	const located = (issue: Issue): Issue => (at ? { ...issue, where: at } : issue);
 	if (!Array.isArray(position)) {
@@ -159,6 +171,8 @@ function checkPolygonCoordinates(rings: unknown, polygonIndex: number | undefine
 			};
 		}
 		for (let p = 0; p < ring.length; p++) {
+			// the common case first, without building the words of a message
+			if (isFinitePosition(ring[p])) continue;
 			const issue = checkPosition(ring[p], `position ${p} of ring ${r}${of}`, {
 				...at,
 				position: p,
