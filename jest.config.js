@@ -9,13 +9,14 @@ module.exports = {
 	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true } }],
-		// n8n-core pulls in a few ESM-only packages (through langchain); compile them to CommonJS.
+		// n8n-core pulls in a few ESM-only packages (through langchain), and Plot → Validate's spatial
+		// index (flatbush) is ESM-only: compile them to CommonJS.
 		'^.+\\.m?js$': [
 			'ts-jest',
 			{ diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } },
 		],
 	},
-	transformIgnorePatterns: ['/node_modules/(?!(p-retry|is-network-error)/)'],
+	transformIgnorePatterns: ['/node_modules/(?!(p-retry|is-network-error|flatbush|flatqueue)/)'],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/jest-teardown.ts'],
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	testTimeout: 60000,

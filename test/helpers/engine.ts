@@ -269,6 +269,8 @@ export interface RunNodeOptions {
 	mode?: WorkflowExecuteMode;
 	/** Cancel the execution after this many ms, as the editor's Stop button does. */
 	cancelAfterMs?: number;
+	/** false: the node has no credential selected (default: the one `authentication` names). */
+	withCredential?: boolean;
 }
 
 export interface RunNodeResult {
@@ -302,7 +304,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			typeVersion: options.typeVersion ?? 1,
 			position: [200, 0],
 			parameters,
-			credentials: { [credentialType]: { id: '1', name: 'Test credential' } },
+			...(options.withCredential === false
+				? {}
+				: { credentials: { [credentialType]: { id: '1', name: 'Test credential' } } }),
 			continueOnFail: options.continueOnFail,
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		},

@@ -1,3 +1,5 @@
+import type { Location } from './types';
+
 /**
  * Thrown by the parse functions when an input value cannot be turned into
  * GeoJSON features at all. `message` is user-facing: it says what is wrong and
@@ -10,10 +12,14 @@ export class GeometryInputError extends Error {
 	/** Index of the offending feature inside a FeatureCollection, when there is one. */
 	readonly featureIndex?: number;
 
-	constructor(code: string, message: string, featureIndex?: number) {
+	/** Where inside the feature (polygon, ring, position), when known. */
+	readonly where?: Location;
+
+	constructor(code: string, message: string, featureIndex?: number, where?: Location) {
 		super(message);
 		this.name = 'GeometryInputError';
 		this.code = code;
 		if (featureIndex !== undefined) this.featureIndex = featureIndex;
+		if (where !== undefined) this.where = where;
 	}
 }

@@ -24,6 +24,7 @@ export { readLooseNumber } from './numbers';
 export type { LooseNumber } from './numbers';
 export type {
 	Feature,
+	Location,
 	MultiPolygon,
 	ParsedFeatures,
 	Point,

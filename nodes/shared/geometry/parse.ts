@@ -9,7 +9,7 @@ import {
 	showValue,
 	unsupportedGeometryIssue,
 } from './shape';
-import type { Feature, ParsedFeatures, PlotFeature, PlotGeometry, Point } from './types';
+import type { Feature, Location, ParsedFeatures, PlotFeature, PlotGeometry, Point } from './types';
 import { WktSyntaxError, readWkt, type WktReading } from './wkt';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */
@@ -52,8 +52,8 @@ function clone<T>(value: T): T {
 /** How the parse functions copy what they return: `clone`, or nothing for objects parsed from JSON text here. */
 type Copy = <T>(value: T) => T;
 
-function fail(code: string, message: string, featureIndex?: number): never {
-	throw new GeometryInputError(code, message, featureIndex);
+function fail(code: string, message: string, featureIndex?: number, where?: Location): never {
+	throw new GeometryInputError(code, message, featureIndex, where);
 }
 
 function parseJsonText(text: string): unknown {
@@ -95,14 +95,14 @@ function checkFeature(value: unknown, index: number | undefined, copy: Copy): Pl
 			issue.code === 'missing_geometry'
 				? `${which} has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.`
 				: issue.message;
-		fail(issue.code, message, index);
+		fail(issue.code, message, index, issue.where);
 	}
 	return copy(value) as PlotFeature;
 }
 
 function wrapGeometry(geometry: Record<string, unknown>, copy: Copy): PlotFeature {
 	const issue = checkGeometryShape(geometry);
-	if (issue) fail(issue.code, issue.message);
+	if (issue) fail(issue.code, issue.message, undefined, issue.where);
 	const { type, coordinates } = geometry;
 	return {
 		type: 'Feature',
@@ -376,7 +376,7 @@ export function parseWkt(value: unknown): PlotFeature[] {
 			issue.code === 'empty_geometry'
 				? `the WKT ${type.toUpperCase()} is EMPTY. Give the plot's coordinates.`
 				: issue.message;
-		fail(issue.code, message);
+		fail(issue.code, message, undefined, issue.where);
 	}
 	return [{ type: 'Feature', properties: {}, geometry: result as PlotGeometry }];
 }

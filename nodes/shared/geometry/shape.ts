@@ -1,9 +1,11 @@
-import type { PlotGeometry, Position } from './types';
+import type { Location, PlotGeometry, Position } from './types';
 
 /** A defect found while checking the structure of a value. */
 export interface Issue {
 	code: string;
 	message: string;
+	/** Where inside the geometry, when narrower than the whole geometry. */
+	where?: Location;
 }
 
 export const ACCEPTED_GEOMETRY_TYPES = ['Point', 'Polygon', 'MultiPolygon'] as const;
@@ -77,27 +79,40 @@ export function ringName(ringIndex: number, polygonIndex: number | undefined): s
 		: `ring ${ringIndex} of polygon ${polygonIndex}`;
 }
 
-function checkPosition(position: unknown, where: string): Issue | null {
+/** [x, y] or [x, y, z] of finite numbers. */
+function isFinitePosition(position: unknown): boolean {
+	if (!Array.isArray(position)) return false;
+	const n = position.length;
+	if (n !== 2 && n !== 3) return false;
+	for (let i = 0; i < n; i++) {
+		const v: unknown = position[i];
+		if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+	}
+	return true;
+}
+
+function checkPosition(position: unknown, where: string, at?: Location): Issue | null {
+	const located = (issue: Issue): Issue => (at ? { ...issue, where: at } : issue);
 	if (!Array.isArray(position)) {
-		return {
+		return located({
 			code: 'invalid_coordinates',
 			message: `${where} should be a position [longitude, latitude] but is ${kindOf(position)} (${showValue(position)}). Check the nesting of the coordinates array.`,
-		};
+		});
 	}
 	if (position.length < 2 || position.length > 3) {
-		return {
+		return located({
 			code: 'invalid_position',
 			message: `${where} has ${position.length} number${position.length === 1 ? '' : 's'} (${showValue(position)}); a position is [longitude, latitude] or [longitude, latitude, z]. Fix the coordinates.`,
-		};
+		});
 	}
 	for (let i = 0; i < position.length; i++) {
 		const n: unknown = position[i];
 		if (typeof n === 'number') {
 			if (!Number.isFinite(n)) {
-				return {
+				return located({
 					code: 'non_finite_coordinate',
 					message: `${where} contains ${String(n)} (${showValue(position.map(String))}). Coordinates must be finite numbers; replace it with the real value.`,
-				};
+				});
 			}
 			continue;
 		}
@@ -106,50 +121,62 @@ function checkPosition(position: unknown, where: string): Issue | null {
 				? ' Coordinates must be JSON numbers, not text: remove the quotes.'
 				: ' Coordinates must be numbers: replace it with the real value.';
 		const found = n === null || n === undefined ? String(n) : `${kindOf(n)} (${showValue(n)})`;
-		return {
+		return located({
 			code: 'non_numeric_coordinate',
 			message: `${where} contains ${found} instead of a number.${hint}`,
-		};
+		});
 	}
 	return null;
 }
 
 function checkPolygonCoordinates(rings: unknown, polygonIndex: number | undefined): Issue | null {
 	const of = polygonIndex === undefined ? '' : ` of polygon ${polygonIndex}`;
+	const polygon = polygonIndex === undefined ? {} : { polygon: polygonIndex };
 	if (!Array.isArray(rings)) {
 		return {
+			where: polygon,
 			code: 'invalid_coordinates',
 			message: `${polygonIndex === undefined ? 'the polygon' : `polygon ${polygonIndex}`} should be a list of rings but is ${kindOf(rings)} (${showValue(rings)}). Check the nesting of the MultiPolygon coordinates: [[[[lon, lat], ...]]].`,
 		};
 	}
 	if (rings.length === 0) {
 		return {
+			where: polygon,
 			code: 'empty_geometry',
 			message: `polygon${polygonIndex === undefined ? '' : ` ${polygonIndex}`} has no rings (empty coordinates). Give the plot boundary as a ring of [longitude, latitude] positions.`,
 		};
 	}
 	for (let r = 0; r < rings.length; r++) {
 		const ring: unknown = rings[r];
+		const at = { ...polygon, ring: r };
 		if (!Array.isArray(ring)) {
 			return {
+				where: at,
 				code: 'invalid_coordinates',
 				message: `ring ${r}${of} should be a list of [longitude, latitude] positions but is ${kindOf(ring)} (${showValue(ring)}). Polygon coordinates are nested three deep: [[[lon, lat], ...]].`,
 			};
 		}
 		if (typeof ring[0] === 'number') {
 			return {
+				where: at,
 				code: 'invalid_coordinates',
 				message: `ring ${r}${of} is a single position (${showValue(ring)}), not a list of positions. Polygon coordinates are nested three deep: [[[lon, lat], [lon, lat], ...]]; add the missing brackets.`,
 			};
 		}
 		if (ring.length === 0) {
 			return {
+				where: at,
 				code: 'empty_geometry',
 				message: `ring ${r}${of} is empty. Give at least four [longitude, latitude] positions, the last equal to the first.`,
 			};
 		}
 		for (let p = 0; p < ring.length; p++) {
-			const issue = checkPosition(ring[p], `position ${p} of ring ${r}${of}`);
+			// the common case first, without building the words of a message
+			if (isFinitePosition(ring[p])) continue;
+			const issue = checkPosition(ring[p], `position ${p} of ring ${r}${of}`, {
+				...at,
+				position: p,
+			});
 			if (issue) return issue;
 		}
 	}
@@ -229,15 +256,39 @@ export function polygonsOf(geometry: PlotGeometry): Position[][][] {
 	return [];
 }
 
-/** Calls `fn` for every position of a geometry (no allocation per position). */
-export function forEachPosition(geometry: PlotGeometry, fn: (position: Position) => void): void {
+/**
+ * Calls `fn` for every position of a geometry (no allocation per position), with where it is:
+ * the ring and the position inside it, and the polygon of a MultiPolygon (all undefined for a
+ * Point; `polygon` undefined for a Polygon).
+ */
+export function forEachPosition(
+	geometry: PlotGeometry,
+	fn: (position: Position, ring?: number, index?: number, polygon?: number) => void,
+): void {
 	if (geometry.type === 'Point') {
 		fn(geometry.coordinates);
 		return;
 	}
-	for (const polygon of polygonsOf(geometry)) {
-		for (const ring of polygon) {
-			for (const position of ring) fn(position);
+	const multi = geometry.type === 'MultiPolygon';
+	const polygons = polygonsOf(geometry);
+	for (let p = 0; p < polygons.length; p++) {
+		const rings = polygons[p];
+		for (let r = 0; r < rings.length; r++) {
+			const ring = rings[r];
+			for (let i = 0; i < ring.length; i++) fn(ring[i], r, i, multi ? p : undefined);
 		}
 	}
+}
+
+/** The location of a position found by `forEachPosition` (nothing for a Point). */
+export function positionLocation(
+	ring: number | undefined,
+	index: number | undefined,
+	polygon: number | undefined,
+): Location {
+	const where: Location = {};
+	if (polygon !== undefined) where.polygon = polygon;
+	if (ring !== undefined) where.ring = ring;
+	if (index !== undefined) where.position = index;
+	return where;
 }

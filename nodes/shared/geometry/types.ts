@@ -41,12 +41,27 @@ export interface ParsedFeatures {
 	crs?: unknown;
 }
 
+/**
+ * Where inside a feature a problem is, when it is narrower than the feature: the polygon of a
+ * MultiPolygon, the ring (0 = the outer boundary) and the position inside the ring (all
+ * 0-based, as in the GeoJSON arrays), and for crossings a point near them.
+ */
+export interface Location {
+	polygon?: number;
+	ring?: number;
+	position?: number;
+	/** [longitude, latitude] near the problem (e.g. where edges cross). */
+	near?: Position;
+}
+
 export interface Problem {
 	severity: 'error' | 'warning';
 	/** Index into the validated feature list; -1 when the problem concerns the whole input (top-level `crs`, no features). */
 	featureIndex: number;
 	code: string;
 	message: string;
+	/** Where inside the feature, when known (see `Location`). */
+	where?: Location;
 }
 
 export interface Repair {

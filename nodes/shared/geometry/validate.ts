@@ -12,12 +12,14 @@ import {
 	isRecord,
 	kindOf,
 	polygonsOf,
+	positionLocation,
 	ringName,
 	showPosition,
 	showValue,
 } from './shape';
 import type {
 	Feature,
+	Location,
 	PlotFeature,
 	Position,
 	Problem,
@@ -59,7 +61,7 @@ export const MIN_DECIMALS = 6;
 
 const REPAIR = 'turn on "Repair Geometry"';
 
-type Add = (severity: Problem['severity'], code: string, message: string) => void;
+type Add = (severity: Problem['severity'], code: string, message: string, where?: Location) => void;
 
 function round6(n: number): number {
 	return Math.round(n * 1e6) / 1e6;
@@ -72,7 +74,9 @@ function samePosition(a: Position, b: Position): boolean {
 }
 
 /** Structure: a Feature whose geometry is a well-formed Point, Polygon or MultiPolygon. */
-function structureIssue(value: unknown): { code: string; message: string } | null {
+function structureIssue(
+	value: unknown,
+): { code: string; message: string; where?: Location } | null {
 	if (!isRecord(value)) {
 		return {
 			code: 'not_a_feature',
@@ -112,14 +116,18 @@ function checkCrs(feature: PlotFeature, add: Add): void {
 function checkRanges(feature: PlotFeature, add: Add): boolean {
 	let outside = 0;
 	let first: Position | undefined;
+	let where: Location | undefined;
 	let metres = false;
 	let swappable = true;
-	forEachPosition(feature.geometry, (position) => {
+	forEachPosition(feature.geometry, (position, ring, index, polygon) => {
 		const x = Math.abs(position[0]);
 		const y = Math.abs(position[1]);
 		if (x <= 180 && y <= 90) return;
 		outside++;
-		first ??= position;
+		if (!first) {
+			first = position;
+			where = positionLocation(ring, index, polygon);
+		}
 		if (x >= 1000 || y >= 1000) metres = true;
 		if (!(y > 90 && x <= 90)) swappable = false;
 	});
@@ -130,18 +138,21 @@ function checkRanges(feature: PlotFeature, add: Add): boolean {
 			'error',
 			'projected_coordinates',
 			`the coordinates look like projected metres, not WGS84 degrees (e.g. ${showPosition(first)}; ${count}). Reproject to WGS84 (EPSG:4326) longitude/latitude degrees before registering.`,
+			where,
 		);
 	} else if (swappable) {
 		add(
 			'error',
 			'swapped_lat_lon',
 			`latitude and longitude look swapped: position ${showPosition(first)} has latitude ${first[1]} outside -90..90 but longitude ${first[0]} within -90..90 (${count}). GeoJSON positions are [longitude, latitude]: swap the two values.`,
+			where,
 		);
 	} else {
 		add(
 			'error',
 			'coordinate_out_of_range',
 			`position ${showPosition(first)} is outside the WGS84 range (longitude -180..180, latitude -90..90; ${count}). Give coordinates in decimal degrees, [longitude, latitude].`,
+			where,
 		);
 	}
 	return false;
@@ -208,6 +219,8 @@ function checkRing(
 	add: Add,
 ): void {
 	const name = ringName(ringIndex, polygonIndex);
+	const at: Location =
+		polygonIndex === undefined ? { ring: ringIndex } : { polygon: polygonIndex, ring: ringIndex };
 	const first = ring[0];
 	const last = ring[ring.length - 1];
 	const closed = ring.length > 1 && samePosition(first, last);
@@ -216,6 +229,7 @@ function checkRing(
 			'error',
 			'ring_not_closed',
 			`the polygon ring is not closed (first and last positions differ) in ${name}: ${showPosition(first)} vs ${showPosition(last)}. Close the ring (repeat the first position at the end) or ${REPAIR}.`,
+			{ ...at, position: ring.length - 1 },
 		);
 	}
 	if (ring.length < 4) {
@@ -227,6 +241,7 @@ function checkRing(
 			'error',
 			'ring_too_few_positions',
 			`${name} has only ${ring.length} position${ring.length === 1 ? '' : 's'}; a polygon ring needs at least four (three corners plus a closing position equal to the first). ${fix}`,
+			at,
 		);
 		return;
 	}
@@ -243,6 +258,7 @@ function checkRing(
 			'error',
 			'duplicate_vertices',
 			`${name} has ${duplicates} duplicate consecutive ${duplicates === 1 ? 'vertex' : 'vertices'} (the same position repeated, first at position ${firstDuplicate}: ${showPosition(ring[firstDuplicate])}). Remove the repeated positions or ${REPAIR}.`,
+			{ ...at, position: firstDuplicate },
 		);
 	}
 	if (isCollinear(ring)) {
@@ -250,6 +266,7 @@ function checkRing(
 			'error',
 			'ring_zero_area',
 			`${name} has zero area (all its positions lie on one line). Give the real corners of the plot.`,
+			at,
 		);
 	}
 }
@@ -271,6 +288,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 				'error',
 				'self_intersection',
 				`the polygon boundary crosses itself (self-intersection${multi ? ` in polygon ${p}` : ''}) at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. A "bow tie" or a hole crossing the outer ring is invalid: redraw the boundary so that no edges cross, or split it into separate polygons. "Repair Geometry" cannot fix this.`,
+				{ ...(multi ? { polygon: p } : {}), near: crossings[0].map(round6) },
 			);
 		}
 	});
@@ -281,6 +299,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 				'error',
 				'polygons_overlap',
 				`the polygons of the MultiPolygon cross each other at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. Merge the overlapping polygons into one, or give them as separate features.`,
+				{ near: crossings[0].map(round6) },
 			);
 		}
 	}
@@ -395,11 +414,15 @@ export function validateFeatures(
 	const seen = new Map<string, number>();
 
 	features.forEach((input, featureIndex) => {
-		const add: Add = (severity, code, message) =>
-			problems.push({ severity, featureIndex, code, message });
+		const add: Add = (severity, code, message, where) =>
+			problems.push(
+				where
+					? { severity, featureIndex, code, message, where }
+					: { severity, featureIndex, code, message },
+			);
 		const issue = structureIssue(input);
 		if (issue) {
-			add('error', issue.code, issue.message);
+			add('error', issue.code, issue.message, issue.where);
 			out.push((opts.repair ? structuredClone(input) : input) as Feature);
 			return;
 		}

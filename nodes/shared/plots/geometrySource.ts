@@ -4,7 +4,7 @@
  * source, validates (and repairs, when asked) and returns every problem as a line
  * naming the item and feature and saying what to do.
  */
-import type { Feature } from '../geometry';
+import type { Feature, Location, ValidationResult } from '../geometry';
 import {
 	GeometryInputError,
 	describeInputError,
@@ -48,13 +48,30 @@ export interface ItemGeometry {
 	featureCount: number;
 }
 
-/** Reads, validates and (optionally) repairs one item's geometry. Never throws for bad input. */
-export function readItemGeometry(
-	itemIndex: number,
+/** A value that could not be read as features at all (before validation). */
+export interface InputFailure {
+	code: string;
+	/** What is wrong and what to do, starting in lower case. */
+	message: string;
+	featureIndex?: number;
+	where?: Location;
+}
+
+/** One item's geometry, structured: the parse failure, or the validation of its features. */
+export type CheckedGeometry =
+	| { kind: 'unreadable'; failure: InputFailure }
+	| { kind: 'read'; validation: ValidationResult };
+
+/**
+ * Parses the chosen source and validates (and repairs, when asked) the features; never
+ * throws for bad input. `readItemGeometry` turns this into lines; Plot → Validate reports
+ * it as it is.
+ */
+export function checkItemGeometry(
 	source: GeometrySource,
 	values: GeometryValues,
 	options: ItemGeometryOptions = {},
-): ItemGeometry {
+): CheckedGeometry {
 	let parsed: { features: unknown[]; crs?: unknown };
 	try {
 		if (source === 'geoJson') {
@@ -65,28 +82,55 @@ export function readItemGeometry(
 			parsed = { features: [featureFromLatLon(values.latitude, values.longitude)] };
 		} else {
 			return {
-				features: [],
-				errors: [
-					`Item ${itemIndex}: the geometry source "${String(source)}" is unknown. Choose GeoJSON, Latitude/Longitude or WKT.`,
-				],
-				warnings: [],
-				repairs: [],
-				featureCount: 0,
+				kind: 'unreadable',
+				failure: {
+					code: 'unknown_geometry_source',
+					message: `the geometry source "${String(source)}" is unknown. Choose GeoJSON, Latitude/Longitude or WKT.`,
+				},
 			};
 		}
 	} catch (error) {
-		const line =
-			error instanceof GeometryInputError
-				? describeInputError(itemIndex, error)
-				: `Item ${itemIndex}: the geometry could not be read (${error instanceof Error ? error.message : String(error)}). Check the value of the geometry field.`;
-		return { features: [], errors: [line], warnings: [], repairs: [], featureCount: 0 };
+		if (error instanceof GeometryInputError) {
+			const failure: InputFailure = { code: error.code, message: error.message };
+			if (error.featureIndex !== undefined) failure.featureIndex = error.featureIndex;
+			if (error.where !== undefined) failure.where = error.where;
+			return { kind: 'unreadable', failure };
+		}
+		return {
+			kind: 'unreadable',
+			failure: {
+				code: 'unreadable_geometry',
+				message: `the geometry could not be read (${error instanceof Error ? error.message : String(error)}). Check the value of the geometry field.`,
+			},
+		};
 	}
-	const result = validateFeatures(parsed.features, {
+	const validation = validateFeatures(parsed.features, {
 		crs: parsed.crs,
 		country: options.country,
 		repair: options.repair === true,
 		pointHa: options.pointHa,
 	});
+	return { kind: 'read', validation };
+}
+
+/** Reads, validates and (optionally) repairs one item's geometry. Never throws for bad input. */
+export function readItemGeometry(
+	itemIndex: number,
+	source: GeometrySource,
+	values: GeometryValues,
+	options: ItemGeometryOptions = {},
+): ItemGeometry {
+	return describeItemGeometry(itemIndex, checkItemGeometry(source, values, options));
+}
+
+/** A checked geometry as lines naming the item and feature (errors, warnings, repairs). */
+export function describeItemGeometry(itemIndex: number, checked: CheckedGeometry): ItemGeometry {
+	if (checked.kind === 'unreadable') {
+		const { code, message, featureIndex } = checked.failure;
+		const line = describeInputError(itemIndex, new GeometryInputError(code, message, featureIndex));
+		return { features: [], errors: [line], warnings: [], repairs: [], featureCount: 0 };
+	}
+	const result = checked.validation;
 	const errors = result.problems
 		.filter((p) => p.severity === 'error')
 		.map((p) => describeProblem(itemIndex, p));
@@ -98,6 +142,6 @@ export function readItemGeometry(
 		errors,
 		warnings,
 		repairs: result.repairs.map((r) => describeRepair(itemIndex, r)),
-		featureCount: parsed.features.length,
+		featureCount: result.features.length,
 	};
 }

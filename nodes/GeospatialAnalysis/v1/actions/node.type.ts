@@ -1,7 +1,7 @@
 import type { AllEntities } from 'n8n-workflow';
 
 type NodeMap = {
-	plot: 'register' | 'get' | 'getMany';
+	plot: 'register' | 'get' | 'getMany' | 'validate' | 'exportEu';
 	job: 'create' | 'getQuote' | 'get' | 'getMany' | 'waitForCompletion' | 'getResults';
 	analysisRun: 'get' | 'getMany';
 	protectedArea: 'check' | 'get';

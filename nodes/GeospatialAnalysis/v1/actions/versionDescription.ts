@@ -13,6 +13,17 @@ import * as job from './job';
 import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 
+/**
+ * Operations that send no request (Plot → Validate and Export for EU Information System):
+ * no credential is shown or needed for them. n8n's editor flags a credential that is
+ * `required` and shown for the node's current parameters, and refuses to run the workflow
+ * until one is chosen; hiding both credentials (and the Authentication choice) for these
+ * operations lets them run without any (test/unit/credentials-per-operation.test.ts).
+ */
+export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu'];
+
+const withoutRequests = { operation: OPERATIONS_WITHOUT_REQUESTS };
+
 export const versionDescription: Omit<
 	INodeTypeDescription,
 	'displayName' | 'name' | 'description' | 'group'
@@ -23,9 +34,12 @@ export const versionDescription: Omit<
 	defaults: { name: 'Geospatial Analysis' },
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
-	credentials: credentialsDescription,
+	credentials: credentialsDescription.map((credential) => ({
+		...credential,
+		displayOptions: { ...credential.displayOptions, hide: withoutRequests },
+	})),
 	properties: [
-		authenticationProperty,
+		{ ...authenticationProperty, displayOptions: { hide: withoutRequests } },
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -59,6 +73,7 @@ export const versionDescription: Omit<
 		...protectedArea.description,
 		...capability.description,
 		...account.description,
-		requestTimeoutProperty,
+		// Not for the operations that send nothing.
+		{ ...requestTimeoutProperty, displayOptions: { hide: withoutRequests } },
 	],
 };

@@ -3,9 +3,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { ResourceModule } from '../operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
+import * as exportEu from './exportEu.operation';
 import * as register from './register.operation';
+import * as validate from './validate.operation';
 
-export const operations: ResourceModule['operations'] = { register, get, getMany };
+export const operations: ResourceModule['operations'] = {
+	register,
+	get,
+	getMany,
+	validate,
+	exportEu,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -15,6 +23,14 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['plot'] } },
 		options: [
+			{
+				name: 'Export for EU Information System',
+				value: 'exportEu',
+				description:
+					'Write plots (Register, Get or Get Many output, or geometries from the input) as the GeoJSON the EU Information System (TRACES) accepts for a due-diligence statement: ISO country codes, at least six decimals, files under 25 MB. Each geometry passes the Validate checks first. Free: no request is sent.',
+				action:
+					'Export plots for a due diligence statement — free — returns geojson files with a summary',
+			},
 			{
 				name: 'Get',
 				value: 'get',
@@ -35,10 +51,19 @@ export const description: INodeProperties[] = [
 					'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
 				action: 'Register plots — costs nothing — returns one item per plot',
 			},
+			{
+				name: 'Validate',
+				value: 'validate',
+				description:
+					'Check plots as Register would, without sending anything (no request, no credential needed): problems with their location (feature, ring, position), warnings, geodesic area, vertex count, the 4 ha rule, and duplicates and overlaps across all rows. Free.',
+				action: 'Validate plots — free — sends nothing and returns each row with its problems',
+			},
 		],
 		default: 'register',
 	},
 	...register.description,
 	...get.description,
 	...getMany.description,
+	...validate.description,
+	...exportEu.description,
 ];

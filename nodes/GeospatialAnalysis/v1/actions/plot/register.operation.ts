@@ -14,16 +14,14 @@ import {
 } from '../../../../shared/plots/batching';
 import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/recover';
 import type { DateOrder } from '../../../../shared/input';
-import {
-	COMMODITIES,
-	DATE_ORDER_OPTIONS,
-	readCommodity,
-	readDateOrder,
-	readDate,
-	readKeyValuePairs,
-	readText,
-} from '../../../../shared/input';
+import { readDateOrder } from '../../../../shared/input';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
+import {
+	dateOrderOption,
+	plotFieldsProperty,
+	readPlotFields,
+	repairGeometryOption,
+} from './plotFields';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
@@ -33,87 +31,7 @@ export const MAX_PARALLEL_REQUESTS = 10;
 
 export const description: INodeProperties[] = [
 	...geometrySourceFields(show),
-	{
-		displayName: 'Plot Fields',
-		name: 'plotFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		displayOptions: { show },
-		description:
-			'Optional fields of each plot, usually mapped from the input columns with expressions',
-		options: [
-			{
-				displayName: 'Additional Info',
-				name: 'additionalInfo',
-				type: 'fixedCollection',
-				typeOptions: { multipleValues: true },
-				default: {},
-				placeholder: 'Add Pair',
-				description: 'Free key/value pairs stored with the plot (values are sent as text)',
-				options: [
-					{
-						displayName: 'Pair',
-						name: 'pairs',
-						values: [
-							{ displayName: 'Key', name: 'key', type: 'string', default: '' },
-							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
-						],
-					},
-				],
-			},
-			{
-				displayName: 'Commodity',
-				name: 'commodity',
-				type: 'string',
-				default: '',
-				placeholder: 'cocoa',
-				description: `Commodity grown on the plot, one of ${COMMODITIES.join(', ')} (any letter case; "Palm Oil" works). Optional here: it can also be given when creating the job.`,
-			},
-			{
-				displayName: 'Country (For Validation)',
-				name: 'country',
-				type: 'string',
-				default: '',
-				placeholder: 'BR',
-				description:
-					'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
-			},
-			{
-				displayName: 'Harvest Date',
-				name: 'harvestDate',
-				type: 'string',
-				default: '',
-				placeholder: '2024-03-15',
-				description:
-					'Harvest date, sent as YYYY-MM-DD. Accepts ISO dates and date-times, 15.03.2024, 15 March 2024, spreadsheet serial numbers (45366) and 15/03/2024 (see the option Date Order for ambiguous dates such as 03/04/2024). Without it the analysis runs from 31 Dec 2020 to today.',
-			},
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				default: '',
-				description: 'Free text stored with the plot',
-			},
-			{
-				displayName: 'Plot Name',
-				name: 'plotName',
-				type: 'string',
-				default: '',
-				description:
-					'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
-			},
-			{
-				displayName: 'Point Area (Ha)',
-				name: 'pointHa',
-				type: 'string',
-				default: '',
-				placeholder: '2.5',
-				description:
-					'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
-			},
-		],
-	},
+	plotFieldsProperty(show),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -122,15 +40,7 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Date Order',
-				name: 'dateOrder',
-				type: 'options',
-				default: 'reject',
-				description:
-					'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
-				options: DATE_ORDER_OPTIONS.map((option) => ({ ...option })),
-			},
+			dateOrderOption,
 			{
 				displayName: 'Parallel Requests',
 				name: 'parallelRequests',
@@ -139,14 +49,7 @@ export const description: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
 			},
-			{
-				displayName: 'Repair Geometry',
-				name: 'repairGeometry',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings to RFC 7946 order and drop z values before sending. Every change is listed under "repairs" on the output item. When off, nothing is altered and such defects fail validation.',
-			},
+			repairGeometryOption('before sending'),
 		],
 	},
 ];
@@ -175,32 +78,18 @@ function prepareItem(
 	dateOrder: DateOrder,
 	problems: Problems,
 ): PreparedItem {
-	const fields = ctx.getNodeParameter('plotFields', itemIndex, {}) as IDataObject;
-	const request: RequestFields = {};
-
-	const name = problems.take('Plot Name', readText(fields.plotName));
-	if (name !== undefined) request.plot_name = name;
-	const commodity = problems.take('Commodity', readCommodity(fields.commodity));
-	if (commodity !== undefined) request.commodity = commodity;
-	const harvest = problems.take('Harvest Date', readDate(fields.harvestDate, dateOrder));
-	if (harvest !== undefined) request.harvest_date = harvest;
-	const notes = problems.take('Notes', readText(fields.notes));
-	if (notes !== undefined) request.notes = notes;
-	const info = problems.take('Additional Info', readKeyValuePairs(fields.additionalInfo ?? []));
-	if (info !== undefined) request.additional_info = info;
-
-	const country = readText(fields.country);
+	const { request, country, pointHa } = readPlotFields(ctx, itemIndex, dateOrder, problems);
 	const geometry = readGeometryOfItem.call(ctx, itemIndex, {
 		repair,
-		country: country.kind === 'value' ? country.value : undefined,
-		pointHa: fields.pointHa,
+		country,
+		pointHa,
 		maxFeatures: MAX_FEATURES_PER_REQUEST,
 	});
 	problems.add(...geometry.errors);
 	return {
 		itemIndex,
 		featureCount: geometry.features.length,
-		features: withPointHa(geometry.features, fields.pointHa),
+		features: withPointHa(geometry.features, pointHa),
 		fields: request,
 		repairs: geometry.repairs,
 		warnings: geometry.warnings,

@@ -6,12 +6,13 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type {
+	CheckedGeometry,
 	GeometrySource,
 	GeometryValues,
 	ItemGeometry,
 	ItemGeometryOptions,
 } from '../../../../shared/plots/geometrySource';
-import { readItemGeometry } from '../../../../shared/plots/geometrySource';
+import { checkItemGeometry, readItemGeometry } from '../../../../shared/plots/geometrySource';
 
 /** The fields, shown where `show` says (e.g. `{ resource: ['plot'], operation: ['register'] }`). */
 export function geometrySourceFields(
@@ -114,19 +115,38 @@ function parameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unk
 	return ctx.getNodeParameter(name, itemIndex, undefined);
 }
 
+/** The Geometry Source fields of one item: the source chosen and the values mapped in. */
+function geometryValues(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { source: GeometrySource; values: GeometryValues } {
+	const source = ctx.getNodeParameter('geometrySource', itemIndex, 'latLon') as GeometrySource;
+	const values: GeometryValues = {};
+	if (source === 'geoJson') values.geoJson = parameter(ctx, 'geoJson', itemIndex);
+	if (source === 'wkt') values.wkt = parameter(ctx, 'wkt', itemIndex);
+	if (source === 'latLon') {
+		values.latitude = parameter(ctx, 'latitude', itemIndex);
+		values.longitude = parameter(ctx, 'longitude', itemIndex);
+	}
+	return { source, values };
+}
+
 /** Reads the Geometry Source fields of one item and validates its geometry (no request is made). */
 export function readGeometryOfItem(
 	this: IExecuteFunctions,
 	itemIndex: number,
 	options: ItemGeometryOptions,
 ): ItemGeometry {
-	const source = this.getNodeParameter('geometrySource', itemIndex, 'latLon') as GeometrySource;
-	const values: GeometryValues = {};
-	if (source === 'geoJson') values.geoJson = parameter(this, 'geoJson', itemIndex);
-	if (source === 'wkt') values.wkt = parameter(this, 'wkt', itemIndex);
-	if (source === 'latLon') {
-		values.latitude = parameter(this, 'latitude', itemIndex);
-		values.longitude = parameter(this, 'longitude', itemIndex);
-	}
+	const { source, values } = geometryValues(this, itemIndex);
 	return readItemGeometry(itemIndex, source, values, options);
+}
+
+/** The same, structured (codes and locations rather than lines), for Plot → Validate and the EU export. */
+export function checkGeometryOfItem(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	options: ItemGeometryOptions,
+): CheckedGeometry {
+	const { source, values } = geometryValues(this, itemIndex);
+	return checkItemGeometry(source, values, options);
 }

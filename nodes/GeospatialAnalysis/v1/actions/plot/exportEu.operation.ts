@@ -1,0 +1,322 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { PlotGeometry } from '../../../../shared/geometry';
+import { readNumber, readText } from '../../../../shared/input';
+import type { EuFile, EuPlot, EuProperties } from '../../../../shared/plots/euExport';
+import {
+	EU_MAX_FILE_BYTES,
+	EU_POINT_MAX_HA,
+	emptyNotes,
+	holeCount,
+	packEuFiles,
+	plotFileBytes,
+	readCountryCode,
+	writeEuFeature,
+} from '../../../../shared/plots/euExport';
+import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
+import { checkItemGeometry, describeItemGeometry } from '../../../../shared/plots/geometrySource';
+import type { BatchOutput, Problems } from '../../../../shared/runner';
+import { runItems } from '../../../../shared/runner';
+import { checkGeometryOfItem, geometrySourceFields } from '../shared/geometryInput';
+import { repairGeometryOption } from './plotFields';
+
+const show = { resource: ['plot'], operation: ['exportEu'] };
+
+/** Features one item may hold here (a plot from the service holds one; a file may hold many). */
+const MAX_FEATURES_PER_ITEM = 100_000;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Input',
+		name: 'exportInput',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Plots (Output of Register, Get or Get Many)',
+				value: 'plots',
+				description:
+					'Items holding a plot of the service, with its "geojson_features" (Simplify off)',
+			},
+			{
+				name: 'Geometry Fields',
+				value: 'geometry',
+				description: 'GeoJSON, latitude/longitude or WKT mapped from the input, as in Register',
+			},
+		],
+		default: 'plots',
+	},
+	...geometrySourceFields({ ...show, exportInput: ['geometry'] }),
+	{
+		displayName: 'Producer Country',
+		name: 'producerCountry',
+		type: 'string',
+		default: '={{ $json.country }}',
+		required: true,
+		displayOptions: { show },
+		description:
+			'Country of production, written as ProducerCountry in ISO 3166-1 alpha-2 (CI, BR). Accepts alpha-2 and alpha-3 codes and country names ("Ivory Coast", "Brasil"); an item whose country cannot be mapped is refused.',
+	},
+	{
+		displayName: 'Production Place',
+		name: 'productionPlace',
+		type: 'string',
+		default: '={{ $json.plot_name }}',
+		displayOptions: { show },
+		description:
+			'Name of the place of production, written as ProductionPlace (by default the plot name). Left out when empty.',
+	},
+	{
+		displayName: 'Producer Name',
+		name: 'producerName',
+		type: 'string',
+		default: '',
+		placeholder: 'Kouassi Yao',
+		displayOptions: { show },
+		description: 'Name of the producer, written as ProducerName. Left out when empty.',
+	},
+	{
+		displayName: 'Area of Points (Ha)',
+		name: 'pointArea',
+		type: 'string',
+		default: '',
+		placeholder: '2.5',
+		displayOptions: { show },
+		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha is used; a point without an area is refused.`,
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'File Name',
+				name: 'fileName',
+				type: 'string',
+				default: 'eudr-geolocation',
+				description:
+					'Name of the file, without extension; several files are named "eudr-geolocation-1-of-3.geojson" and so on',
+			},
+			{
+				displayName: 'Maximum File Size (MB)',
+				name: 'maxFileMb',
+				type: 'number',
+				// EU_MAX_FILE_BYTES in MB (a literal, as n8n's lint wants; the export unit test keeps them equal).
+				default: 25,
+				typeOptions: { minValue: 0.001, numberPrecision: 3 },
+				description:
+					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split.',
+			},
+			{
+				displayName: 'Polygons With Holes',
+				name: 'holes',
+				type: 'options',
+				default: 'refuse',
+				options: [
+					{
+						name: 'Refuse the Plot',
+						value: 'refuse',
+						description:
+							'The Information System reads only the outer boundary, so a hole would count as part of the plot',
+					},
+					{
+						name: 'Export the Outer Boundary Only',
+						value: 'drop',
+						description: 'Leave the holes out (counted on the summary item)',
+					},
+				],
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'The name of the output binary field to put the file in',
+			},
+			repairGeometryOption('before exporting'),
+		],
+	},
+];
+
+interface ExportOptions {
+	repair: boolean;
+	holes: 'refuse' | 'drop';
+	maxBytes: number;
+}
+
+interface Prepared extends EuPlot {
+	warnings: string[];
+}
+
+/** The item's geometry: the plot's `geojson_features`, or the Geometry Source fields. */
+function geometryOf(
+	ctx: IExecuteFunctions,
+	json: IDataObject,
+	itemIndex: number,
+	country: string | undefined,
+	repair: boolean,
+): CheckedGeometry {
+	const options = { repair, country, maxFeatures: MAX_FEATURES_PER_ITEM };
+	if (ctx.getNodeParameter('exportInput', itemIndex, 'plots') === 'geometry')
+		return checkGeometryOfItem.call(ctx, itemIndex, options);
+	if (!Array.isArray(json.geojson_features)) {
+		return {
+			kind: 'unreadable',
+			failure: {
+				code: 'not_a_plot',
+				message:
+					'the item holds no plot (no "geojson_features" list). Connect the output of Plot → Register, Get or Get Many (with Simplify off), or set Input to "Geometry Fields".',
+			},
+		};
+	}
+	const geoJson = { type: 'FeatureCollection', features: json.geojson_features };
+	return checkItemGeometry('geoJson', { geoJson }, options);
+}
+
+function prepareItem(
+	ctx: IExecuteFunctions,
+	json: IDataObject,
+	itemIndex: number,
+	opts: ExportOptions,
+	problems: Problems,
+): Prepared {
+	const param = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
+	const country = problems.take(
+		'Producer Country',
+		readCountryCode(param('producerCountry')),
+		'the plot has no country. Map the field holding the country of production (a name or an ISO code).',
+	);
+	const place = problems.take('Production Place', readText(param('productionPlace')));
+	const producer = problems.take('Producer Name', readText(param('producerName')));
+	const area = problems.take(
+		'Area of Points (Ha)',
+		readNumber(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA, label: 'the area in hectares' }),
+	);
+	const geometry = describeItemGeometry(
+		itemIndex,
+		geometryOf(ctx, json, itemIndex, country, opts.repair),
+	);
+	problems.add(...geometry.errors);
+	const plot: Prepared = { item: itemIndex, features: [], notes: emptyNotes(), warnings: [] };
+	plot.warnings.push(...geometry.warnings, ...geometry.repairs);
+	if (problems.lines.length > 0 || country === undefined) return plot;
+	geometry.features.forEach((feature, f) => {
+		const shape = feature.geometry as PlotGeometry;
+		const holes = holeCount(shape);
+		if (holes > 0 && opts.holes === 'refuse') {
+			problems.add(
+				`Item ${itemIndex}, feature ${f}: the polygon has ${holes} hole${holes === 1 ? '' : 's'}; the EU Information System reads only the outer boundary, so the hole would count as part of the plot. Describe the plot as separate polygons without holes, or set the option "Polygons With Holes" to "Export the Outer Boundary Only".`,
+			);
+			return;
+		}
+		const properties: EuProperties = { ProducerCountry: country };
+		if (producer !== undefined) properties.ProducerName = producer;
+		if (place !== undefined) properties.ProductionPlace = place;
+		if (shape.type === 'Point') {
+			const own = (feature.properties as IDataObject | null)?.point_ha;
+			const pointHa = area ?? (typeof own === 'number' ? own : undefined);
+			if (pointHa === undefined || pointHa <= 0 || pointHa > EU_POINT_MAX_HA) {
+				problems.field(
+					'Area of Points (Ha)',
+					`feature ${f} is a point ${pointHa === undefined ? 'without an area' : `of ${pointHa} ha`}: the EU Information System takes a point only with its Area, for a plot of up to ${EU_POINT_MAX_HA} ha. Map the plot area in hectares, or give a larger plot as a polygon.`,
+				);
+				return;
+			}
+			properties.Area = pointHa;
+		}
+		plot.features.push(writeEuFeature(shape, properties, opts.holes, plot.notes));
+	});
+	const bytes = plotFileBytes(plot);
+	if (plot.features.length > 0 && bytes > opts.maxBytes)
+		problems.add(
+			`Item ${itemIndex}: its GeoJSON takes ${bytes.toLocaleString('en-US')} bytes, more than the Maximum File Size (${opts.maxBytes.toLocaleString('en-US')} bytes). Simplify the boundary (fewer vertices), or raise the limit if the Information System takes it.`,
+		);
+	return plot;
+}
+
+function fileNameOf(base: unknown, number: number, count: number): string {
+	const name =
+		String(base ?? '')
+			.trim()
+			.replace(/\.geojson$/i, '') || 'eudr-geolocation';
+	return count === 1 ? `${name}.geojson` : `${name}-${number}-of-${count}.geojson`;
+}
+
+const MAX_WARNINGS_LISTED = 50;
+
+/** The summary item of one file, with the file as binary data. */
+async function fileOutput(
+	ctx: IExecuteFunctions,
+	file: EuFile,
+	count: number,
+	options: IDataObject,
+	maxBytes: number,
+	warnings: string[],
+): Promise<BatchOutput> {
+	const fileName = fileNameOf(options.fileName, file.number, count);
+	const binaryField = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+	const binary = await ctx.helpers.prepareBinaryData(
+		Buffer.from(file.text, 'utf8'),
+		fileName,
+		'application/geo+json',
+	);
+	const more = warnings.length - MAX_WARNINGS_LISTED;
+	const json: IDataObject = {
+		file_name: fileName,
+		file_number: file.number,
+		file_count: count,
+		features: file.features,
+		bytes: file.bytes,
+		max_bytes: maxBytes,
+		plots_per_country: file.perCountry,
+		items: file.items,
+		coordinates_padded_to_6_decimals: file.notes.paddedCoordinates,
+		z_values_left_out: file.notes.droppedZ,
+		holes_left_out: file.notes.droppedHoles,
+		warnings: [
+			...warnings.slice(0, MAX_WARNINGS_LISTED),
+			...(more > 0 ? [`… and ${more} more`] : []),
+		],
+	};
+	return { item: file.items, json, binary: { [binaryField]: binary } };
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const opts: ExportOptions = {
+		repair: options.repairGeometry === true,
+		holes: options.holes === 'drop' ? 'drop' : 'refuse',
+		maxBytes: Math.floor(Number(options.maxFileMb ?? EU_MAX_FILE_BYTES / 1e6) * 1e6),
+	};
+	return await runItems<Prepared>(this, items, {
+		prepare: (i, problems) => prepareItem(this, items[i].json, i, opts, problems),
+		// One batch per file: files of at most Maximum File Size, a plot never split (euExport.ts).
+		plan: (ready) => {
+			const warnings = new Map(ready.map((r) => [r.itemIndex, r.value.warnings]));
+			const files = packEuFiles(
+				ready.map((r) => r.value),
+				opts.maxBytes,
+			);
+			return files.map((file) => ({
+				items: file.items,
+				send: async () => [
+					await fileOutput(this, file, files.length, options, opts.maxBytes, [
+						...file.items.flatMap((i) => warnings.get(i) ?? []),
+					]),
+				],
+			}));
+		},
+	});
+}

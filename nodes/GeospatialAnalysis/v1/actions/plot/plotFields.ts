@@ -1,0 +1,172 @@
+/**
+ * The "Plot Fields" of Plot → Register, shared with Plot → Validate (the same fields, read
+ * the same way), and the two options both offer: Date Order and Repair Geometry.
+ */
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { RequestFields } from '../../../../shared/plots/batching';
+import type { DateOrder, Reading } from '../../../../shared/input';
+import {
+	COMMODITIES,
+	DATE_ORDER_OPTIONS,
+	readCommodity,
+	readDate,
+	readKeyValuePairs,
+	readText,
+} from '../../../../shared/input';
+import type { Problems } from '../../../../shared/runner';
+
+/** The Plot Fields collection, shown where `show` says. */
+export function plotFieldsProperty(show: NonNullable<IDisplayOptions['show']>): INodeProperties {
+	return {
+		displayName: 'Plot Fields',
+		name: 'plotFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show },
+		description:
+			'Optional fields of each plot, usually mapped from the input columns with expressions',
+		options: [
+			{
+				displayName: 'Additional Info',
+				name: 'additionalInfo',
+				type: 'fixedCollection',
+				typeOptions: { multipleValues: true },
+				default: {},
+				placeholder: 'Add Pair',
+				description: 'Free key/value pairs stored with the plot (values are sent as text)',
+				options: [
+					{
+						displayName: 'Pair',
+						name: 'pairs',
+						values: [
+							{ displayName: 'Key', name: 'key', type: 'string', default: '' },
+							{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						],
+					},
+				],
+			},
+			{
+				displayName: 'Commodity',
+				name: 'commodity',
+				type: 'string',
+				default: '',
+				placeholder: 'cocoa',
+				description: `Commodity grown on the plot, one of ${COMMODITIES.join(', ')} (any letter case; "Palm Oil" works). Optional here: it can also be given when creating the job.`,
+			},
+			{
+				displayName: 'Country (For Validation)',
+				name: 'country',
+				type: 'string',
+				default: '',
+				placeholder: 'BR',
+				description:
+					'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
+			},
+			{
+				displayName: 'Harvest Date',
+				name: 'harvestDate',
+				type: 'string',
+				default: '',
+				placeholder: '2024-03-15',
+				description:
+					'Harvest date, sent as YYYY-MM-DD. Accepts ISO dates and date-times, 15.03.2024, 15 March 2024, spreadsheet serial numbers (45366) and 15/03/2024 (see the option Date Order for ambiguous dates such as 03/04/2024). Without it the analysis runs from 31 Dec 2020 to today.',
+			},
+			{
+				displayName: 'Notes',
+				name: 'notes',
+				type: 'string',
+				default: '',
+				description: 'Free text stored with the plot',
+			},
+			{
+				displayName: 'Plot Name',
+				name: 'plotName',
+				type: 'string',
+				default: '',
+				description:
+					'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
+			},
+			{
+				displayName: 'Point Area (Ha)',
+				name: 'pointHa',
+				type: 'string',
+				default: '',
+				placeholder: '2.5',
+				description:
+					'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
+			},
+		],
+	};
+}
+
+/** Options → Date Order. */
+export const dateOrderOption: INodeProperties = {
+	displayName: 'Date Order',
+	name: 'dateOrder',
+	type: 'options',
+	default: 'reject',
+	description:
+		'How to read harvest dates such as 03/04/2024, where day and month could be swapped. Dates with a day above 12 and ISO dates are always read correctly.',
+	options: DATE_ORDER_OPTIONS.map((option) => ({ ...option })),
+};
+
+/** Options → Repair Geometry, with what it does in the operation (sending, outputting). */
+export function repairGeometryOption(what: string): INodeProperties {
+	return {
+		displayName: 'Repair Geometry',
+		name: 'repairGeometry',
+		type: 'boolean',
+		default: false,
+		description: `Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings to RFC 7946 order and drop z values ${what}. Every change is listed under "repairs" on the output item. When off, nothing is altered and such defects fail validation.`,
+	};
+}
+
+/** What the Plot Fields of one item say. */
+export interface PlotFieldValues {
+	/** The fields sent beside the GeoJSON (only those given). */
+	request: RequestFields;
+	/** Country (For Validation), when given. */
+	country?: string;
+	/** Point Area (Ha) as mapped in (the geometry layer reads and checks it). */
+	pointHa: unknown;
+}
+
+/** Reads the Plot Fields of one item; a field that cannot be used is reported through `problems`. */
+export function readPlotFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	dateOrder: DateOrder,
+	problems: Pick<Problems, 'field'>,
+): PlotFieldValues {
+	const fields = ctx.getNodeParameter('plotFields', itemIndex, {}) as IDataObject;
+	const request: RequestFields = {};
+
+	const use = <T>(field: string, reading: Reading<T>): T | undefined => {
+		if (reading.kind === 'invalid') problems.field(field, reading.reason);
+		return reading.kind === 'value' ? reading.value : undefined;
+	};
+	const name = use('Plot Name', readText(fields.plotName));
+	if (name !== undefined) request.plot_name = name;
+	const commodity = use('Commodity', readCommodity(fields.commodity));
+	if (commodity !== undefined) request.commodity = commodity;
+	const harvest = use('Harvest Date', readDate(fields.harvestDate, dateOrder));
+	if (harvest !== undefined) request.harvest_date = harvest;
+	const notes = use('Notes', readText(fields.notes));
+	if (notes !== undefined) request.notes = notes;
+	const info = use('Additional Info', readKeyValuePairs(fields.additionalInfo ?? []));
+	if (info !== undefined) request.additional_info = info;
+
+	const country = readText(fields.country);
+	return {
+		request,
+		country: country.kind === 'value' ? country.value : undefined,
+		pointHa: fields.pointHa,
+	};
+}

@@ -1,0 +1,258 @@
+/**
+ * Plot → Export for EU Information System: the GeoJSON the EU Information System (TRACES)
+ * accepts for the geolocation of a due-diligence statement (see the field notes, "EU
+ * Information System GeoJSON"), split into files under a size limit. Pure: no n8n imports.
+ *
+ * - A FeatureCollection (RFC 7946): WGS84 [longitude, latitude], no `crs` member.
+ * - Point, Polygon and MultiPolygon geometries, already validated (the same checks as
+ *   Plot → Validate). The Information System reads only the outer boundary of a polygon,
+ *   so holes are refused, or dropped when the user says so (and counted).
+ * - Properties `ProducerName`, `ProducerCountry` (ISO 3166-1 alpha-2), `ProductionPlace`, and
+ *   `Area` (ha) for a Point, which stands for a plot of up to 4 ha.
+ * - At least six decimals per coordinate: coordinates are written as given (never rounded);
+ *   one with fewer decimals is written with trailing zeros up to six, and counted.
+ * - Files under `maxBytes` (default 25 MB, the size of one statement's geolocation); a plot
+ *   (an input item: all its features) is never split across files.
+ */
+import { all as allCountries } from 'iso-3166-1';
+
+import type { PlotGeometry, Position } from '../geometry';
+import { findCountry, MIN_DECIMALS } from '../geometry';
+import { decimalPlaces } from '../geometry/numbers';
+import type { Reading } from '../input';
+
+/** One statement holds at most about 25 MB of geolocation data (bytes, decimal megabytes). */
+export const EU_MAX_FILE_BYTES = 25_000_000;
+
+/** A Point stands for a plot of up to 4 ha (EUDR); larger plots need a polygon. */
+export const EU_POINT_MAX_HA = 4;
+
+export interface EuProperties {
+	ProducerName?: string;
+	ProducerCountry: string;
+	ProductionPlace?: string;
+	/** Hectares; for a Point only. */
+	Area?: number;
+}
+
+/** What writing a feature changed, counted for the file summary. */
+export interface WriteNotes {
+	/** Coordinates written with trailing zeros up to six decimals. */
+	paddedCoordinates: number;
+	/** Positions whose z value (third number) was left out. */
+	droppedZ: number;
+	/** Holes left out (only with "outer boundary only"). */
+	droppedHoles: number;
+}
+
+export interface EuFeatureText {
+	/** The Feature as JSON text. */
+	text: string;
+	/** UTF-8 bytes of `text`. */
+	bytes: number;
+	country: string;
+}
+
+/** One input item's features, kept together in one file. */
+export interface EuPlot {
+	item: number;
+	features: EuFeatureText[];
+	notes: WriteNotes;
+}
+
+export interface EuFile {
+	/** 1-based. */
+	number: number;
+	items: number[];
+	/** The FeatureCollection as JSON text. */
+	text: string;
+	bytes: number;
+	features: number;
+	/** Features per ProducerCountry. */
+	perCountry: Record<string, number>;
+	notes: WriteNotes;
+}
+
+const HEAD = '{"type":"FeatureCollection","features":[';
+const TAIL = ']}';
+const FRAME_BYTES = HEAD.length + TAIL.length;
+
+/** A country name reduced to letters and digits ("Côte d'Ivoire", "Cote d Ivoire" → "cotedivoire"). */
+function normalise(text: string): string {
+	return text
+		.normalize('NFD')
+		.replace(/[\u0300-\u036f]/g, '')
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '');
+}
+
+let byName: Map<string, string[]> | undefined;
+let codes: Set<string> | undefined;
+let byAlpha3: Map<string, string> | undefined;
+
+function tables() {
+	if (!byName || !codes || !byAlpha3) {
+		byName = new Map();
+		codes = new Set();
+		byAlpha3 = new Map();
+		for (const c of allCountries()) {
+			codes.add(c.alpha2);
+			byAlpha3.set(c.alpha3, c.alpha2);
+			const key = normalise(c.country);
+			byName.set(key, [...(byName.get(key) ?? []), c.alpha2]);
+		}
+	}
+	return { byName, codes, byAlpha3 };
+}
+
+/**
+ * A country as ISO 3166-1 alpha-2 (what `ProducerCountry` takes): from an alpha-2 or
+ * alpha-3 code (any letter case) or a country name (English ISO names, and the common
+ * names and spellings of the producing countries, e.g. "Ivory Coast", "Brasil", "DRC").
+ */
+export function readCountryCode(value: unknown): Reading<string> {
+	if (value === undefined || value === null) return { kind: 'missing' };
+	if (typeof value !== 'string' && typeof value !== 'number')
+		return {
+			kind: 'invalid',
+			reason: `expected a country name or code, got ${Array.isArray(value) ? 'a list' : typeof value}. Give the ISO 3166-1 alpha-2 code, e.g. CI or BR`,
+		};
+	const text = String(value).trim();
+	if (text === '') return { kind: 'missing' };
+	const { byName, codes, byAlpha3 } = tables();
+	const upper = text.toUpperCase();
+	if (/^[A-Z]{2}$/.test(upper) && codes.has(upper)) return { kind: 'value', value: upper };
+	if (/^[A-Z]{3}$/.test(upper) && byAlpha3.has(upper))
+		return { kind: 'value', value: byAlpha3.get(upper)! };
+	const known = findCountry(text);
+	if (known) return { kind: 'value', value: known.iso2 };
+	const named = byName.get(normalise(text)) ?? [];
+	if (named.length === 1) return { kind: 'value', value: named[0] };
+	if (named.length > 1)
+		return {
+			kind: 'invalid',
+			reason: `"${text}" names more than one country (${named.join(', ')}). Give the ISO 3166-1 alpha-2 code`,
+		};
+	return {
+		kind: 'invalid',
+		reason: `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name`,
+	};
+}
+
+/** A coordinate as JSON text with at least six decimals, never rounded. */
+export function formatCoordinate(n: number, notes?: WriteNotes): string {
+	const places = decimalPlaces(n);
+	if (places >= MIN_DECIMALS) {
+		const text = String(n);
+		// Shortest round-trip text, unless it uses an exponent (1e-7): then plain decimals.
+		return text.includes('e') ? n.toFixed(Math.min(100, places)) : text;
+	}
+	if (notes) notes.paddedCoordinates++;
+	return n.toFixed(MIN_DECIMALS);
+}
+
+function writePosition(p: Position, notes: WriteNotes): string {
+	if (p.length > 2) notes.droppedZ++;
+	return `[${formatCoordinate(p[0], notes)},${formatCoordinate(p[1], notes)}]`;
+}
+
+function writeRings(rings: Position[][], holes: 'refuse' | 'drop', notes: WriteNotes): string {
+	const kept = holes === 'drop' ? rings.slice(0, 1) : rings;
+	notes.droppedHoles += rings.length - kept.length;
+	return `[${kept.map((ring) => `[${ring.map((p) => writePosition(p, notes)).join(',')}]`).join(',')}]`;
+}
+
+/** The number of holes of a Polygon or MultiPolygon (0 for a Point). */
+export function holeCount(geometry: PlotGeometry): number {
+	if (geometry.type === 'Point') return 0;
+	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+	return polygons.reduce((n, rings) => n + Math.max(0, rings.length - 1), 0);
+}
+
+export function emptyNotes(): WriteNotes {
+	return { paddedCoordinates: 0, droppedZ: 0, droppedHoles: 0 };
+}
+
+/**
+ * One Feature of the EU file as JSON text: the geometry (2D, at least six decimals) and the
+ * EU properties, in that order of keys: ProducerName, ProducerCountry, ProductionPlace, Area.
+ * `holes: 'drop'` leaves out the holes (the Information System reads the outer boundary only);
+ * with `'refuse'` the caller must have refused polygons with holes already.
+ */
+export function writeEuFeature(
+	geometry: PlotGeometry,
+	properties: EuProperties,
+	holes: 'refuse' | 'drop',
+	notes: WriteNotes,
+): EuFeatureText {
+	let coordinates: string;
+	if (geometry.type === 'Point') coordinates = writePosition(geometry.coordinates, notes);
+	else if (geometry.type === 'Polygon')
+		coordinates = writeRings(geometry.coordinates, holes, notes);
+	else
+		coordinates = `[${geometry.coordinates.map((rings) => writeRings(rings, holes, notes)).join(',')}]`;
+	const props: Record<string, unknown> = {};
+	if (properties.ProducerName !== undefined) props.ProducerName = properties.ProducerName;
+	props.ProducerCountry = properties.ProducerCountry;
+	if (properties.ProductionPlace !== undefined) props.ProductionPlace = properties.ProductionPlace;
+	if (geometry.type === 'Point' && properties.Area !== undefined) props.Area = properties.Area;
+	const text = `{"type":"Feature","properties":${JSON.stringify(props)},"geometry":{"type":"${geometry.type}","coordinates":${coordinates}}}`;
+	return { text, bytes: Buffer.byteLength(text, 'utf8'), country: properties.ProducerCountry };
+}
+
+/** Bytes of one plot alone in a file (to refuse a plot larger than a file may be). */
+export function plotFileBytes(plot: Pick<EuPlot, 'features'>): number {
+	return FRAME_BYTES + plot.features.reduce((n, f) => n + f.bytes, 0) + plot.features.length - 1;
+}
+
+/**
+ * Packs plots into files of at most `maxBytes`, in input order: a file is closed when the next
+ * plot would not fit. Every plot lands in exactly one file; no file is empty. A plot larger
+ * than `maxBytes` on its own throws (refuse it before: `plotFileBytes`).
+ */
+export function packEuFiles(plots: readonly EuPlot[], maxBytes = EU_MAX_FILE_BYTES): EuFile[] {
+	const files: EuFile[] = [];
+	let open: { plots: EuPlot[]; bytes: number; features: number } | undefined;
+	const close = () => {
+		if (!open || open.plots.length === 0) return;
+		const texts = open.plots.flatMap((p) => p.features.map((f) => f.text));
+		const perCountry: Record<string, number> = {};
+		const notes = emptyNotes();
+		for (const p of open.plots) {
+			for (const f of p.features) perCountry[f.country] = (perCountry[f.country] ?? 0) + 1;
+			notes.paddedCoordinates += p.notes.paddedCoordinates;
+			notes.droppedZ += p.notes.droppedZ;
+			notes.droppedHoles += p.notes.droppedHoles;
+		}
+		const text = `${HEAD}${texts.join(',')}${TAIL}`;
+		files.push({
+			number: files.length + 1,
+			items: open.plots.map((p) => p.item),
+			text,
+			bytes: open.bytes,
+			features: open.features,
+			perCountry,
+			notes,
+		});
+		open = undefined;
+	};
+	for (const plot of plots) {
+		if (plot.features.length === 0) continue;
+		const alone = plotFileBytes(plot);
+		if (alone > maxBytes)
+			throw new RangeError(
+				`Item ${plot.item} needs ${alone} bytes, more than a file may hold (${maxBytes}).`,
+			);
+		// Joined to an open file: its features' bytes plus one comma before each.
+		const added = alone - FRAME_BYTES + 1;
+		if (open && open.bytes + added > maxBytes) close();
+		if (!open) open = { plots: [plot], bytes: alone, features: plot.features.length };
+		else {
+			open.plots.push(plot);
+			open.bytes += added;
+			open.features += plot.features.length;
+		}
+	}
+	close();
+	return files;
+}

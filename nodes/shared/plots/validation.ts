@@ -1,0 +1,448 @@
+/**
+ * Plot → Validate: what each input row's geometry and plot fields are worth before anything
+ * is sent (nothing is sent: Validate makes no request). Pure: no n8n imports.
+ *
+ * Per row: valid or not, every problem (code, message and where: feature, polygon, ring,
+ * position, or the field), warnings, the geodesic area, the vertex count, point or polygon,
+ * whether the EUDR 4 ha rule is met, and with Repair Geometry the repaired geometry and the
+ * list of repairs. Across all rows (`overlaps.ts`): exact duplicate geometries and
+ * overlapping plots.
+ */
+import { area } from '@turf/area';
+
+import type { Location, PlotGeometry, ValidationResult } from '../geometry';
+import { POINT_HA_LIMIT, readLooseNumber } from '../geometry';
+import type { CheckedGeometry } from './geometrySource';
+import type { CrossCheck, PlotShape } from './overlaps';
+import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './overlaps';
+
+/** A Plot Field that cannot be used (e.g. an unknown commodity). */
+export interface FieldProblem {
+	field: string;
+	reason: string;
+}
+
+/** One input row as read by the node. */
+export interface RowInput {
+	/** Item index. */
+	row: number;
+	geometry: CheckedGeometry;
+	fieldProblems: FieldProblem[];
+	/** Point Area (Ha) as mapped in; overrides a point feature's own `properties.point_ha`. */
+	pointHa?: unknown;
+}
+
+/** Where a problem is. `feature` is null when it concerns the whole row. */
+export interface ProblemWhere extends Location {
+	feature: number | null;
+	/** The Plot Field, for a field problem. */
+	field?: string;
+	/** The other plot, for a duplicate or an overlap. */
+	other_item?: number;
+	other_feature?: number;
+}
+
+export interface ReportedProblem {
+	code: string;
+	message: string;
+	where: ProblemWhere;
+}
+
+export interface FeatureReport {
+	feature: number;
+	geometry_type: string | null;
+	vertex_count: number;
+	/** Geodesic area of a polygon, the declared area of a point; null when not known. */
+	area_ha: number | null;
+	/** Where `area_ha` comes from. */
+	area_from: 'geometry' | 'point_ha' | null;
+	/** EUDR: a point stands for a plot of 4 ha or less; null for a point without an area. */
+	meets_4ha_rule: boolean | null;
+}
+
+export interface DuplicateReport {
+	feature: number;
+	other_item: number;
+	other_feature: number;
+}
+
+export interface OverlapReport {
+	feature: number;
+	other_item: number;
+	other_feature: number;
+	overlap_ha: number;
+	overlap_percent_of_this: number;
+	overlap_percent_of_other: number;
+}
+
+export interface RowReport {
+	valid: boolean;
+	problems: ReportedProblem[];
+	warnings: ReportedProblem[];
+	/** Every problem as one line (`feature 0, ring 0: …`), joined by " | "; "" when none. */
+	problem_summary: string;
+	/** Point, Polygon or MultiPolygon; several types joined by ", "; null when unreadable. */
+	geometry_type: string | null;
+	is_point: boolean;
+	feature_count: number;
+	vertex_count: number;
+	area_ha: number | null;
+	meets_4ha_rule: boolean | null;
+	features: FeatureReport[];
+	duplicates: DuplicateReport[];
+	overlaps: OverlapReport[];
+	/** With Repair Geometry: what was changed. */
+	repairs?: Array<{ code: string; message: string; feature: number }>;
+	/** With Repair Geometry: the repaired features (null when the row could not be read). */
+	repaired_geojson?: { type: 'FeatureCollection'; features: unknown[] } | null;
+}
+
+export interface ValidateRowsOptions {
+	repair: boolean;
+	/** Look for overlaps between plots (duplicates are always looked for). */
+	overlaps: boolean;
+	minOverlapM2?: number;
+	/** Whether duplicates and overlaps across rows make a row invalid (default: warnings). */
+	crossPlotSeverity?: 'warning' | 'error';
+}
+
+export interface ValidationSummary {
+	items: number;
+	valid_items: number;
+	invalid_items: number;
+	items_with_warnings: number;
+	features: number;
+	total_area_ha: number;
+	problems_by_code: Record<string, number>;
+	warnings_by_code: Record<string, number>;
+	invalid_item_indexes: number[];
+	duplicate_pairs: number;
+	overlapping_pairs: number;
+	duplicates: Array<{
+		item: number;
+		feature: number;
+		duplicate_of_item: number;
+		duplicate_of_feature: number;
+	}>;
+	overlaps: Array<{
+		item: number;
+		feature: number;
+		other_item: number;
+		other_feature: number;
+		overlap_ha: number;
+		overlap_percent_of_first: number;
+		overlap_percent_of_second: number;
+	}>;
+}
+
+const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
+
+function where(feature: number | null, location?: Location): ProblemWhere {
+	return { feature: feature !== null && feature >= 0 ? feature : null, ...(location ?? {}) };
+}
+
+/** `feature 0, ring 2, position 5` (the words the messages use), or '' for the whole row. */
+function placeOf(w: ProblemWhere): string {
+	const parts: string[] = [];
+	if (w.field !== undefined) parts.push(`field "${w.field}"`);
+	if (w.feature !== null) parts.push(`feature ${w.feature}`);
+	if (w.polygon !== undefined) parts.push(`polygon ${w.polygon}`);
+	if (w.ring !== undefined) parts.push(`ring ${w.ring}`);
+	if (w.position !== undefined) parts.push(`position ${w.position}`);
+	return parts.join(', ');
+}
+
+function line(p: ReportedProblem, warning = false): string {
+	const place = placeOf(p.where);
+	return `${place}${warning ? `${place ? ' ' : ''}(warning)` : ''}${place || warning ? ': ' : ''}${p.message}`;
+}
+
+function vertexCount(geometry: PlotGeometry): number {
+	if (geometry.type === 'Point') return 1;
+	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+	let count = 0;
+	for (const rings of polygons) {
+		for (const ring of rings) {
+			const first = ring[0];
+			const last = ring[ring.length - 1];
+			const closed = ring.length > 1 && first[0] === last[0] && first[1] === last[1];
+			count += ring.length - (closed ? 1 : 0);
+		}
+	}
+	return count;
+}
+
+/** The declared area of a point: Point Area (Ha) first, then the feature's own `point_ha`. */
+function declaredPointHa(properties: unknown, pointHa: unknown): number | undefined {
+	const mapped = readLooseNumber(pointHa);
+	if (mapped.kind === 'number') return mapped.value;
+	if (mapped.kind === 'invalid') return undefined;
+	const own = (properties as Record<string, unknown> | null | undefined)?.point_ha;
+	return typeof own === 'number' && Number.isFinite(own) ? own : undefined;
+}
+
+interface Checked {
+	input: RowInput;
+	validation?: ValidationResult;
+	problems: ReportedProblem[];
+	warnings: ReportedProblem[];
+	features: FeatureReport[];
+	/** Features without errors, for the cross-row checks. */
+	sound: Set<number>;
+}
+
+function checkRow(input: RowInput): Checked {
+	const problems: ReportedProblem[] = input.fieldProblems.map((f) => ({
+		code: 'invalid_field',
+		message: f.reason,
+		where: { feature: null, field: f.field },
+	}));
+	const warnings: ReportedProblem[] = [];
+	const checked: Checked = { input, problems, warnings, features: [], sound: new Set() };
+	if (input.geometry.kind === 'unreadable') {
+		const { code, message, featureIndex, where: location } = input.geometry.failure;
+		problems.push({ code, message, where: where(featureIndex ?? null, location) });
+		return checked;
+	}
+	const validation = input.geometry.validation;
+	checked.validation = validation;
+	const withErrors = new Set<number>();
+	for (const p of validation.problems) {
+		const reported = { code: p.code, message: p.message, where: where(p.featureIndex, p.where) };
+		if (p.severity === 'error') {
+			problems.push(reported);
+			withErrors.add(p.featureIndex);
+		} else warnings.push(reported);
+	}
+	const wholeRowError = withErrors.has(-1);
+	validation.features.forEach((feature, index) => {
+		const geometry = feature?.geometry as PlotGeometry | undefined;
+		const usable = !wholeRowError && !withErrors.has(index) && geometry !== undefined;
+		if (usable) checked.sound.add(index);
+		const report: FeatureReport = {
+			feature: index,
+			geometry_type: usable ? geometry.type : null,
+			vertex_count: usable ? vertexCount(geometry) : 0,
+			area_ha: null,
+			area_from: null,
+			meets_4ha_rule: null,
+		};
+		if (usable && geometry.type === 'Point') {
+			const declared = declaredPointHa(feature.properties, input.pointHa);
+			if (declared !== undefined) {
+				report.area_ha = round(declared, 4);
+				report.area_from = 'point_ha';
+				report.meets_4ha_rule = declared < POINT_HA_LIMIT;
+			} else {
+				warnings.push({
+					code: 'point_without_area',
+					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${POINT_HA_LIMIT} ha or less (the service draws a circle of about 4 ha): give the area in Point Area (Ha), or the plot boundary as a polygon.`,
+					where: where(index),
+				});
+			}
+		} else if (usable) {
+			report.area_ha = round(area(geometry as never) / 10_000, 4);
+			report.area_from = 'geometry';
+			report.meets_4ha_rule = true;
+		}
+		checked.features.push(report);
+	});
+	return checked;
+}
+
+function crossProblems(
+	rows: Checked[],
+	cross: CrossCheck,
+	severity: 'warning' | 'error',
+): Map<number, { duplicates: DuplicateReport[]; overlaps: OverlapReport[] }> {
+	const byRow = new Map<number, { duplicates: DuplicateReport[]; overlaps: OverlapReport[] }>();
+	const of = (row: number) => {
+		let entry = byRow.get(row);
+		if (!entry) byRow.set(row, (entry = { duplicates: [], overlaps: [] }));
+		return entry;
+	};
+	const checkedOf = new Map(rows.map((r) => [r.input.row, r]));
+	const report = (row: number, problem: ReportedProblem) => {
+		const checked = checkedOf.get(row);
+		if (!checked) return;
+		(severity === 'error' ? checked.problems : checked.warnings).push(problem);
+	};
+	for (const { first, duplicate } of cross.duplicates) {
+		of(first.row).duplicates.push({
+			feature: first.feature,
+			other_item: duplicate.row,
+			other_feature: duplicate.feature,
+		});
+		of(duplicate.row).duplicates.push({
+			feature: duplicate.feature,
+			other_item: first.row,
+			other_feature: first.feature,
+		});
+		// Only the later one is the duplicate to remove; the first one stays valid.
+		report(duplicate.row, {
+			code: 'duplicate_geometry',
+			message: `the geometry is exactly the same as item ${first.row}, feature ${first.feature}. Remove the duplicate so that the plot is not registered or declared twice.`,
+			where: {
+				feature: duplicate.feature,
+				other_item: first.row,
+				other_feature: first.feature,
+			},
+		});
+	}
+	for (const o of cross.overlaps) {
+		const overlapHa = round(o.overlapM2 / 10_000, 4);
+		const pa = round(o.percentOfA, 2);
+		const pb = round(o.percentOfB, 2);
+		const sides: Array<[typeof o.a, typeof o.b, number, number]> = [
+			[o.a, o.b, pa, pb],
+			[o.b, o.a, pb, pa],
+		];
+		for (const [self, other, ofThis, ofOther] of sides) {
+			of(self.row).overlaps.push({
+				feature: self.feature,
+				other_item: other.row,
+				other_feature: other.feature,
+				overlap_ha: overlapHa,
+				overlap_percent_of_this: ofThis,
+				overlap_percent_of_other: ofOther,
+			});
+			report(self.row, {
+				code: 'overlapping_plots',
+				message: `the plot overlaps item ${other.row}, feature ${other.feature} by ${overlapHa} ha (${ofThis} % of this plot, ${ofOther} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
+				where: { feature: self.feature, other_item: other.row, other_feature: other.feature },
+			});
+		}
+	}
+	for (const f of cross.failures) {
+		for (const [self, other] of [
+			[f.a, f.b],
+			[f.b, f.a],
+		]) {
+			const checked = checkedOf.get(self.row);
+			checked?.warnings.push({
+				code: 'overlap_not_computed',
+				message: `the overlap with item ${other.row}, feature ${other.feature} could not be computed (${f.reason}). Check both boundaries on a map.`,
+				where: { feature: self.feature, other_item: other.row, other_feature: other.feature },
+			});
+		}
+	}
+	return byRow;
+}
+
+/** Validates every row and compares the rows with each other. */
+export function validateRows(
+	rows: readonly RowInput[],
+	options: ValidateRowsOptions,
+): { reports: RowReport[]; summary: ValidationSummary; cross: CrossCheck } {
+	const checked = rows.map(checkRow);
+	const shapes: PlotShape[] = [];
+	for (const c of checked) {
+		for (const index of c.sound) {
+			const geometry = c.validation?.features[index]?.geometry as PlotGeometry;
+			shapes.push({ row: c.input.row, feature: index, geometry });
+		}
+	}
+	const cross = crossCheckPlots(shapes, {
+		overlaps: options.overlaps,
+		minOverlapM2: options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2,
+	});
+	const byRow = crossProblems(checked, cross, options.crossPlotSeverity ?? 'warning');
+
+	const reports = checked.map((c): RowReport => {
+		const types = [...new Set(c.features.map((f) => f.geometry_type).filter((t) => t !== null))];
+		const areas = c.features.map((f) => f.area_ha);
+		const rules = c.features.map((f) => f.meets_4ha_rule);
+		const readable = c.features.length > 0 && c.features.every((f) => f.geometry_type !== null);
+		const cross = byRow.get(c.input.row) ?? { duplicates: [], overlaps: [] };
+		const report: RowReport = {
+			valid: c.problems.length === 0,
+			problems: c.problems,
+			warnings: c.warnings,
+			problem_summary: [
+				...c.problems.map((p) => line(p)),
+				...c.warnings.map((p) => line(p, true)),
+			].join(' | '),
+			geometry_type: types.length > 0 ? types.join(', ') : null,
+			is_point: types.length === 1 && types[0] === 'Point',
+			feature_count: c.features.length,
+			vertex_count: c.features.reduce((n, f) => n + f.vertex_count, 0),
+			area_ha:
+				readable && areas.every((a) => a !== null)
+					? round(
+							areas.reduce((s: number, a) => s + (a ?? 0), 0),
+							4,
+						)
+					: null,
+			meets_4ha_rule: !readable
+				? null
+				: rules.includes(false)
+					? false
+					: rules.includes(null)
+						? null
+						: true,
+			features: c.features,
+			duplicates: cross.duplicates,
+			overlaps: cross.overlaps,
+		};
+		if (options.repair) {
+			report.repairs = (c.validation?.repairs ?? []).map((r) => ({
+				code: r.code,
+				message: r.message,
+				feature: r.featureIndex,
+			}));
+			report.repaired_geojson = c.validation
+				? { type: 'FeatureCollection', features: c.validation.features }
+				: null;
+		}
+		return report;
+	});
+	return { reports, summary: summarise(rows, reports, cross), cross };
+}
+
+function countBy(list: ReportedProblem[], into: Record<string, number>): void {
+	for (const p of list) into[p.code] = (into[p.code] ?? 0) + 1;
+}
+
+function summarise(
+	rows: readonly RowInput[],
+	reports: RowReport[],
+	cross: CrossCheck,
+): ValidationSummary {
+	const problems: Record<string, number> = {};
+	const warnings: Record<string, number> = {};
+	for (const r of reports) {
+		countBy(r.problems, problems);
+		countBy(r.warnings, warnings);
+	}
+	return {
+		items: reports.length,
+		valid_items: reports.filter((r) => r.valid).length,
+		invalid_items: reports.filter((r) => !r.valid).length,
+		items_with_warnings: reports.filter((r) => r.warnings.length > 0).length,
+		features: reports.reduce((n, r) => n + r.feature_count, 0),
+		total_area_ha: round(
+			reports.reduce((s, r) => s + (r.area_ha ?? 0), 0),
+			4,
+		),
+		problems_by_code: problems,
+		warnings_by_code: warnings,
+		invalid_item_indexes: reports.flatMap((r, i) => (r.valid ? [] : [rows[i].row])),
+		duplicate_pairs: cross.duplicates.length,
+		overlapping_pairs: cross.overlaps.length,
+		duplicates: cross.duplicates.map((d) => ({
+			item: d.duplicate.row,
+			feature: d.duplicate.feature,
+			duplicate_of_item: d.first.row,
+			duplicate_of_feature: d.first.feature,
+		})),
+		overlaps: cross.overlaps.map((o) => ({
+			item: o.a.row,
+			feature: o.a.feature,
+			other_item: o.b.row,
+			other_feature: o.b.feature,
+			overlap_ha: round(o.overlapM2 / 10_000, 4),
+			overlap_percent_of_first: round(o.percentOfA, 2),
+			overlap_percent_of_second: round(o.percentOfB, 2),
+		})),
+	};
+}
