@@ -3,6 +3,7 @@
  * parameter n8n adds to every polling node), and the grace period a poll without stored state
  * uses (see completionTracker.ts). Pure: no n8n imports.
  */
+import { MONTHS } from '../shared/input/dates';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -29,7 +30,8 @@ function positiveInteger(value: unknown): number | undefined {
 	return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-const NAMES: Record<string, number> = {
+/** Cron's names of days and months (months as the input layer reads them). */
+const NAMES: Readonly<Record<string, number>> = {
 	sun: 0,
 	mon: 1,
 	tue: 2,
@@ -37,18 +39,7 @@ const NAMES: Record<string, number> = {
 	thu: 4,
 	fri: 5,
 	sat: 6,
-	jan: 1,
-	feb: 2,
-	mar: 3,
-	apr: 4,
-	may: 5,
-	jun: 6,
-	jul: 7,
-	aug: 8,
-	sep: 9,
-	oct: 10,
-	nov: 11,
-	dec: 12,
+	...MONTHS,
 };
 
 /** The values a cron field allows, or undefined when the field cannot be read. */

@@ -51,7 +51,8 @@ export function readDateOrder(v: unknown): DateOrder {
 	return DATE_ORDERS.find((order) => order === v) ?? 'reject';
 }
 
-const MONTHS: Record<string, number> = {
+/** English month abbreviations → month numbers (also read by the trigger's cron parsing). */
+export const MONTHS: Readonly<Record<string, number>> = {
 	jan: 1,
 	feb: 2,
 	mar: 3,
