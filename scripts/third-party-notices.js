@@ -180,22 +180,28 @@ function thirdPartyNotices(root, metafile) {
 			const comments = [
 				...new Set(files.flatMap((file) => legalComments(fs.readFileSync(file, 'utf8')))),
 			];
-			const copyright = comments
+			const fromComments = comments
 				.flatMap((comment) => comment.split('\n'))
 				.map((line) => line.replace(/^\s*(\/\*!?|\/\/!?|\*\/?)\s?/, '').trim())
 				.filter((line) => /copyright|\(c\)/i.test(line));
+			// Without a legal comment, the copyright holder is the package's declared author.
+			const author = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name;
+			const copyright =
+				fromComments.length > 0 ? fromComments : author ? [`Copyright (c) ${author}`] : [];
 			if (!template || copyright.length === 0) {
 				problems.push(
 					`${id} (${path.relative(root, dir)}) has no licence file` +
 						(template
-							? ' and no copyright line in a legal comment'
+							? ' and no copyright line (legal comment or package.json author)'
 							: ` and licence "${pkg.license}"`),
 				);
 				continue;
 			}
 			body = [
 				`${[...new Set(copyright)].join('\n')}\n\n${template}`,
-				`(The package ships no licence file; this is the standard ${pkg.license} text under the copyright lines of its own legal comments:)\n\n${comments.join('\n\n')}`,
+				fromComments.length > 0
+					? `(The package ships no licence file; this is the standard ${pkg.license} text under the copyright lines of its own legal comments:)\n\n${comments.join('\n\n')}`
+					: `(The package ships no licence file and no legal comment; this is the standard ${pkg.license} text it declares in package.json, under its declared author.)`,
 			];
 		}
 		sections.push({
