@@ -22,7 +22,8 @@
  */
 const http = require('http');
 
-const PLOT_ID = /\b\d{6,}\b/g;
+/** Plot ids in the question: numeric (100001) or UUIDs (the fake's `ids=uuid` shape variant). */
+const PLOT_ID = /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{6,})\b/gi;
 
 function text(content) {
 	if (typeof content === 'string') return content;
