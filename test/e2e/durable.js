@@ -83,19 +83,7 @@ function scenarioHelpers(inst, w) {
 	};
 	return {
 		async activate() {
-			const { name, nodes, connections, settings } = w.imported;
-			// saving through the public API creates the history version activation needs
-			const u = await n8n.publicApi(inst, 'PUT', `/workflows/${id}`, {
-				name,
-				nodes,
-				connections,
-				settings: settings || {},
-			});
-			if (u.status !== 200)
-				throw new Error(`saving workflow ${id}: ${u.status} ${u.text.slice(0, 800)}`);
-			const a = await n8n.publicApi(inst, 'POST', `/workflows/${id}/activate`);
-			if (a.status !== 200)
-				throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
+			await n8n.activateWorkflow(inst, w.imported);
 		},
 		executions,
 		async waitForExecutions(count, timeoutMs = 150000) {

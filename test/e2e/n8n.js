@@ -748,7 +748,27 @@ async function publicApi(inst, method, p, body) {
 	});
 }
 
+/**
+ * Saves an imported workflow through the public API (which creates the history version
+ * activation needs) and activates it; n8n polls a polling trigger once at activation.
+ */
+async function activateWorkflow(inst, imported) {
+	const { id, name, nodes, connections, settings } = imported;
+	const u = await publicApi(inst, 'PUT', `/workflows/${id}`, {
+		name,
+		nodes,
+		connections,
+		settings: settings || {},
+	});
+	if (u.status !== 200)
+		throw new Error(`saving workflow ${id}: ${u.status} ${u.text.slice(0, 800)}`);
+	const a = await publicApi(inst, 'POST', `/workflows/${id}/activate`);
+	if (a.status !== 200)
+		throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
+}
+
 module.exports = {
+	activateWorkflow,
 	REPO_ROOT,
 	DEFAULT_VERSIONS,
 	cacheRoot,

@@ -262,19 +262,7 @@ function expectsError(w, ctx) {
 async function runActivated(inst, w, ctx) {
 	const id = w.imported.id;
 	if (w.assert && w.assert.before) await w.assert.before(ctx);
-	const { name, nodes, connections, settings } = w.imported;
-	// saving through the public API creates the history version activation needs
-	const u = await n8n.publicApi(inst, 'PUT', `/workflows/${id}`, {
-		name,
-		nodes,
-		connections,
-		settings: settings || {},
-	});
-	if (u.status !== 200)
-		throw new Error(`saving workflow ${id}: ${u.status} ${u.text.slice(0, 800)}`);
-	const a = await n8n.publicApi(inst, 'POST', `/workflows/${id}/activate`);
-	if (a.status !== 200)
-		throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
+	await n8n.activateWorkflow(inst, w.imported);
 	try {
 		const exec = await n8n.waitFor(
 			async () => {
