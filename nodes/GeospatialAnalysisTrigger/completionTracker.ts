@@ -37,6 +37,8 @@
  * now in use; those that finished since the last poll are emitted.
  */
 
+import { parseServiceTimestamp } from '../shared/helpers/serviceTime';
+
 export const TRACKER_STATE_VERSION = 2;
 
 export interface TrackerState {
@@ -371,16 +373,9 @@ export function readState(value: unknown): TrackerState | undefined {
 }
 
 /**
- * A service timestamp in ms. `created_at` / `updated_at` are ISO-8601 without a zone,
- * meaning UTC; fractions beyond milliseconds are cut (never rounded up, so a lower bound
- * built from it stays inclusive).
+ * A service timestamp in ms, or null (`parseServiceTimestamp`: no zone means UTC, fractions
+ * beyond milliseconds are cut, never rounded up, so a lower bound built from it stays inclusive).
  */
 export function parseServiceTime(value: unknown): number | null {
-	if (typeof value !== 'string' || value.trim() === '') return null;
-	let text = value.trim().replace(' ', 'T');
-	text = text.replace(/(\.\d{3})\d+/, '$1');
-	if (/^\d{4}-\d{2}-\d{2}$/.test(text)) text += 'T00:00:00';
-	if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(text)) text += 'Z';
-	const ms = Date.parse(text);
-	return Number.isFinite(ms) ? ms : null;
+	return parseServiceTimestamp(value) ?? null;
 }
