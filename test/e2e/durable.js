@@ -12,7 +12,7 @@
  */
 const path = require('path');
 const n8n = require('./n8n');
-const { loadWorkflowFiles, prepareWorkflow, credentialsFor, makeCtx } = require('./suite');
+const { loadWorkflowFiles, importWorkflows, credentialsFor, makeCtx } = require('./suite');
 
 const DURABLE_DIR = path.join(__dirname, 'durable');
 
@@ -46,10 +46,7 @@ async function runDurableCursorPass(install, { fake, packageDir, test, cleanups,
 	if (!up) return;
 	const creds = credentialsFor(fake);
 	const imported = await test(`${tag} import credentials and workflows (CLI)`, async () => {
-		await n8n.importCredentials(inst, creds);
-		const prepared = workflows.map((w) => prepareWorkflow(w, creds));
-		await n8n.importWorkflow(inst, prepared);
-		workflows.forEach((w, i) => (w.imported = prepared[i]));
+		await importWorkflows(inst, creds, workflows);
 	});
 	if (!imported) return;
 	for (const w of workflows) {

@@ -28,7 +28,7 @@ const queue = require('./queue');
 const durable = require('./durable');
 const {
 	loadWorkflowFiles,
-	prepareWorkflow,
+	importWorkflows,
 	credentialsFor,
 	checkPackageLoaded,
 	checkCredentialTests,
@@ -209,10 +209,7 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 	});
 	const creds = credentialsFor(fake);
 	const imported = await test(`${tag} import credentials and workflows (CLI)`, async () => {
-		await n8n.importCredentials(inst, creds);
-		const prepared = workflows.map((w) => prepareWorkflow(w, creds));
-		await n8n.importWorkflow(inst, prepared);
-		workflows.forEach((w, i) => (w.imported = prepared[i]));
+		await importWorkflows(inst, creds, workflows);
 	});
 	if (!imported) return;
 

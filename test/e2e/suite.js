@@ -259,11 +259,23 @@ async function checkCredentialTests(inst, fake, rest) {
 	if (failures.length) throw new Error(failures.join('\n'));
 }
 
+/**
+ * Imports the fake's credentials and the workflows (bound to them) into a stopped n8n through
+ * the CLI; each workflow object gets `imported`, the workflow as n8n holds it.
+ */
+async function importWorkflows(inst, creds, workflows) {
+	await n8n.importCredentials(inst, creds);
+	const prepared = workflows.map((w) => prepareWorkflow(w, creds));
+	await n8n.importWorkflow(inst, prepared);
+	workflows.forEach((w, i) => (w.imported = prepared[i]));
+}
+
 module.exports = {
 	WORKFLOW_DIRS,
 	CREDENTIALS,
 	loadWorkflowFiles,
 	prepareWorkflow,
+	importWorkflows,
 	credentialsFor,
 	checkPackageLoaded,
 	checkCredentialTests,
