@@ -243,8 +243,17 @@ describe('every expression shown in the UI runs', () => {
 				// rule would uppercase any `$json` in a description)
 				`${name} › Plot IDs (plotIds) [job: create] › default`,
 				`${name} › Plot IDs (plotIds) [job: getQuote] › default`,
-				`${name} › Per-Plot Values (perPlot) [job: create] › Harvest Date (harvestDate) › placeholder`,
-				`${name} › Per-Plot Values (perPlot) [job: create] › Commodity (commodity) › placeholder`,
+				// version 2 keeps the per-plot values in Options
+				...(version >= 2
+					? [
+							`${name} › Options (options) [job: create] › Per-Plot Harvest Date (perPlotHarvestDate) › placeholder`,
+							`${name} › Options (options) [job: create] › Per-Plot Commodity (perPlotCommodity) › placeholder`,
+							`${name} › Options (options) [job: getQuote] › Per-Plot Commodity (perPlotCommodity) › placeholder`,
+						]
+					: [
+							`${name} › Per-Plot Values (perPlot) [job: create] › Harvest Date (harvestDate) › placeholder`,
+							`${name} › Per-Plot Values (perPlot) [job: create] › Commodity (commodity) › placeholder`,
+						]),
 				`${name} › GeoJSON (geoJson) [plot: register] › default`,
 			]),
 		);

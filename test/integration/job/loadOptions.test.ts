@@ -66,7 +66,7 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 			expect.objectContaining({
 				name: 'Peat Depth',
 				value: 'peat_depth',
-				description: expect.stringContaining('2 token(s) per plot'),
+				description: expect.stringContaining('2 tokens per plot'),
 			}),
 		);
 		expect(fake.log.count({ method: 'GET', path: '/v3/discovery/capabilities' })).toBe(2);
