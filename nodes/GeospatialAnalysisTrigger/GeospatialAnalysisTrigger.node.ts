@@ -229,13 +229,13 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					{
 						name: 'Done',
 						value: 'done',
-						description: 'Every plot of the job was analysed',
+						description: 'Every plot of the job was analyzed',
 					},
 					{
 						name: 'Done With Errors',
 						value: 'done-with-errors',
 						description:
-							'The job finished but some plots could not be analysed (their tokens are refunded)',
+							'The job finished but some plots could not be analyzed (their tokens are refunded)',
 					},
 				],
 				default: ['done', 'done-with-errors'],

@@ -28,7 +28,7 @@ function requestFields(operation: 'create' | 'getQuote'): INodeProperties[] {
 			default: '={{ $json.plot_id }}',
 			displayOptions: { show },
 			description:
-				'IDs of registered plots to analyse: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
+				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
 		},
 		{
 			displayName: 'Check Names or IDs',

@@ -204,7 +204,7 @@ async function createJob(
 				`The job would cost ${String(quote.token_cost)} tokens, more than Max Tokens (${value.maxTokens}); nothing was created`,
 				{
 					itemIndex: first,
-					description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyse fewer plots or checks.`,
+					description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyze fewer plots or checks.`,
 				},
 			);
 	}
@@ -219,7 +219,7 @@ async function createJob(
 				{
 					itemIndex: first,
 					description:
-						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
+						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyze fewer plots or checks. Get Quote shows the cost first.',
 				},
 			);
 		throw asNodeError(ctx, error, first);
