@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { DECISION_COLUMNS } from '../../../nodes/shared/results/flatten';
 import { runNode } from '../../helpers/engine';
@@ -32,7 +32,7 @@ describe('Job operations, node version 2 (through the n8n engine, against the fa
 		mockTiming.current = undefined;
 	});
 
-	const v2 = async (parameters: IDataObject, input?: IDataObject[]) =>
+	const v2 = async (parameters: INodeParameters, input?: IDataObject[]) =>
 		await runNode({ parameters, store, typeVersion: 2, input });
 
 	it('Create at its defaults: a free quote first (Max Tokens 100), then one EUDR job', async () => {

@@ -101,6 +101,10 @@ function withShortActions(p: INodeProperties): INodeProperties {
 	};
 }
 
+/** Simplify of the per-plot output in version 2, whose rows put the decision first. */
+const SIMPLIFY_V2 =
+	'Whether to return a flat row per plot fit for a spreadsheet, the decision first (plot name and ID, risk level and reason, deforestation-free, protected-area and Indigenous-land overlap, whether the plot failed and why), then job ID and status, deforestation figures, image URL and the top-level result of each other check; instead of the full plot with its nested analysis';
+
 const REPLACED_JOB_OPERATIONS = ['create', 'getQuote'];
 
 /** Version 1's fields of Job → Create / Get Quote, replaced by jobFields.ts. */
@@ -192,6 +196,10 @@ function buildProperties(): INodeProperties[] {
 			shownFor(p).some(([r, o]) => r === 'job' && o === 'waitForCompletion')
 		) {
 			properties.push({ ...p, default: 'perPlot' });
+			continue;
+		}
+		if (p.name === 'simplify' && shownFor(p).some(([r]) => r === 'job')) {
+			properties.push({ ...p, description: SIMPLIFY_V2 });
 			continue;
 		}
 		properties.push(withTimeoutOption(p));
