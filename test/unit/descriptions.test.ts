@@ -331,3 +331,16 @@ describe('the check itself', () => {
 		expect(failures(workflow, shown)).toEqual([]);
 	});
 });
+
+describe("the trigger's subtitle on the canvas", () => {
+	it.each([
+		[['done', 'done-with-errors'], 'On finished jobs'],
+		[['done'], 'On jobs done'],
+		[['done-with-errors'], 'On jobs done with errors'],
+	])('Trigger On %j reads "%s" (whole words, short)', (statuses, words) => {
+		const workflow = workflowWith('test.geospatialAnalysisTrigger', 1, { statuses });
+		const got = evaluate(workflow, String(trigger.description.subtitle));
+		expect(got).toEqual({ value: words });
+		expect(words.length).toBeLessThanOrEqual(25);
+	});
+});

@@ -293,6 +293,32 @@ describe('wording of the panels (both versions and the trigger)', () => {
 		for (const c of collections) expect(c.placeholder).toBe('Add option');
 	});
 
+	it("the trigger's notice is one short line; the rules are in the fields' descriptions", () => {
+		const notices = trigger.properties.filter((p) => p.type === 'notice');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName.length).toBeLessThanOrEqual(80);
+		expect(notices[0].displayName).toMatch(/free/);
+		const statuses = trigger.properties.find((p) => p.name === 'statuses');
+		expect(statuses?.description).toMatch(/before the workflow was activated/);
+	});
+
+	it('the nodes panel text describes both nodes (the action node and the trigger)', () => {
+		for (const text of [v2.description, trigger.description]) {
+			expect(text).toMatch(/[Rr]egister plots/);
+			expect(text).toMatch(/EUDR/);
+		}
+		expect(trigger.description).toMatch(/start workflows when they finish/);
+	});
+
+	it('Export, like Validate, says that it sends nothing', () => {
+		for (const operation of ['validate', 'exportEu']) {
+			const notice = v2.properties.find(
+				(p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes(operation),
+			);
+			expect(notice?.displayName).toMatch(/without sending anything: no request, no credential/);
+		}
+	});
+
 	it('no "(For Validation)" field name', () => {
 		expect(texts).not.toMatch(/For Validation/);
 		expect(texts).toMatch(/"displayName":"Expected Country"/);
