@@ -190,8 +190,9 @@ describe('version 2: Job → Create', () => {
 			'Max Tokens',
 			'Options',
 		]);
-		// n8n's Airtable → Create shows Authentication, Resource, Operation, Base, Table,
-		// Columns and Options (7; Google Sheets → Append shows 8)
+		// n8n's Airtable → Record → Create (v2.2, n8n 2.40.7) shows at its defaults
+		// Authentication, Resource, Operation, Base, Table, Columns and Options (7, measured
+		// the same way); Google Sheets → Append (v4.7) shows 5 until a sheet is chosen, then 8
 		expect(fields.length).toBeLessThanOrEqual(7);
 		// version 1 showed 14
 		expect(shown(v1, 1, { resource: 'job', operation: 'create' })).toHaveLength(14);
