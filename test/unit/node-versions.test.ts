@@ -157,6 +157,31 @@ describe('version 2: short names, and what the model is told', () => {
 		},
 	);
 
+	it.each(operations)(
+		'$resource → $operation at its defaults: no issue but the fields to fill in (as version 1), as a node or as a tool',
+		({ resource, operation }) => {
+			const issuesOf = (description: INodeTypeDescription, version: number) =>
+				NodeHelpers.getNodeParametersIssues(
+					description.properties,
+					{
+						id: '1',
+						name: 'Node',
+						type: `test.${description.name}`,
+						typeVersion: version,
+						position: [0, 0],
+						parameters: withDefaults(description, version, { resource, operation }),
+					},
+					description,
+				);
+			// only a required ID without a default (Plot ID, Run ID, Area ID) asks to be filled in
+			const v1Issues = issuesOf(v1, 1);
+			for (const field of Object.keys(v1Issues?.parameters ?? {}))
+				expect(['plotId', 'runId', 'areaId']).toContain(field);
+			expect(issuesOf(v2, 2)).toEqual(v1Issues);
+			expect(issuesOf(v2Tool, 2)).toEqual(v1Issues);
+		},
+	);
+
 	it('the Tool Description shows in the tool only, once per operation', () => {
 		for (const { resource, operation } of operations) {
 			const inTool = shown(v2Tool, 2, { resource, operation });
