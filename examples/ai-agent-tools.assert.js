@@ -30,7 +30,8 @@ module.exports = async (runData, ctx) => {
 		const { description, parameters } = offered[name];
 		assert.ok(description.includes(want.cost), `${name}: "${description}" says "${want.cost}"`);
 		assert.match(description, want.returns, `${name}: "${description}" says what it returns`);
-		assert.ok(description.endsWith(' in Geospatial Analysis'), `${name}: n8n adds the service`);
+		// version 1: n8n adds the service to the action; version 2: the Tool Description says it
+		assert.ok(description.endsWith(' in Geospatial Analysis'), `${name}: names the service`);
 		const other = want.cost === 'free' ? 'spends tokens' : 'free';
 		assert.ok(!description.includes(other), `${name}: "${description}" does not say "${other}"`);
 		const props = parameters.properties || {};

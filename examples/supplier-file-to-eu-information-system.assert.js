@@ -103,6 +103,21 @@ module.exports = async (runData, ctx) => {
 	const { bin, text } = fileText(files[0]);
 	assert.strictEqual(bin.fileName, 'eudr-geolocation.geojson');
 	assert.ok(/geo\+json/.test(bin.mimeType || ''), `mime type ${bin.mimeType}`);
+	// a file n8n's binary viewer shows (View, not only Download): file type json
+	assert.strictEqual(bin.fileType, 'json', `file type ${bin.fileType}`);
+	assert.strictEqual(bin.fileExtension, 'geojson');
+	if (bin.id) {
+		// stored apart (n8n 2.x): the editor's viewer fetches it, and n8n serves it for viewing
+		const q = new URLSearchParams({
+			id: bin.id,
+			action: 'view',
+			fileName: bin.fileName,
+			mimeType: bin.mimeType,
+		});
+		const viewed = await ctx.rest('GET', `/rest/binary-data?${q}`);
+		assert.strictEqual(viewed.status, 200, `View answered ${viewed.status}: ${viewed.text}`);
+		assert.strictEqual(JSON.parse(viewed.text).type, 'FeatureCollection', 'the viewer reads JSON');
+	}
 	if (text) {
 		const geojson = JSON.parse(text);
 		assert.strictEqual(geojson.type, 'FeatureCollection');

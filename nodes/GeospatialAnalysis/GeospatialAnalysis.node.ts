@@ -11,6 +11,18 @@ import { VersionedNodeType } from 'n8n-workflow';
 import { router } from './v1/actions/router';
 import { versionDescription } from './v1/actions/versionDescription';
 import { loadOptions } from './v1/methods';
+import { versionDescription as versionDescriptionV2 } from './v2/actions/versionDescription';
+
+const icon = {
+	light: 'file:../../icons/geospatialAnalysis.svg',
+	dark: 'file:../../icons/geospatialAnalysis.dark.svg',
+} as const;
+
+const subtitle = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
+
+/** What the nodes panel and the node's settings say of the node (every version). */
+const nodeDescription =
+	'Register plots of land, run EUDR deforestation, protected-area, Indigenous-land, climate and site analyses on them and get the results';
 
 /**
  * Version 1 of the action node, with its whole description. It lives in this file, beside
@@ -24,14 +36,10 @@ export class GeospatialAnalysisV1 implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Geospatial Analysis',
 		name: 'geospatialAnalysis',
-		icon: {
-			light: 'file:../../icons/geospatialAnalysis.svg',
-			dark: 'file:../../icons/geospatialAnalysis.dark.svg',
-		},
+		icon,
 		group: ['transform'],
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description:
-			'Register plots of land and run EUDR deforestation, protected-area, Indigenous-land, climate and site analyses on them',
+		subtitle,
+		description: nodeDescription,
 		usableAsTool: true,
 		...versionDescription,
 	};
@@ -43,23 +51,51 @@ export class GeospatialAnalysisV1 implements INodeType {
 	}
 }
 
+/**
+ * Version 2: version 1's operations (the same router; each operation reads a moved field
+ * where the node's version keeps it) with the editor of v2/actions/versionDescription.ts:
+ * short actions, Max Tokens at the top of Job → Create with a limit by default, Wait for
+ * Completion outputting Per-Plot Results by default, Request Timeout inside Options. Saved
+ * workflows keep version 1 (n8n stores only non-default values, so changed defaults need a
+ * new version); nodes added from the nodes panel get version 2.
+ */
+export class GeospatialAnalysisV2 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Geospatial Analysis',
+		name: 'geospatialAnalysis',
+		icon,
+		group: ['transform'],
+		subtitle,
+		description: nodeDescription,
+		usableAsTool: true,
+		...versionDescriptionV2,
+	};
+
+	methods = { loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}
+
 export class GeospatialAnalysis extends VersionedNodeType {
 	constructor() {
-		const v1 = new GeospatialAnalysisV1();
-		// The node's name, icon and texts are those of its default version.
-		const { displayName, name, icon, group, subtitle, description } = v1.description;
+		const v2 = new GeospatialAnalysisV2();
+		// The node's name, icon and texts are those of its default (newest) version.
+		const { displayName, name, group } = v2.description;
 		const baseDescription: INodeTypeBaseDescription = {
 			displayName,
 			name,
 			icon,
 			group,
 			subtitle,
-			description,
-			defaultVersion: 1,
+			description: nodeDescription,
+			defaultVersion: 2,
 		};
 
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
-			1: v1,
+			1: new GeospatialAnalysisV1(),
+			2: v2,
 		};
 
 		super(nodeVersions, baseDescription);

@@ -201,9 +201,13 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Job finished: " + $parameter["statuses"].join(", ")}}',
+		// "On finished jobs", "On jobs done" or "On jobs done with errors" (whole words, short).
+		subtitle:
+			'={{ ($parameter["statuses"] || []).length === 1 ? ($parameter["statuses"][0] === "done" ? "On jobs done" : "On jobs done with errors") : "On finished jobs" }}',
+		// The nodes panel shows this text for the Geospatial Analysis entry (action node and
+		// trigger together), so it says what both do.
 		description:
-			'Starts the workflow once for every analysis job of the account that finishes (done or done with errors)',
+			'Register plots of land, run EUDR deforestation, protected-area and other analyses, and start workflows when they finish',
 		defaults: { name: 'Geospatial Analysis Trigger' },
 		polling: true,
 		inputs: [],
@@ -212,8 +216,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		properties: [
 			authenticationProperty,
 			{
-				displayName:
-					'Each job fires once, when it reaches a final status. Jobs that finished before the workflow was activated are skipped, except those that finished within two poll intervals plus five minutes before it (longer with "Look Back (Hours)"). Polling costs no tokens.',
+				displayName: 'Starts the workflow once for each job that finishes. Polling is free.',
 				name: 'notice',
 				type: 'notice',
 				default: '',
@@ -226,19 +229,19 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					{
 						name: 'Done',
 						value: 'done',
-						description: 'Every plot of the job was analysed',
+						description: 'Every plot of the job was analyzed',
 					},
 					{
 						name: 'Done With Errors',
 						value: 'done-with-errors',
 						description:
-							'The job finished but some plots could not be analysed (their tokens are refunded)',
+							'The job finished but some plots could not be analyzed (their tokens are refunded)',
 					},
 				],
 				default: ['done', 'done-with-errors'],
 				required: true,
 				description:
-					'Final job statuses that start the workflow. A job that finishes with a status not selected here is skipped.',
+					'Final job statuses that start the workflow, once per job. A job that finishes with a status not selected here is skipped. Jobs that finished before the workflow was activated are skipped too, except those that finished within two poll intervals plus five minutes before it (see Look Back (Hours)).',
 			},
 			{
 				displayName: 'Output',
@@ -249,7 +252,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 						name: 'Job',
 						value: 'job',
 						description:
-							'One item per job: ID, name, status, plot IDs, token cost and visualisation URLs, without plot results',
+							'One item per job: ID, name, status, plot IDs, token cost and visualization URLs, without plot results',
 					},
 					{
 						name: 'Job With Plots',

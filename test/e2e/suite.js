@@ -166,6 +166,7 @@ async function checkPackageLoaded(inst, packageDir = REPO_ROOT) {
  *   ctx.fake: { url, origin, users, user, request(method, path, body) } (e.g. '/__fake/log'),
  *     ctx.fake.llm: the scripted chat model ({ url, requests, chats() }, see fake-llm.js)
  *   ctx.apiKey, ctx.credentials (what was imported)
+ *   ctx.rest(method, path, body): the editor's REST API, logged in (e.g. '/rest/binary-data?…')
  */
 function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
 	const ctx = {
@@ -177,6 +178,7 @@ function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
 		credentials: creds,
 		workflow: workflow && workflow.imported,
 		file: workflow && workflow.rel,
+		rest: (method, p, body) => n8n.rest(inst, method, p, body),
 		output: (nodeName, output = 0, runIndex = -1) =>
 			n8n.nodeOutput(ctx.run?.data?.resultData?.runData, nodeName, output, runIndex),
 		items: (nodeName, output = 0, runIndex = -1) => {

@@ -12,7 +12,34 @@ function arg(name: string): string | undefined {
 	return eq ? eq.slice(name.length + 3) : undefined;
 }
 
+/** What `--help` (or `-h`) prints; nothing is started then. */
+export const HELP = [
+	'Usage: npm run fake-service -- [options]',
+	'',
+	'Starts the fake Geospatial Analysis Service (for tests and demos) and prints its URL and users.',
+	'',
+	'Options:',
+	'  --port <n>              port to listen on (default: PORT or 5680)',
+	'  --host <address>        address to listen on (default: HOST or 127.0.0.1; 0.0.0.0 for Docker)',
+	'  --per-plot-ms <ms>      how long the analysis of one plot takes on the fake clock',
+	'  --jwt-lifetime <s>      lifetime of the JWTs it issues, in seconds',
+	'  --start-time <iso>      the fake clock at start',
+	'  --failing <a,b>         plot names whose analysis fails',
+	'  --tokens <n>            token balance of each seeded user',
+	'  --variant <flat,...>    answer shape variant (default: FAKE_VARIANT; see test/fake-service/variant.ts)',
+	'  -h, --help              print this help and exit',
+].join('\n');
+
+/** Whether the command line asks for help. */
+export function wantsHelp(argv: readonly string[]): boolean {
+	return argv.slice(2).some((a) => a === '--help' || a === '-h');
+}
+
 async function main(): Promise<void> {
+	if (wantsHelp(process.argv)) {
+		console.log(HELP);
+		return;
+	}
 	const port = Number(arg('port') ?? process.env.PORT ?? 5680);
 	const host = arg('host') ?? process.env.HOST ?? '127.0.0.1';
 	const start = arg('start-time');
@@ -53,7 +80,8 @@ async function main(): Promise<void> {
 	process.on('SIGTERM', stop);
 }
 
-main().catch((e) => {
-	console.error(e);
-	process.exit(1);
-});
+if (require.main === module)
+	main().catch((e) => {
+		console.error(e);
+		process.exit(1);
+	});

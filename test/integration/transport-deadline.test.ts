@@ -138,7 +138,7 @@ describe('request deadlines (engine → loopback servers)', () => {
 			store: store(),
 		});
 		expect(error?.message).toBe(
-			`Could not download the visualisation at ${cdn.url}/slow/1.png: it did not arrive within ${TIMEOUT_S} s (the node's Request Timeout)`,
+			`Could not download the visualization at ${cdn.url}/slow/1.png: it did not arrive within ${TIMEOUT_S} s (the node's Request Timeout)`,
 		);
 		expect(Date.now() - started).toBeLessThan(GENEROUS_MS);
 		await until(() => cdn.abandoned === 1);

@@ -135,7 +135,7 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 	])('refuses a %s address without fetching anything', async (scheme, url) => {
 		images = [url];
 		const { error } = await getResults();
-		expect(error?.message).toMatch(/^Could not download the visualisation at /);
+		expect(error?.message).toMatch(/^Could not download the visualization at /);
 		expect(error?.message).toContain(
 			`"${scheme}" address, and only http(s) addresses are downloaded`,
 		);
@@ -194,7 +194,7 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 		images = [`${cdn.url}/missing.png?signature=secret-token`];
 		const { error } = await getResults();
 		expect(error?.message).toBe(
-			`Could not download the visualisation at ${cdn.url}/missing.png: the server answered HTTP 404`,
+			`Could not download the visualization at ${cdn.url}/missing.png: the server answered HTTP 404`,
 		);
 	});
 });

@@ -243,8 +243,17 @@ describe('every expression shown in the UI runs', () => {
 				// rule would uppercase any `$json` in a description)
 				`${name} › Plot IDs (plotIds) [job: create] › default`,
 				`${name} › Plot IDs (plotIds) [job: getQuote] › default`,
-				`${name} › Per-Plot Values (perPlot) [job: create] › Harvest Date (harvestDate) › placeholder`,
-				`${name} › Per-Plot Values (perPlot) [job: create] › Commodity (commodity) › placeholder`,
+				// version 2 keeps the per-plot values in Options
+				...(version >= 2
+					? [
+							`${name} › Options (options) [job: create] › Per-Plot Harvest Date (perPlotHarvestDate) › placeholder`,
+							`${name} › Options (options) [job: create] › Per-Plot Commodity (perPlotCommodity) › placeholder`,
+							`${name} › Options (options) [job: getQuote] › Per-Plot Commodity (perPlotCommodity) › placeholder`,
+						]
+					: [
+							`${name} › Per-Plot Values (perPlot) [job: create] › Harvest Date (harvestDate) › placeholder`,
+							`${name} › Per-Plot Values (perPlot) [job: create] › Commodity (commodity) › placeholder`,
+						]),
 				`${name} › GeoJSON (geoJson) [plot: register] › default`,
 			]),
 		);
@@ -320,5 +329,18 @@ describe('the check itself', () => {
 		];
 		expect(shown).toHaveLength(5);
 		expect(failures(workflow, shown)).toEqual([]);
+	});
+});
+
+describe("the trigger's subtitle on the canvas", () => {
+	it.each([
+		[['done', 'done-with-errors'], 'On finished jobs'],
+		[['done'], 'On jobs done'],
+		[['done-with-errors'], 'On jobs done with errors'],
+	])('Trigger On %j reads "%s" (whole words, short)', (statuses, words) => {
+		const workflow = workflowWith('test.geospatialAnalysisTrigger', 1, { statuses });
+		const got = evaluate(workflow, String(trigger.description.subtitle));
+		expect(got).toEqual({ value: words });
+		expect(words.length).toBeLessThanOrEqual(25);
 	});
 });

@@ -30,6 +30,8 @@ export interface OutputOptions {
 	simplify: boolean;
 	downloadImages: boolean;
 	binaryPropertyName: string;
+	/** Simplified per-plot rows with the decision columns first (version 2 of the action node). */
+	decisionFirst?: boolean;
 }
 
 /** The Output / Simplify / Download options of Wait for Completion and Get Results for an item. */
@@ -44,6 +46,7 @@ export function readOutputOptions(ctx: IExecuteFunctions, itemIndex = 0): Output
 			output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
 		downloadImages: ctx.getNodeParameter('downloadImages', itemIndex, false) as boolean,
 		binaryPropertyName: binaryPropertyName || 'data',
+		decisionFirst: ctx.getNode().typeVersion >= 2,
 	};
 }
 
@@ -82,10 +85,10 @@ export async function downloadImage(
 				: `it could not be fetched: ${(error as Error).message}`;
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`Could not download the visualisation at ${shownUrl(url)}: ${reason}`,
+			`Could not download the visualization at ${shownUrl(url)}: ${reason}`,
 			{
 				itemIndex,
-				description: `Turn off "Download Visualisations", or try again later. Images larger than ${MAX_DOWNLOAD_BYTES / (1024 * 1024)} MB are not downloaded.`,
+				description: `Turn off "Download Visualizations", or try again later. Images larger than ${MAX_DOWNLOAD_BYTES / (1024 * 1024)} MB are not downloaded.`,
 			},
 		);
 	}
@@ -131,7 +134,12 @@ export async function jobOutput(
 	}
 	// Plots whose outcome nothing else tells: ask their analysis runs of this job.
 	const runs = await lookUpPlotRuns(ctx, job, itemIndex);
-	const rows = perPlotResults(job, { simplify: options.simplify, resultKeys, runs });
+	const rows = perPlotResults(job, {
+		simplify: options.simplify,
+		resultKeys,
+		runs,
+		decisionFirst: options.decisionFirst,
+	});
 	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < rows.length; i++) {

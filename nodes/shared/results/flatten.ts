@@ -498,6 +498,36 @@ export function simplifyPlotResult(
 export interface PerPlotOptions extends FlattenOptions {
 	/** What each plot's analysis runs of this job say (plot id → evidence), when looked up. */
 	runs?: ReadonlyMap<string, RunEvidence>;
+	/**
+	 * Simplified rows with the decision first (DECISION_COLUMNS, then the rest in their usual
+	 * order): version 2 of the action node. Version 1 and the trigger keep the original order.
+	 */
+	decisionFirst?: boolean;
+}
+
+/**
+ * The columns a reviewer decides on, first in version 2's simplified rows: which plot, its
+ * risk and why, whether it is deforestation-free, and whether it overlaps a protected area
+ * or Indigenous land (with the reason when that is unknown).
+ */
+export const DECISION_COLUMNS = [
+	'plot_name',
+	'plot_id',
+	'risk_level',
+	'risk_reason',
+	'deforestation_free',
+	'protected_area_overlap',
+	'indigenous_land_overlap',
+	'failed',
+	'failure_reason',
+] as const;
+
+/** The same row with DECISION_COLUMNS first (every key and value kept). */
+export function decisionFirst(row: IDataObject): IDataObject {
+	const out: IDataObject = {};
+	for (const key of DECISION_COLUMNS) if (key in row) out[key] = row[key];
+	for (const [key, value] of Object.entries(row)) if (!(key in out)) out[key] = value;
+	return out;
 }
 
 /** The plots of a job's rows: those embedded, then those named in plot_ids only. */
@@ -521,7 +551,10 @@ export function plotsOfRows(job: IDataObject): IDataObject[] {
 export function perPlotResults(job: IDataObject, options: PerPlotOptions): IDataObject[] {
 	return plotsOfRows(job).map((plot) => {
 		const runs = options.runs?.get(str(plot.plot_id) ?? '');
-		if (options.simplify) return simplifyPlotResult(plot, job, options.resultKeys, runs);
+		if (options.simplify) {
+			const row = simplifyPlotResult(plot, job, options.resultKeys, runs);
+			return options.decisionFirst ? decisionFirst(row) : row;
+		}
 		const outcome = plotOutcome(plot, job, runs);
 		return {
 			...plot,

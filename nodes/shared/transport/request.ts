@@ -92,13 +92,17 @@ function authenticationMethod(ctx: ServiceContext): AuthenticationMethod {
  */
 export function requestTimeoutMs(ctx: ServiceContext): number {
 	let value: unknown;
-	try {
-		value =
-			'getInputData' in ctx
-				? (ctx as IExecuteFunctions).getNodeParameter(REQUEST_TIMEOUT_PARAMETER, 0, '')
-				: (ctx as IPollFunctions).getNodeParameter(REQUEST_TIMEOUT_PARAMETER, '');
-	} catch {
-		value = '';
+	// Top level (action node version 1, trigger), or inside Options (action node version 2).
+	for (const name of [REQUEST_TIMEOUT_PARAMETER, `options.${REQUEST_TIMEOUT_PARAMETER}`]) {
+		try {
+			value =
+				'getInputData' in ctx
+					? (ctx as IExecuteFunctions).getNodeParameter(name, 0, '')
+					: (ctx as IPollFunctions).getNodeParameter(name, '');
+		} catch {
+			value = '';
+		}
+		if (value !== '' && value !== undefined && value !== null) break;
 	}
 	if (value === '' || value === undefined || value === null) return DEFAULT_REQUEST_TIMEOUT_MS;
 	const seconds = typeof value === 'string' ? Number(value.trim()) : Number(value);

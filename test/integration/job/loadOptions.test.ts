@@ -51,6 +51,18 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 		const before = await loadOptions.getChecks.call(loadOptionsContext(fake));
 		expect(before.length).toBe(28);
 		expect(before).toContainEqual(expect.objectContaining({ name: 'EUDR', value: 'eudr' }));
+		// the EUDR bundle first (what a job runs when no check is chosen), then by name
+		expect(before[0]).toMatchObject({
+			value: 'eudr',
+			description: expect.stringMatching(/^Runs when no check is chosen\. About 1 token per /),
+		});
+		const rest = before.slice(1).map((o) => o.name);
+		expect(rest).toEqual([...rest].sort((a, b) => a.localeCompare(b)));
+		// the cost first, in plain words, and one sentence of description (the list cuts long texts)
+		for (const o of before) {
+			expect(o.description).not.toMatch(/token\(s\)/);
+			expect(String(o.description).split(/[.!?] /).length).toBeLessThanOrEqual(3);
+		}
 		expect(before.every((o) => typeof o.description === 'string' && o.description.length > 0)).toBe(
 			true,
 		);
@@ -66,7 +78,7 @@ describe('Job → Create: checks loaded from the live catalog', () => {
 			expect.objectContaining({
 				name: 'Peat Depth',
 				value: 'peat_depth',
-				description: expect.stringContaining('2 token(s) per plot'),
+				description: expect.stringContaining('2 tokens per plot'),
 			}),
 		);
 		expect(fake.log.count({ method: 'GET', path: '/v3/discovery/capabilities' })).toBe(2);

@@ -71,6 +71,9 @@ describe('Plot → Export for EU Information System (through the n8n engine)', (
 		const { binary, text, json } = fileOf(items[0]);
 		expect(binary.fileName).toBe('eudr-geolocation.geojson');
 		expect(binary.mimeType).toBe('application/geo+json');
+		// a file type n8n's binary viewer shows (it shows json, not an unknown type)
+		expect(binary.fileType).toBe('json');
+		expect(binary.fileExtension).toBe('geojson');
 		expect(json.type).toBe('FeatureCollection');
 		expect(json).not.toHaveProperty('crs');
 		expect(json.features.map((f) => f.properties)).toEqual([

@@ -41,13 +41,13 @@ export function outputFields(
 				'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
 		},
 		{
-			displayName: 'Download Visualisations',
+			displayName: 'Download Visualizations',
 			name: 'downloadImages',
 			type: 'boolean',
 			displayOptions: { show },
 			default: false,
 			description:
-				"Whether to download each plot's visualisation image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image.",
+				"Whether to download each plot's visualization image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image.",
 		},
 		{
 			displayName: 'Put Image in Field',

@@ -13,7 +13,13 @@ import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import { createJobExactlyOnce } from '../../../../shared/jobs/recover';
 import type { JobItem } from './jobRequest';
-import { jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
+import {
+	MAX_TOKENS_DEFAULT_V2,
+	jobBody,
+	jobGroups,
+	readJobItem,
+	requestFields,
+} from './jobRequest';
 
 const show = { resource: ['job'], operation: ['create'] };
 
@@ -40,7 +46,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description:
-					'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognise the job after a dropped connection.',
+					'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognize the job after a dropped connection.',
 			},
 			{
 				displayName: 'Notes',
@@ -55,7 +61,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
 		options: [
@@ -82,7 +88,12 @@ export const description: INodeProperties[] = [
 ];
 
 function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
-	const fields = ctx.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	// Version 2 keeps Job Name, Notes and Additional Info in Options.
+	const fields = ctx.getNodeParameter(
+		ctx.getNode().typeVersion >= 2 ? 'options' : 'additionalFields',
+		itemIndex,
+		{},
+	) as IDataObject;
 	const extra: IDataObject = {};
 	const name = problems.take('Job Name', readText(fields.jobName));
 	extra.job_name =
@@ -106,9 +117,14 @@ interface CreateItem extends JobItem {
 
 function readCreateItem(ctx: IExecuteFunctions, i: number, problems: Problems): CreateItem {
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	// Version 2 shows Max Tokens at the top level, with a limit by default.
+	const maxTokensValue =
+		ctx.getNode().typeVersion >= 2
+			? ctx.getNodeParameter('maxTokens', i, MAX_TOKENS_DEFAULT_V2)
+			: options.maxTokens;
 	const maxTokens = problems.take(
 		'Max Tokens',
-		readNumber(options.maxTokens, {
+		readNumber(maxTokensValue, {
 			min: 0,
 			label: 'the most tokens this job may cost (0: no limit)',
 		}),
@@ -188,7 +204,7 @@ async function createJob(
 				`The job would cost ${String(quote.token_cost)} tokens, more than Max Tokens (${value.maxTokens}); nothing was created`,
 				{
 					itemIndex: first,
-					description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyse fewer plots or checks.`,
+					description: `Quote: ${String(quote.token_cost)} tokens; free balance: ${String(quote.free_tokens)} tokens. Raise Max Tokens, or analyze fewer plots or checks.`,
 				},
 			);
 	}
@@ -203,7 +219,7 @@ async function createJob(
 				{
 					itemIndex: first,
 					description:
-						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyse fewer plots or checks. Get Quote shows the cost first.',
+						'Buy tokens, wait for running jobs to settle (their reservations are released), or analyze fewer plots or checks. Get Quote shows the cost first.',
 				},
 			);
 		throw asNodeError(ctx, error, first);

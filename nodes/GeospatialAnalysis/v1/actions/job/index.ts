@@ -35,7 +35,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get one job with its status and visualisation URLs. Free of charge.',
+				description: 'Get one job with its status and visualization URLs. Free of charge.',
 				action: 'Get a job — free — returns its status',
 			},
 			{
@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 				name: 'Get Quote',
 				value: 'getQuote',
 				description:
-					'Ask what a job would cost (dry run): the exact token cost plus the current free balance. Creates nothing, costs nothing.',
+					'Ask what a job would cost (dry run): the exact token cost plus the current free balance. Creates nothing; free.',
 				action: 'Get a job quote — free — returns the token cost and balance',
 			},
 			{

@@ -28,7 +28,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			default: '={{ $json.plot_id }}',
 			displayOptions: { show },
 			description:
-				'IDs of registered plots to analyse: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
+				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
 		},
 		{
 			displayName: 'Jobs',
@@ -179,6 +179,50 @@ export function requestFields(operations: string[]): INodeProperties[] {
 	];
 }
 
+/**
+ * Max Tokens by default in version 2 of the node (version 1: 0, no limit, inside Options):
+ * about 100 hectares of plots for the EUDR bundle. Over it, nothing is created (the quote
+ * that tells is free).
+ */
+export const MAX_TOKENS_DEFAULT_V2 = 100;
+
+/**
+ * Job → Create and Get Quote fields that version 2 of the node keeps in its Options
+ * collection (version 1 shows them at the top level).
+ */
+const IN_OPTIONS_FROM_V2 = ['jobPer', 'commodity', 'harvestDate', 'checkConfigs'];
+
+/** A Job → Create / Get Quote field of either node version, by its version-1 name. */
+export function jobParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: unknown,
+): unknown {
+	const v2 = ctx.getNode().typeVersion >= 2 && IN_OPTIONS_FROM_V2.includes(name.split('.')[0]);
+	return ctx.getNodeParameter(v2 ? `options.${name}` : name, itemIndex, fallback);
+}
+
+/** Per-plot commodity and harvest date: "Per-Plot Values" (v1), or two options (v2). */
+function perPlotValues(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { values: IDataObject; commodityLabel: string; harvestLabel: string } {
+	if (ctx.getNode().typeVersion >= 2) {
+		const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		return {
+			values: { commodity: options.perPlotCommodity, harvestDate: options.perPlotHarvestDate },
+			commodityLabel: 'Per-Plot Commodity',
+			harvestLabel: 'Per-Plot Harvest Date',
+		};
+	}
+	return {
+		values: ctx.getNodeParameter('perPlot', itemIndex, {}) as IDataObject,
+		commodityLabel: 'Per-Plot Values → Commodity',
+		harvestLabel: 'Per-Plot Values → Harvest Date',
+	};
+}
+
 export interface ItemPlots {
 	itemIndex: number;
 	plotIds: string[];
@@ -193,11 +237,11 @@ export function readItemPlots(
 ): ItemPlots {
 	const read = readIdList(ctx.getNodeParameter('plotIds', itemIndex, ''), 'plot');
 	const plotIds = problems.take('Plot IDs', read, missingIdReason('plot')) ?? [];
-	const values = ctx.getNodeParameter('perPlot', itemIndex, {}) as IDataObject;
+	const { values, commodityLabel, harvestLabel } = perPlotValues(ctx, itemIndex);
 	const entry: IDataObject = {};
-	const commodity = problems.take('Per-Plot Values → Commodity', readCommodity(values.commodity));
+	const commodity = problems.take(commodityLabel, readCommodity(values.commodity));
 	if (commodity !== undefined) entry.commodity = commodity;
-	const harvest = problems.take('Per-Plot Values → Harvest Date', readDate(values.harvestDate));
+	const harvest = problems.take(harvestLabel, readDate(values.harvestDate));
 	if (harvest !== undefined) entry.harvest_date = harvest;
 	const perPlot: Record<string, IDataObject> = {};
 	if (Object.keys(entry).length) for (const id of plotIds) setOwn(perPlot, id, { ...entry });
@@ -223,8 +267,7 @@ export function readJobSettings(
 			byName ? 'Check Names' : 'Check Names or IDs',
 			readIdList(ctx.getNodeParameter(byName ? 'checkNames' : 'checks', itemIndex, ''), 'check'),
 		) ?? [];
-	const configs =
-		(ctx.getNodeParameter('checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
+	const configs = (jobParameter(ctx, 'checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
 	const configOf = new Map<string, IDataObject>();
 	for (const entry of configs) {
 		const name = String(entry.check ?? '').trim();
@@ -247,12 +290,12 @@ export function readJobSettings(
 	const config: IDataObject = {};
 	const commodity = problems.take(
 		'Commodity',
-		readCommodity(ctx.getNodeParameter('commodity', itemIndex, '')),
+		readCommodity(jobParameter(ctx, 'commodity', itemIndex, '')),
 	);
 	if (commodity !== undefined) config.commodity = commodity;
 	const harvest = problems.take(
 		'Harvest Date',
-		readDate(ctx.getNodeParameter('harvestDate', itemIndex, '')),
+		readDate(jobParameter(ctx, 'harvestDate', itemIndex, '')),
 	);
 	if (harvest !== undefined) config.harvest_date = harvest;
 	return { checks, config };
@@ -340,7 +383,7 @@ export function jobGroups<T>(
 	ctx: IExecuteFunctions,
 	ready: Array<Ready<T>>,
 ): Array<Array<Ready<T>>> {
-	if (ctx.getNodeParameter('jobPer', 0, 'allItems') === 'item') return ready.map((r) => [r]);
+	if (jobParameter(ctx, 'jobPer', 0, 'allItems') === 'item') return ready.map((r) => [r]);
 	return ready.length > 0 ? [ready] : [];
 }
 

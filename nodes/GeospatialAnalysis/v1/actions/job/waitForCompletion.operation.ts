@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Max Wait (Minutes)',
 		name: 'maxWaitMinutes',
 		type: 'number',
-		typeOptions: { minValue: 0.1, maxValue: 1440, numberPrecision: 1 },
+		typeOptions: { minValue: 0.1, maxValue: 1440 },
 		default: 4,
 		displayOptions: { show },
 		description:
@@ -73,7 +73,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
 		options: [
@@ -81,7 +81,7 @@ export const description: INodeProperties[] = [
 				displayName: 'First Check After (Seconds)',
 				name: 'firstCheckAfter',
 				type: 'number',
-				typeOptions: { minValue: 0.1, numberPrecision: 1 },
+				typeOptions: { minValue: 0.1 },
 				default: 2,
 				description: 'Delay before the first status check; later checks back off exponentially',
 			},

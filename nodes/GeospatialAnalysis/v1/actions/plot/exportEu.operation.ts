@@ -27,10 +27,21 @@ import { repairGeometryOption } from './plotFields';
 
 const show = { resource: ['plot'], operation: ['exportEu'] };
 
+/** The media type of a GeoJSON file (RFC 7946). */
+export const GEOJSON_MIME_TYPE = 'application/geo+json';
+
 /** Features one item may hold here (a plot from the service holds one; a file may hold many). */
 const MAX_FEATURES_PER_ITEM = 100_000;
 
 export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
+		name: 'exportNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
 	{
 		displayName: 'Input',
 		name: 'exportInput',
@@ -94,7 +105,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
 		options: [
@@ -112,7 +123,7 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				// EU_MAX_FILE_BYTES in MB (a literal, as n8n's lint wants; the export unit test keeps them equal).
 				default: 25,
-				typeOptions: { minValue: 0.001, numberPrecision: 3 },
+				typeOptions: { minValue: 0.001 },
 				description:
 					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split.',
 			},
@@ -264,11 +275,19 @@ async function fileOutput(
 ): Promise<BatchOutput> {
 	const fileName = fileNameOf(options.fileName, file.number, count);
 	const binaryField = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+	// Viewable in n8n: its binary viewer shows fileType "json", which n8n derives from
+	// application/json only, and n8n's server serves a stored file for viewing only when the
+	// media type stored with it is on its list (application/json is, application/geo+json is
+	// not). So the file is stored as JSON, and the item says what it is: a GeoJSON file
+	// (application/geo+json, .geojson), as the nodes that send or write it pass it on.
 	const binary = await ctx.helpers.prepareBinaryData(
 		Buffer.from(file.text, 'utf8'),
 		fileName,
-		'application/geo+json',
+		'application/json',
 	);
+	binary.mimeType = GEOJSON_MIME_TYPE;
+	binary.fileType = 'json';
+	binary.fileExtension = 'geojson';
 	const more = warnings.length - MAX_WARNINGS_LISTED;
 	const json: IDataObject = {
 		file_name: fileName,

@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 				value: 'register',
 				description:
 					'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
-				action: 'Register plots — costs nothing — returns one item per plot',
+				action: 'Register plots — free — returns one item per plot',
 			},
 			{
 				name: 'Validate',

@@ -61,13 +61,13 @@ export function plotFieldsProperty(show: NonNullable<IDisplayOptions['show']>): 
 				description: `Commodity grown on the plot, one of ${COMMODITIES.join(', ')} (any letter case; "Palm Oil" works). Optional here: it can also be given when creating the job.`,
 			},
 			{
-				displayName: 'Country (For Validation)',
+				displayName: 'Expected Country',
 				name: 'country',
 				type: 'string',
 				default: '',
 				placeholder: 'BR',
 				description:
-					'Country of the plot (name, ISO2 or ISO3 code). Not sent: used to catch swapped latitude/longitude and plots outside their country before upload.',
+					'Country the plot should lie in (name, ISO2 or ISO3 code). Not sent to the service: used to catch swapped latitude/longitude and plots outside their country before upload.',
 			},
 			{
 				displayName: 'Harvest Date',
@@ -132,7 +132,7 @@ export function repairGeometryOption(what: string): INodeProperties {
 export interface PlotFieldValues {
 	/** The fields sent beside the GeoJSON (only those given). */
 	request: RequestFields;
-	/** Country (For Validation), when given. */
+	/** Expected Country, when given. */
 	country?: string;
 	/** Point Area (Ha) as mapped in (the geometry layer reads and checks it). */
 	pointHa: unknown;

@@ -65,7 +65,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
 		options: [
@@ -104,7 +104,7 @@ export const description: INodeProperties[] = [
 				default: DEFAULT_MIN_OVERLAP_M2,
 				typeOptions: { minValue: 0 },
 				description:
-					'Overlaps smaller than this many square metres are not reported (plots that only touch never are)',
+					'Overlaps smaller than this many square meters are not reported (plots that only touch never are)',
 			},
 			repairGeometryOption('in the output (the input is never changed)'),
 		],

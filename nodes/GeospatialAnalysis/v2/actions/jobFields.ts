@@ -1,0 +1,214 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { COMMODITY_OPTIONS } from '../../../shared/input';
+import { MAX_TOKENS_DEFAULT_V2 } from '../../v1/actions/job/jobRequest';
+
+/**
+ * Job → Create and Job → Get Quote in version 2 of the node: the same requests as version 1
+ * (read by v1/actions/job, which knows where each version keeps a field), with a shorter
+ * panel. At the top: Plot IDs, Checks (EUDR bundle by default, shown in the field) and, for
+ * Create, Max Tokens with a limit by default. Everything else is in Options.
+ *
+ * Moved into Options (from the top level of version 1): Jobs (jobPer), Commodity, Harvest
+ * Date, Check Configs; Per-Plot Values → Commodity / Harvest Date became the options
+ * Per-Plot Commodity (perPlotCommodity) / Per-Plot Harvest Date (perPlotHarvestDate); Job
+ * Name, Notes and Additional Info (Additional Fields in version 1) and Max Tokens (Create
+ * only) left Options; "Choose Checks" (checkSource) is gone: Checks takes names from the
+ * list or from an expression.
+ */
+
+function requestFields(operation: 'create' | 'getQuote'): INodeProperties[] {
+	const show = { resource: ['job'], operation: [operation] };
+	return [
+		{
+			displayName: 'Plot IDs',
+			name: 'plotIds',
+			type: 'string',
+			required: true,
+			default: '={{ $json.plot_id }}',
+			displayOptions: { show },
+			description:
+				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
+		},
+		{
+			displayName: 'Check Names or IDs',
+			name: 'checks',
+			type: 'multiOptions',
+			typeOptions: { loadOptionsMethod: 'getChecks' },
+			displayOptions: { show },
+			default: ['eudr'],
+			description:
+				'Analyses to run on every plot, from the live catalog. By default the EUDR bundle (deforestation, protected areas and Indigenous land); an empty list runs it too. Each check adds to the token cost: Get Quote shows it. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+	];
+}
+
+const maxTokens: INodeProperties = {
+	displayName: 'Max Tokens',
+	name: 'maxTokens',
+	type: 'number',
+	typeOptions: { minValue: 0 },
+	default: MAX_TOKENS_DEFAULT_V2,
+	displayOptions: { show: { resource: ['job'], operation: ['create'] } },
+	description:
+		'The most tokens this job may cost. The node first asks the service for a quote (free) and creates nothing if the job would cost more. 0: no limit.',
+};
+
+function sharedOptions(): INodeProperties[] {
+	return [
+		{
+			displayName: 'Check Configs',
+			name: 'checkConfigs',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Check Config',
+			default: {},
+			description:
+				"Settings for individual checks, checked against that check's input schema from the catalog before anything is sent",
+			options: [
+				{
+					displayName: 'Config',
+					name: 'config',
+					values: [
+						{
+							displayName: 'Check Name',
+							name: 'check',
+							type: 'string',
+							default: '',
+							placeholder: 'data_center_site_suitability',
+							description: 'The capability name of a chosen check',
+						},
+						{
+							displayName: 'Config (JSON)',
+							name: 'json',
+							type: 'json',
+							default: '{}',
+							description: 'The check\'s config object, e.g. {"power_mw": 20}',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Commodity',
+			name: 'commodity',
+			type: 'options',
+			options: [
+				{ name: 'As Registered', value: '' },
+				...COMMODITY_OPTIONS.map((option) => ({ ...option })),
+			],
+			default: '',
+			description:
+				'Commodity for all plots of the job (sent as config.commodity). "As Registered" uses each plot\'s own commodity; a plot with none anywhere is rejected.',
+		},
+		{
+			displayName: 'Harvest Date',
+			name: 'harvestDate',
+			type: 'string',
+			default: '',
+			placeholder: '2025-10-31',
+			description:
+				"Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot's own, else the analysis runs to today.",
+		},
+		{
+			displayName: 'Jobs',
+			name: 'jobPer',
+			type: 'options',
+			options: [
+				{
+					name: 'One Job for All Items',
+					value: 'allItems',
+					description:
+						'Collect the plot IDs of all input items into a single job (one output item)',
+				},
+				{
+					name: 'One Job per Item',
+					value: 'item',
+					description: 'Create a separate job for each input item (one output item per input item)',
+				},
+			],
+			default: 'allItems',
+			description: 'Whether to make one job for the plots of all items or one job per item',
+		},
+		{
+			displayName: 'Per-Plot Commodity',
+			name: 'perPlotCommodity',
+			type: 'string',
+			default: '',
+			placeholder: '={{ $json.commodity }}',
+			description:
+				"Commodity of the plots of each input item (sent as per_plot), overriding Commodity: map it from the item's field. One of wood, soy, cocoa, coffee, palm_oil, beef, rubber.",
+		},
+		{
+			displayName: 'Per-Plot Harvest Date',
+			name: 'perPlotHarvestDate',
+			type: 'string',
+			default: '',
+			placeholder: '={{ $json.harvest_date }}',
+			description:
+				"Harvest date of the plots of each input item (YYYY-MM-DD, sent as per_plot), overriding Harvest Date: map it from the item's field",
+		},
+	];
+}
+
+const createOnlyOptions: INodeProperties[] = [
+	{
+		displayName: 'Additional Info (JSON)',
+		name: 'additionalInfo',
+		type: 'json',
+		default: '{}',
+		description: 'Free key-value pairs stored with the job, e.g. {"batch": "2026-Q1"}',
+	},
+	{
+		displayName: 'Job Name',
+		name: 'jobName',
+		type: 'string',
+		default: '',
+		description:
+			'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognize the job after a dropped connection.',
+	},
+	{
+		displayName: 'Notes',
+		name: 'notes',
+		type: 'string',
+		default: '',
+		description: 'Free text stored with the job',
+	},
+	{
+		displayName: 'Recovery Window (Minutes)',
+		name: 'recoveryWindowMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 60 },
+		default: 10,
+		description:
+			'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
+	},
+];
+
+function optionsCollection(
+	operation: 'create' | 'getQuote',
+	options: INodeProperties[],
+): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { resource: ['job'], operation: [operation] } },
+		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	};
+}
+
+/** Job → Create (version 2). Request Timeout is added to Options with every operation's. */
+export const createDescription: INodeProperties[] = [
+	...requestFields('create'),
+	maxTokens,
+	optionsCollection('create', [...sharedOptions(), ...createOnlyOptions]),
+];
+
+/** Job → Get Quote (version 2). */
+export const getQuoteDescription: INodeProperties[] = [
+	...requestFields('getQuote'),
+	optionsCollection('getQuote', sharedOptions()),
+];
