@@ -17,7 +17,6 @@ interface LockCheck {
 	checkLockfile(lock: unknown): { checked: Checked[]; problems: string[] };
 	PLATFORMS: Array<{ name: string }>;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { checkLockfile, PLATFORMS } = require('../../scripts/check-lockfile.js') as LockCheck;
 
 const root = join(__dirname, '..', '..');
