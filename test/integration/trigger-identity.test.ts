@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { fingerprint } from '../../nodes/GeospatialAnalysisTrigger/identity';
+import { accountKey, fingerprint } from '../../nodes/GeospatialAnalysisTrigger/identity';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import type { SharedClock } from '../helpers/poll';
@@ -137,6 +137,55 @@ describe('Trigger identity in static data', () => {
 			expect(JSON.stringify(poller.saved)).not.toMatch(/"(key|user):/);
 		},
 	);
+
+	it('a changed password counts as another account: the watch period is listed once, nothing fires twice, nothing is lost', async () => {
+		const plots = fake.seedPlots('alice', 3);
+		const store = loginStore();
+		const poller = new Poller({
+			parameters: { authentication: 'login' },
+			store,
+			keeping: 'default',
+		});
+		await poller.poll();
+		const early = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[0]] });
+		clock.advance(2 * MIN);
+		expect((await poller.poll()).items?.map((i) => String(i.json.job_id))).toEqual([
+			String(early.job_id),
+		]);
+		clock.advance(15 * MIN);
+		fake.setPerPlotDuration(30 * MIN);
+		const running = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[1]] });
+		clock.advance(5 * MIN); // `early` is out of the overlap window of `running`: forgotten
+		const third = await poller.poll();
+		expect(third.items).toBeNull();
+		// the state as the previous password left it (the fake's password cannot change)
+		const saved = JSON.parse(JSON.stringify(third.staticData)) as IDataObject;
+		const tracker = (saved[NODE] as IDataObject | undefined)?.tracker as IDataObject | undefined;
+		const state = tracker ?? {};
+		expect(Object.keys(state.seen as object)).not.toContain(String(early.job_id));
+		state.account = await accountKey('the-previous-password', fake.url, 'alice');
+		const after = new Poller({
+			parameters: { authentication: 'login' },
+			store,
+			keeping: 'default',
+			staticData: saved,
+		});
+		fake.setPerPlotDuration(MIN);
+		const fresh = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: [plots[2]] });
+		clock.advance(2 * MIN);
+		const r = await after.poll();
+		expect(r.error).toBeUndefined();
+		expect(r.logs.map((l) => l.message)).toContainEqual(
+			expect.stringContaining('the credential now uses another account'),
+		);
+		expect(r.items?.map((i) => String(i.json.job_id))).toEqual([String(fresh.job_id)]);
+		clock.advance(30 * MIN);
+		expect((await after.poll()).items?.map((i) => String(i.json.job_id))).toEqual([
+			String(running.job_id),
+		]);
+		clock.advance(MIN);
+		expect((await after.poll()).items).toBeNull();
+	});
 
 	it('state of an earlier version for another account is noticed as another account', async () => {
 		const staticData = {
