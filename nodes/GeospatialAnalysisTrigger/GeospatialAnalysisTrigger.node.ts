@@ -26,6 +26,7 @@ import {
 	parseServiceTime,
 	pollStart,
 	readState,
+	storedState,
 	toRecheck,
 } from './completionTracker';
 import { serviceIdentity } from './identity';
@@ -509,7 +510,7 @@ export class GeospatialAnalysisTrigger implements INodeType {
 				{ node },
 			);
 		}
-		staticData.tracker = result.state as unknown as IDataObject;
+		staticData.tracker = storedState(result.state) as unknown as IDataObject;
 		return items.length > 0 ? [items] : null;
 	}
 }

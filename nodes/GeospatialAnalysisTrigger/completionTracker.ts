@@ -24,8 +24,9 @@
  * far ahead counts as unknown. Such a job is still watched and fires once when it finishes.
  *
  * Ids: every id is a key, whatever its text (`constructor`, `toString`, `__proto__`): the
- * work is done on Maps, and the maps stored are objects without a prototype (JSON keeps every
- * key as typed).
+ * work is done on Maps, the maps returned are objects without a prototype, and in static data
+ * (`storedState`) `__proto__` is kept as `~__proto__` (`~x` as `~~x`), so that no copy of it
+ * made by assignment can lose the key; `readState` reads both forms.
  *
  * Size: `pending` and `seen` are capped in count and in bytes (an id may be long): what goes
  * beyond is dropped oldest first and reported (`dropped`, `forgotten`), never silently.
@@ -253,6 +254,27 @@ function toMap(m: Record<string, number>): Map<string, number> {
 	return new Map(Object.entries(m));
 }
 
+/**
+ * The key an id is stored under in static data: the id itself, except `__proto__` and ids that
+ * start with `~`, which get a `~` in front. So no stored key is `__proto__`, and a copy of the
+ * static data made by plain assignment (n8n's deepCopy, Object.assign) cannot lose one.
+ */
+export function storedKey(id: string): string {
+	return id === '__proto__' || id.startsWith('~') ? `~${id}` : id;
+}
+
+/** The id a stored key stands for (storedKey undone; a key written without it reads as is). */
+export function idOfStoredKey(key: string): string {
+	return key.startsWith('~') ? key.slice(1) : key;
+}
+
+/** The state as it goes into static data: every id under its storedKey. */
+export function storedState(state: TrackerState): TrackerState {
+	const encode = (m: Record<string, number>) =>
+		record(Object.entries(m).map(([id, ms]): [string, number] => [storedKey(id), ms]));
+	return { ...state, pending: encode(state.pending), seen: encode(state.seen) };
+}
+
 /** UTF-8 length of a text. */
 function utf8Bytes(text: string): number {
 	let n = 0;
@@ -270,7 +292,7 @@ function utf8Bytes(text: string): number {
 
 /** What one `"id":ms,` entry takes in the stored JSON. */
 export function entryBytes(id: string, ms: number): number {
-	return utf8Bytes(JSON.stringify(id)) + String(ms).length + 2;
+	return utf8Bytes(JSON.stringify(storedKey(id))) + String(ms).length + 2;
 }
 
 /**
@@ -505,8 +527,10 @@ export function readState(value: unknown): TrackerState | undefined {
 		polledAt: s.v === TRACKER_STATE_VERSION ? s.polledAt! : (s.newest ?? s.from),
 		...(s.v === TRACKER_STATE_VERSION && s.service !== undefined ? { service: s.service } : {}),
 		...(s.v === TRACKER_STATE_VERSION && s.account !== undefined ? { account: s.account } : {}),
-		pending: record(Object.entries(s.pending)),
-		seen: record(Object.entries(s.seen)),
+		pending: record(
+			Object.entries(s.pending).map(([k, ms]): [string, number] => [idOfStoredKey(k), ms]),
+		),
+		seen: record(Object.entries(s.seen).map(([k, ms]): [string, number] => [idOfStoredKey(k), ms])),
 	};
 }
 

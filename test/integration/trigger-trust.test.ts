@@ -190,8 +190,10 @@ describe('Trigger: job ids that are names of object properties (fake service)', 
 			expect(activation.error).toBeUndefined();
 			expect(activation.items).toBeNull();
 			const pending = (activation.nodeStaticData.tracker as { pending: object }).pending;
-			expect(Object.keys(pending).sort()).toEqual([...IDS].sort());
-			expect(JSON.stringify(pending)).toContain('"__proto__":');
+			// stored under a key no copy by assignment can lose (storedKey)
+			expect(Object.keys(pending).sort()).toEqual(
+				IDS.map((id) => (id === '__proto__' ? '~__proto__' : id)).sort(),
+			);
 
 			clock.advance(2 * MIN);
 			expect((await poller.poll()).items).toBeNull(); // still running

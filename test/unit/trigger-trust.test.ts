@@ -3,6 +3,7 @@
  * times in the future, ids that are names of object properties, ids of any length.
  */
 import fc from 'fast-check';
+import { deepCopy } from 'n8n-workflow';
 
 import type {
 	JobObservation,
@@ -16,7 +17,10 @@ import {
 	entryBytes,
 	listFrom,
 	MAX_SKEW_MS,
+	idOfStoredKey,
 	readState,
+	storedKey,
+	storedState,
 	toRecheck,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
 
@@ -260,6 +264,36 @@ describe('completionTracker: any id is a key', () => {
 		]);
 		expect(toRecheck(state, [])).toEqual(['__proto__', 'constructor']);
 		expect(JSON.stringify(state.seen)).toBe('{"toString":6}');
+	});
+});
+
+describe('completionTracker: ids in static data survive a copy by assignment', () => {
+	it('stores __proto__ (and ids starting with ~) under a ~ key and reads every form back', () => {
+		for (const id of ['7001', 'constructor', '__proto__', '~', '~x', '~~y', '__proto__~'])
+			expect(idOfStoredKey(storedKey(id))).toBe(id);
+		expect(storedKey('__proto__')).toBe('~__proto__');
+		expect(storedKey('7001')).toBe('7001');
+		const state: TrackerState = readState({
+			v: 2,
+			from: 5,
+			newest: null,
+			polledAt: 7,
+			pending: { x: 1 },
+			seen: {},
+		})!;
+		state.pending['__proto__'] = 3;
+		state.seen['~tilde'] = 4;
+		state.seen['constructor' as string] = 6;
+		// n8n's deepCopy assigns keys one by one: a plain "__proto__" key would be lost there
+		const copied = readState(deepCopy(JSON.parse(JSON.stringify(storedState(state)))))!;
+		expect(Object.entries(copied.pending).sort()).toEqual([
+			['__proto__', 3],
+			['x', 1],
+		]);
+		expect(Object.entries(copied.seen).sort()).toEqual([
+			['constructor', 6],
+			['~tilde', 4],
+		]);
 	});
 });
 
