@@ -20,8 +20,9 @@
  * Time: windows and ages are measured on the local clock (n8n's, the machine's: `now`). A time
  * the service writes counts as "now" only up to `maxSkewMs` (5 minutes) ahead of it, for a
  * service clock that runs a little ahead; a later one (a `created_at` in 2099) is not believed:
- * it never moves the listing window, never makes another job old, and a completion time that
- * far ahead counts as unknown. Such a job is still watched and fires once when it finishes.
+ * it moves the listing window no further than a job created at the local "now" would (never
+ * into the future), never makes another job old, and a completion time that far ahead counts
+ * as unknown. Such a job is still watched and fires once when it finishes.
  *
  * Ids: every id is a key, whatever its text (`constructor`, `toString`, `__proto__`): the
  * work is done on Maps, the maps returned are objects without a prototype, and in static data
@@ -372,10 +373,15 @@ export function advance(input: AdvanceInput): AdvanceResult {
 	const latestBelievable = input.now + (settings.maxSkewMs ?? MAX_SKEW_MS);
 	const believable = (t: number) => t <= latestBelievable;
 
-	let newest = prev.newest !== null && believable(prev.newest) ? prev.newest : null;
-	for (const job of listedById.values())
-		if (believable(job.createdMs) && (newest === null || job.createdMs > newest))
-			newest = job.createdMs;
+	// A creation time beyond the skew counts as "now" on the local clock for the window: such a
+	// job moves it no further than a job created now would (and a service clock far ahead does
+	// not leave the window behind, listing ever more).
+	const windowTime = (t: number) => (believable(t) ? t : input.now);
+	let newest = prev.newest !== null ? windowTime(prev.newest) : null;
+	for (const job of listedById.values()) {
+		const created = windowTime(job.createdMs);
+		if (newest === null || created > newest) newest = created;
+	}
 	// "Now" on the service's clock: no earlier than any believable time it wrote into what was read.
 	let refNow = Math.max(input.now, newest ?? -Infinity);
 	for (const job of [...listedById.values(), ...rechecked.values()])

@@ -148,7 +148,7 @@ describe('completionTracker: service times in the future', () => {
 		);
 	});
 
-	it('a 2099 creation time neither moves the window nor makes a watched job old', () => {
+	it('a 2099 creation time moves the window no further than the local clock, and makes no watched job old', () => {
 		const s = settings();
 		const listed: JobObservation[] = [
 			{ id: 'future', createdMs: Y2099, updatedMs: Y2099, status: 'pending' },
@@ -156,10 +156,56 @@ describe('completionTracker: service times in the future', () => {
 		];
 		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
 		expect(r.dropped).toEqual([]);
-		expect(r.state.newest).toBe(T0 - HOUR);
-		expect(r.state.from).toBe(T0 - HOUR - s.overlapMs);
+		// counted as created now (on the local clock), never 2099
+		expect(r.state.newest).toBe(T0);
+		expect(r.state.from).toBe(T0 - s.overlapMs);
 		expect(r.state.polledAt).toBe(T0);
+		// many polls later the job is still watched: a 2099 creation never ages anyone out
+		let state = r.state;
+		for (let k = 1; k <= 3; k++) {
+			const next = advance({
+				state,
+				now: T0 + k * DAY,
+				listed: [listed[0]],
+				rechecked: new Map([['real', { ...listed[1], status: 'pending' }]]),
+				settings: { ...s, maxAgeMs: 10 * DAY },
+			});
+			expect(next.dropped).toEqual([]);
+			expect(next.state.from).toBe(T0 + k * DAY - s.overlapMs);
+			state = next.state;
+		}
 		expect(Object.keys(r.state.pending).sort()).toEqual(['future', 'real']);
+	});
+
+	it('a service whose clock runs 30 minutes ahead: every job fires once, the listing window follows the local clock', () => {
+		const s = settings();
+		const AHEAD = 30 * MIN;
+		const jobs: SimJob[] = Array.from({ length: 2 * 24 * 6 }, (_, i) => {
+			const created = T0 + 10 * MIN + i * 10 * MIN;
+			return {
+				id: String(9001 + i),
+				shownCreatedMs: created + AHEAD,
+				visibleMs: created,
+				finishMs: created + 20 * MIN,
+				shownFinishMs: created + 20 * MIN + AHEAD,
+			};
+		});
+		const emitted = new Map<string, number>();
+		let state: TrackerState | undefined;
+		for (let t = T0; t <= T0 + 2 * DAY + HOUR; t += 5 * MIN) {
+			const r = simulatePoll(jobs, state, t, s);
+			for (const job of r.completed) emitted.set(job.id, (emitted.get(job.id) ?? 0) + 1);
+			expect(r.dropped).toEqual([]);
+			expect(r.forgotten).toEqual([]);
+			if (t >= jobs[0].visibleMs && t <= jobs[jobs.length - 1].visibleMs)
+				expect(r.state.from).toBeGreaterThanOrEqual(t - s.overlapMs - 5 * MIN);
+			expect(Object.keys(r.state.seen).length + Object.keys(r.state.pending).length).toBeLessThan(
+				10,
+			);
+			state = r.state;
+		}
+		for (const job of jobs)
+			expect({ id: job.id, n: emitted.get(job.id) }).toEqual({ id: job.id, n: 1 });
 	});
 
 	it('believes a service time up to the stated skew ahead, no further', () => {
