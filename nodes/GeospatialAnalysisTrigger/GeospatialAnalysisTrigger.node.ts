@@ -23,6 +23,7 @@ import {
 	believableState,
 	DEFAULT_SETTINGS,
 	listFrom,
+	MAX_SKEW_MS,
 	parseServiceTime,
 	pollStart,
 	readState,
@@ -220,11 +221,14 @@ async function manualPoll(
 		})) as unknown[],
 	);
 	let latest: { job: IDataObject; at: number } | undefined;
+	// A time beyond the skew says nothing about when a job finished: such jobs rank last.
+	const latestBelievable = Date.now() + MAX_SKEW_MS;
 	for (const job of jobs) {
 		if (!isFinalStatus(job.status) || !matches(job, params)) continue;
 		const seen = observe(job);
 		if (!seen) continue;
-		const at = seen.updatedMs ?? seen.createdMs;
+		const time = seen.updatedMs ?? seen.createdMs;
+		const at = time <= latestBelievable ? time : -Infinity;
 		if (!latest || at > latest.at) latest = { job, at };
 	}
 	if (!latest) {

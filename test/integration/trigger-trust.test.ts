@@ -114,6 +114,25 @@ describe('Trigger: service times in the future (fake service, the trigger clock 
 		},
 	);
 
+	it('testing in the editor returns the most recently finished job by believable times, not the one dated 2099', async () => {
+		const plots = fake.seedPlots('alice', 2);
+		const now = fake.clock.now().getTime();
+		fake.seedJobs('alice', 1, {
+			createdAt: () => new Date(Y2099),
+			startAt: () => new Date(now - 60 * MIN),
+			plotIds: [plots[0]],
+			perPlotMs: MIN,
+		});
+		const [recent] = fake.seedJobs('alice', 1, {
+			createdAt: () => new Date(now - 10 * MIN),
+			plotIds: [plots[1]],
+			perPlotMs: MIN,
+		});
+		const manual = await runPoll({ parameters: {}, store: store(), mode: 'manual' });
+		expect(manual.error).toBeUndefined();
+		expect(emittedIds(manual.items)).toEqual([recent]);
+	});
+
 	it('a state an earlier version moved into 2098 starts afresh (with a warning), and jobs fire again', async () => {
 		const plots = fake.seedPlots('alice', 1);
 		const now = fake.clock.now().getTime();
