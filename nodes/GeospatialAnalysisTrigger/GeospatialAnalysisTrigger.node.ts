@@ -20,11 +20,14 @@ import { openRunScope } from '../shared/transport/request';
 import type { JobObservation, TrackerSettings } from './completionTracker';
 import {
 	advance,
+	believableState,
 	DEFAULT_SETTINGS,
 	listFrom,
+	MAX_SKEW_MS,
 	parseServiceTime,
 	pollStart,
 	readState,
+	storedState,
 	toRecheck,
 } from './completionTracker';
 import { serviceIdentity } from './identity';
@@ -105,6 +108,53 @@ function readParams(ctx: IPollFunctions): TriggerParams {
 	};
 }
 
+/** Whether a value is a JSON object (a job), not null, a number, a text or a list. */
+function isJobObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A job id for logs: as it is, or its start and length when it is long (an id may be any
+ * text the service sends; the log must stay readable and bounded).
+ */
+function loggedId(id: string): string {
+	return id.length <= 80 ? id : `${id.slice(0, 40)}… (${id.length} characters)`;
+}
+
+/**
+ * Entries of GET /jobs that are not job objects (`{"jobs":[null,5]}`) stop the poll with an
+ * error naming the request. Skipping them is not safe for a trigger that fires each job once:
+ * such an entry may stand for a job the poll cannot identify, and a state that moved on past
+ * it could miss that job for good. Stopping keeps the state as it was, so once the service
+ * answers properly nothing is lost. (A job object without a usable id or creation time is
+ * skipped with a warning, as before: it cannot be watched.)
+ */
+function checkListing(ctx: IPollFunctions, jobs: unknown[]): IDataObject[] {
+	const bad: string[] = [];
+	jobs.forEach((job, i) => {
+		if (!isJobObject(job)) bad.push(`entry ${i + 1}: ${describeValue(job)}`);
+	});
+	if (bad.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The service answered GET /jobs with ${bad.length} ${bad.length === 1 ? 'entry' : 'entries'} in "jobs" that ${bad.length === 1 ? 'is' : 'are'} not a job (${bad.slice(0, 5).join('; ')}${bad.length > 5 ? '; …' : ''})`,
+			{
+				description:
+					'Each entry of the job listing must be a job object. The trigger emitted nothing and kept its state, so no job is lost or fired twice; the next poll tries again. If it persists, report it to the service (its job listing is malformed).',
+			},
+		);
+	}
+	return jobs as IDataObject[];
+}
+
+function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'string') return `the text ${JSON.stringify(value.slice(0, 40))}`;
+	if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+	return typeof value;
+}
+
 function observe(job: IDataObject): JobObservation | undefined {
 	const id = job.job_id;
 	const createdMs = parseServiceTime(job.created_at);
@@ -164,15 +214,21 @@ async function manualPoll(
 	this: IPollFunctions,
 	params: TriggerParams,
 ): Promise<INodeExecutionData[][]> {
-	const jobs = (await paginate.call(this, '/jobs', 'jobs', {
-		limit: MANUAL_SCAN,
-	})) as IDataObject[];
+	const jobs = checkListing(
+		this,
+		(await paginate.call(this, '/jobs', 'jobs', {
+			limit: MANUAL_SCAN,
+		})) as unknown[],
+	);
 	let latest: { job: IDataObject; at: number } | undefined;
+	// A time beyond the skew says nothing about when a job finished: such jobs rank last.
+	const latestBelievable = Date.now() + MAX_SKEW_MS;
 	for (const job of jobs) {
 		if (!isFinalStatus(job.status) || !matches(job, params)) continue;
 		const seen = observe(job);
 		if (!seen) continue;
-		const at = seen.updatedMs ?? seen.createdMs;
+		const time = seen.updatedMs ?? seen.createdMs;
+		const at = time <= latestBelievable ? time : -Infinity;
 		if (!latest || at > latest.at) latest = { job, at };
 	}
 	if (!latest) {
@@ -339,11 +395,20 @@ export class GeospatialAnalysisTrigger implements INodeType {
 
 		const node = this.getNode().name;
 		const staticData = this.getWorkflowStaticData('node');
-		const stored = readState(staticData.tracker);
-		if (staticData.tracker !== undefined && stored === undefined) {
+		const readable = readState(staticData.tracker);
+		if (staticData.tracker !== undefined && readable === undefined) {
 			this.logger.warn('Geospatial Analysis Trigger: stored state unreadable, starting afresh', {
 				node,
 			});
+		}
+		// The local clock (n8n's) is the one windows and ages are measured on (completionTracker.ts).
+		const now = Date.now();
+		const { state: stored, reason: unbelievable } = believableState(readable, now, params.settings);
+		if (unbelievable) {
+			this.logger.warn(
+				`Geospatial Analysis Trigger: stored state not usable (${unbelievable}), starting afresh: jobs that finished within the grace period fire`,
+				{ node },
+			);
 		}
 		const identity = await serviceIdentity(this);
 		const start = pollStart(stored, identity);
@@ -358,31 +423,52 @@ export class GeospatialAnalysisTrigger implements INodeType {
 				{ node },
 			);
 		}
-		const now = Date.now();
 		const from = listFrom(stored, now, params.settings, identity);
 
 		// Every request happens before the state changes: a failure throws and loses nothing.
-		const listedJobs = await listJobsCreatedSince(this, from);
+		const listedJobs = checkListing(this, await listJobsCreatedSince(this, from));
 		const listed: JobObservation[] = [];
 		const listedById = new Map<string, IDataObject>();
+		let unusable = 0;
 		for (const job of listedJobs) {
 			const seen = observe(job);
-			if (!seen) continue;
+			if (!seen) {
+				unusable++;
+				continue;
+			}
 			listed.push(seen);
 			listedById.set(seen.id, job);
+		}
+		if (unusable > 0) {
+			this.logger.warn(
+				`Geospatial Analysis Trigger: ${unusable} job${unusable === 1 ? '' : 's'} listed by GET /jobs without a usable job_id or created_at skipped`,
+				{ node },
+			);
 		}
 		const rechecked = new Map<string, JobObservation | null>();
 		const details = new Map<string, IDataObject>();
 		for (const id of toRecheck(stored, listed, identity)) {
+			let job: unknown;
 			try {
-				const job = await fetchJob(this, id);
-				const seen = observe(job);
-				rechecked.set(id, seen ? { ...seen, id } : null);
-				if (seen) details.set(id, job);
+				job = await fetchJob(this, id);
 			} catch (error) {
 				if (!isGone(error)) throw asNodeError(this, error);
 				rechecked.set(id, null);
+				continue;
 			}
+			if (!isJobObject(job)) {
+				throw new NodeOperationError(
+					this.getNode(),
+					`The service answered GET /jobs/job/${loggedId(id)} with ${describeValue(job)}, not a job`,
+					{
+						description:
+							'The trigger emitted nothing and kept its state, so no job is lost or fired twice; the next poll tries again. If it persists, report it to the service.',
+					},
+				);
+			}
+			const seen = observe(job);
+			rechecked.set(id, seen ? { ...seen, id } : null);
+			if (seen) details.set(id, job);
 		}
 
 		const result = advance({
@@ -408,9 +494,11 @@ export class GeospatialAnalysisTrigger implements INodeType {
 					? 'it no longer exists or belongs to another account'
 					: reason === 'age'
 						? `it is still unfinished after ${params.settings.maxAgeMs / 86_400_000} days (raise "Watch Unfinished Jobs For (Days)")`
-						: `more than ${params.settings.maxPending} unfinished jobs are watched; the oldest are dropped`;
+						: reason === 'bytes'
+							? `the ids of the unfinished jobs watched take more than ${Math.round((params.settings.maxPendingBytes ?? 0) / 1024)} KB of the workflow's static data; the oldest are dropped`
+							: `more than ${params.settings.maxPending} unfinished jobs are watched; the oldest are dropped`;
 			this.logger.warn(
-				`Geospatial Analysis Trigger: stopped watching job ${id}: ${why}; it will not fire`,
+				`Geospatial Analysis Trigger: stopped watching job ${loggedId(id)}: ${why}; it will not fire`,
 				{
 					node,
 					jobId: id,
@@ -419,11 +507,17 @@ export class GeospatialAnalysisTrigger implements INodeType {
 		}
 		if (result.overlapShrunkTo !== undefined) {
 			this.logger.warn(
-				`Geospatial Analysis Trigger: more than ${params.settings.maxSeen} jobs created within the overlap window; window shortened to ${result.overlapShrunkTo} ms`,
+				`Geospatial Analysis Trigger: more than ${params.settings.maxSeen} jobs (or ${Math.round((params.settings.maxSeenBytes ?? 0) / 1024)} KB of ids) created within the overlap window; window shortened to ${result.overlapShrunkTo} ms`,
 				{ node },
 			);
 		}
-		staticData.tracker = result.state as unknown as IDataObject;
+		if (result.forgotten.length > 0) {
+			this.logger.warn(
+				`Geospatial Analysis Trigger: forgot ${result.forgotten.length} finished job${result.forgotten.length === 1 ? '' : 's'} dated more than 5 minutes in the future (${result.forgotten.slice(0, 3).map(loggedId).join(', ')}${result.forgotten.length > 3 ? ', …' : ''}): more remembered ids than fit in the static data; if the service lists them again they may fire again`,
+				{ node },
+			);
+		}
+		staticData.tracker = storedState(result.state) as unknown as IDataObject;
 		return items.length > 0 ? [items] : null;
 	}
 }

@@ -1,17 +1,33 @@
 /**
  * Where the trigger's jobs come from: the service (the credential's base URL) and the account
  * on it, read from the credential at every poll, so that the trigger notices an edited
- * credential (completionTracker.ts says what it does then). The account is the user name of
- * the login credential, or a short fingerprint of the API key: never the key itself.
+ * credential (completionTracker.ts says what it does then).
+ *
+ * The account is stored in the workflow's static data, which whoever can read or export the
+ * workflow can read. So it is a keyed, slow hash whose key is the credential's secret, which
+ * n8n keeps encrypted in its credential store and never exports with the workflow: scrypt of
+ * the API key (or the login's password) with the base URL (and, for a login, the user name) as
+ * salt. Neither the secret nor the user name can be read back from it; testing a guess costs a
+ * memory-hard scrypt (N = 2^14, r = 8: ~16 MB and tens of milliseconds) rather than a fast
+ * hash; a changed key, user name or password changes it. (Earlier versions stored `key:` and a
+ * fast unsalted 53-bit hash of the key, or `user:` and the user name in clear: such state is
+ * recognised in memory through `legacyAccount` and replaced on the next poll.)
  */
+import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES, credentialInfo } from '../shared/transport/request';
 import type { TrackerIdentity } from './completionTracker';
 
+/** The prefix of account values written by this version (`a2:` + 32 hex digits). */
+export const ACCOUNT_PREFIX = 'a2:';
+
+const SALT_LABEL = 'n8n-nodes-geospatial-analysis/trigger-account/v2';
+const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+
 /**
- * A 53-bit fingerprint of a text (cyrb53), as 14 hex digits: tells two API keys apart without
- * keeping anything a key could be read back from.
+ * A 53-bit fingerprint of a text (cyrb53), as 14 hex digits: what earlier versions stored for
+ * an API key. Computed only in memory now, to recognise their state (never stored again).
  */
 export function fingerprint(text: string): string {
 	let h1 = 0xdeadbeef;
@@ -27,13 +43,60 @@ export function fingerprint(text: string): string {
 	return value.toString(16).padStart(14, '0');
 }
 
+/**
+ * Derived values of this process, so that a poll pays for scrypt only when the credential
+ * changed. Keyed by an HMAC under a key drawn when the process starts: the secrets are not
+ * kept here, and nothing of this leaves the process.
+ */
+const processKey = randomBytes(32);
+const derived = new Map<string, Promise<string>>();
+const MAX_DERIVED = 32;
+
+function scryptHex(secret: string, salt: string): Promise<string> {
+	return new Promise((resolve, reject) => {
+		scrypt(secret, salt, 16, SCRYPT, (error, key) =>
+			error ? reject(error) : resolve(key.toString('hex')),
+		);
+	});
+}
+
+/**
+ * The account value stored for a secret on a service (and a user name, for a login): `a2:` and
+ * 32 hex digits of scrypt(secret, label + base URL + user name).
+ */
+export async function accountKey(secret: string, baseUrl: string, username = ''): Promise<string> {
+	const salt = JSON.stringify([SALT_LABEL, baseUrl, username]);
+	const cacheKey = createHmac('sha256', processKey)
+		.update(salt)
+		.update('\0')
+		.update(secret)
+		.digest('hex');
+	let value = derived.get(cacheKey);
+	if (!value) {
+		value = scryptHex(secret, salt);
+		derived.set(cacheKey, value);
+		value.catch(() => derived.get(cacheKey) === value && derived.delete(cacheKey));
+		if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!);
+	}
+	return `${ACCOUNT_PREFIX}${await value}`;
+}
+
 /** The service and account of the credential in use (checked like every request checks it). */
 export async function serviceIdentity(ctx: IPollFunctions): Promise<TrackerIdentity> {
 	const info = await credentialInfo.call(ctx);
 	const credentials = await ctx.getCredentials(info.type);
-	const account =
-		info.type === CREDENTIAL_TYPES.login
-			? `user:${String(credentials.username ?? '').trim()}`
-			: `key:${fingerprint(String(credentials.apiKey ?? '').trim())}`;
-	return { service: info.baseUrl, account };
+	if (info.type === CREDENTIAL_TYPES.login) {
+		const username = String(credentials.username ?? '').trim();
+		return {
+			service: info.baseUrl,
+			account: await accountKey(String(credentials.password ?? ''), info.baseUrl, username),
+			legacyAccount: `user:${username}`,
+		};
+	}
+	const apiKey = String(credentials.apiKey ?? '').trim();
+	return {
+		service: info.baseUrl,
+		account: await accountKey(apiKey, info.baseUrl),
+		legacyAccount: `key:${fingerprint(apiKey)}`,
+	};
 }

@@ -124,6 +124,10 @@ export interface FakeService {
 			namePrefix?: string;
 			plotIds?: string[];
 			perPlotMs?: number;
+			/** when its plots start (default: its creation), for a job whose `created_at` is off */
+			startAt?: (i: number) => Date;
+			/** its id (default: the next of the variant's form), e.g. `constructor` */
+			id?: (i: number) => string;
 		},
 	): string[];
 	/** read-only peeks at internal state, for assertions */

@@ -1,20 +1,29 @@
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import type { IDataObject } from 'n8n-workflow';
-import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
+import type { SharedClock } from '../helpers/poll';
+import { CredentialStore, followFakeClock, makeJob, runPoll } from '../helpers/poll';
 
 const MIN = 60_000;
 
 describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the fake)', () => {
 	let fake: FakeService;
 	let store: CredentialStore;
+	// The trigger's clock (Date.now) follows the fake's, as n8n's and the service's agree in
+	// production: the trigger believes a service time only up to 5 minutes ahead of its own.
+	let clock: SharedClock;
 	beforeAll(async () => {
 		fake = await startFakeService({ perPlotDurationMs: MIN });
+		clock = followFakeClock(fake);
 	});
-	afterAll(async () => await fake.close());
+	afterAll(async () => {
+		clock.restore();
+		await fake.close();
+	});
 	beforeEach(() => {
 		fake.reset();
 		fake.clock.setScale(0);
+		clock.sync();
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});
@@ -26,12 +35,12 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			plot_ids: [plots[0]],
 			job_name: 'Old',
 		});
-		fake.clock.advance(15 * MIN); // beyond the overlap window of the newest job
+		clock.advance(15 * MIN); // beyond the overlap window of the newest job
 		const running = await makeJob(fake.url, fake.users.alice.apiKey, {
 			plot_ids: plots,
 			job_name: 'Running',
 		});
-		fake.clock.advance(MIN);
+		clock.advance(MIN);
 
 		const first = await runPoll({ parameters: {}, store });
 		expect(first.error).toBeUndefined();
@@ -47,13 +56,13 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 		const second = await runPoll({ parameters: {}, store, staticData: first.staticData });
 		expect(second.items).toBeNull();
 
-		fake.clock.advance(2 * MIN); // Fresh done, Running not yet
+		clock.advance(2 * MIN); // Fresh done, Running not yet
 		const third = await runPoll({ parameters: {}, store, staticData: second.staticData });
 		expect(third.items?.map((i) => i.json.job_id)).toEqual([fresh.job_id]);
 		expect(third.items?.[0].json).toMatchObject({ status: 'done', job_name: 'Fresh' });
 		expect(third.items?.[0].json.plots).toBeUndefined();
 
-		fake.clock.advance(10 * MIN);
+		clock.advance(10 * MIN);
 		const fourth = await runPoll({ parameters: {}, store, staticData: third.staticData });
 		expect(fourth.items?.map((i) => i.json.job_id)).toEqual([running.job_id]);
 		const fifth = await runPoll({ parameters: {}, store, staticData: fourth.staticData });
@@ -79,7 +88,7 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			plot_ids: [plots[0]],
 			job_name: 'eudr WEEKLY B',
 		});
-		fake.clock.advance(10 * MIN);
+		clock.advance(10 * MIN);
 
 		const params = {
 			output: 'perPlot',
@@ -133,12 +142,12 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			plot_ids: plots,
 			job_name: 'Long ago',
 		});
-		fake.clock.advance(5 * 3_600_000);
+		clock.advance(5 * 3_600_000);
 		const recent = await makeJob(fake.url, fake.users.alice.apiKey, {
 			plot_ids: plots,
 			job_name: 'Recent',
 		});
-		fake.clock.advance(30 * MIN);
+		clock.advance(30 * MIN);
 		const first = await runPoll({ parameters: { options: { lookBackHours: 2 } }, store });
 		expect(first.items?.map((i) => i.json.job_id)).toEqual([recent.job_id]);
 		expect(first.items?.map((i) => i.json.job_id)).not.toContain(longAgo.job_id);
@@ -165,9 +174,9 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 			plot_ids: [plots[0]],
 			job_name: 'Quick',
 		}); // done at +1.5 min
-		fake.clock.advance(MIN);
+		clock.advance(MIN);
 		await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots, job_name: 'Unfinished' }); // done at +4.5 min
-		fake.clock.advance(MIN);
+		clock.advance(MIN);
 		const stored = {
 			'node:Geospatial Analysis Trigger': {
 				tracker: { v: 1, from: 1, newest: null, pending: {}, seen: {} },
@@ -177,7 +186,7 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 		expect(manual.error).toBeUndefined();
 		expect(manual.items?.map((i) => i.json.job_id)).toEqual([quick.job_id]);
 		expect(manual.staticData).toEqual(stored);
-		fake.clock.advance(2 * MIN);
+		clock.advance(2 * MIN);
 		const later = await runPoll({ parameters: {}, store, mode: 'manual' });
 		expect(later.items?.map((i) => i.json.job_id)).toEqual([slow.job_id]);
 	});
@@ -186,7 +195,7 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 		const plots = fake.seedPlots('alice', 1);
 		const first = await runPoll({ parameters: {}, store });
 		const job = await makeJob(fake.url, fake.users.alice.apiKey, { plot_ids: plots });
-		fake.clock.advance(5 * MIN);
+		clock.advance(5 * MIN);
 		fake.faults.add({ kind: 'status', status: 500, match: { method: 'GET', path: '/jobs' } });
 		const failed = await runPoll({ parameters: {}, store, staticData: first.staticData });
 		expect(failed.error?.message).toBeDefined();

@@ -314,7 +314,9 @@ export class Jobs {
 	}
 
 	status(j: JobRec, now = this.clock.nowMs()): string {
-		if (now < j.createdMs + CREATING_MS) return 'creating';
+		// A seeded job may run from another time than its created_at (seed's `startAt`).
+		const started = j.schedule.length > 0 ? j.schedule[0].startMs - CREATING_MS : j.createdMs;
+		if (now < Math.min(j.createdMs, started) + CREATING_MS) return 'creating';
 		const finished = j.schedule.filter((s) => s.endMs <= now);
 		if (finished.length === j.schedule.length)
 			return finished.some((s) => s.fails) ? 'done-with-errors' : 'done';
@@ -380,6 +382,10 @@ export class Jobs {
 			namePrefix?: string;
 			plotIds?: string[];
 			perPlotMs?: number;
+			/** when its plots start (default: its creation): a job may show a `created_at` it was not created at */
+			startAt?: (i: number) => Date;
+			/** its id (default: the next one of the variant's form), e.g. `constructor` */
+			id?: (i: number) => string;
 		} = {},
 	): string[] {
 		const ids: string[] = [];
@@ -389,12 +395,13 @@ export class Jobs {
 		for (let i = 0; i < count; i++) {
 			const created = opts.createdAt ? opts.createdAt(i).getTime() : now - (count - i) * 60_000;
 			const num = this.nextId++;
-			const job_id = idFor(this.variant, 'job', num);
+			const job_id = opts.id ? opts.id(i) : idFor(this.variant, 'job', num);
+			const start = opts.startAt ? opts.startAt(i).getTime() : created;
 			const schedule: ScheduleEntry[] = plotIds.map((plot_id, k) => {
-				const endMs = created + CREATING_MS + (k + 1) * dur;
+				const endMs = start + CREATING_MS + (k + 1) * dur;
 				return {
 					plot_id,
-					startMs: created + CREATING_MS + k * dur,
+					startMs: start + CREATING_MS + k * dur,
 					endMs,
 					fails: false,
 					applied: endMs <= now,
@@ -412,7 +419,7 @@ export class Jobs {
 				username,
 				createdMs: created,
 				updatedMs: settled
-					? Math.max(created + CREATING_MS, ...schedule.map((e) => e.endMs))
+					? Math.max(start + CREATING_MS, ...schedule.map((e) => e.endMs))
 					: created,
 				notes: '',
 				additional_info: {},
