@@ -71,8 +71,8 @@ describe('vertices that become one position at six decimals', () => {
 	// -5.2727781 and -5.2727784 (3 cm apart) are both -5.272778 at six decimals
 	const close: Position[] = [
 		[-5.282778, 6.793889],
-		[-5.2727781, 6.793889],
 		[-5.2727784, 6.793889],
+		[-5.2727781, 6.793889],
 		[-5.272778, 6.803889],
 		[-5.282778, 6.803889],
 		[-5.282778, 6.793889],
@@ -83,8 +83,8 @@ describe('vertices that become one position at six decimals', () => {
 			count: 1,
 			first: {
 				where: { ring: 0, position: 2 },
-				previous: [-5.2727781, 6.793889],
-				position: [-5.2727784, 6.793889],
+				previous: [-5.2727784, 6.793889],
+				position: [-5.2727781, 6.793889],
 			},
 		});
 		expect(findSixDecimalMerges({ type: 'Polygon', coordinates: [ccw] })).toEqual({ count: 0 });

@@ -369,10 +369,11 @@ export function validateRows(
 							4,
 						)
 					: null,
-			// false as soon as one feature breaks the rule, even when another cannot be read
+			// false as soon as one feature breaks the rule, even when another cannot be read; a
+			// feature with a problem still counts when its area is known (a point of 4 ha: true)
 			meets_4ha_rule: rules.includes(false)
 				? false
-				: !readable || rules.includes(null)
+				: rules.length === 0 || rules.includes(null)
 					? null
 					: true,
 			features: c.features,
