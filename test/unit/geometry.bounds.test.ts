@@ -150,6 +150,27 @@ describe('crossings: counted up to a limit, within a budget of edge tests', () =
 		);
 	});
 
+	it('the budget is per feature: many parts that each fit do not add up to more than it', () => {
+		// 20 saws of 2,500 teeth: each alone fits the floor of the budget (2,500²/2 tests), together
+		// they would take 20 times that
+		const parts = Array.from({ length: 20 }, (_, k) =>
+			saw(2500).map(([x, y]) => [x, +(y + k * 0.001).toFixed(7)]),
+		);
+		expect(scanCrossings([[parts[0]]], { budget: crossingBudget(2503) }).outOfBudget).toBe(false);
+		const result = validateFeatures([
+			{
+				type: 'Feature',
+				properties: {},
+				geometry: { type: 'MultiPolygon', coordinates: parts.map((ring) => [ring]) },
+			},
+		]);
+		const problems = result.problems.filter((p) => p.code === 'crossing_check_incomplete');
+		expect(problems.length).toBeGreaterThan(0);
+		expect(problems[0].message).toMatch(
+			/the plot has 50,\d{3} vertices .* stops after [\d,]+ edge comparisons for a plot of that size/,
+		);
+	});
+
 	it('a thin north–south strip is swept from south to north: a few tests per edge, finished', () => {
 		const ring = strip(40_000);
 		const scan = scanCrossings([[ring]], { budget: crossingBudget(ring.length - 1) });

@@ -7,9 +7,18 @@
  * a vertical line crosses a handful of edges, the sweep costs one sort plus a few tests per
  * edge. (sweepline-intersections, used before, does the same tests but keeps its events as
  * objects in a binary heap: at 300,000 vertices it spent most of its time in heap comparisons
- * and garbage collection, and grew as n^1.4; see BENCHMARKS.md, "Pre-flight growth".) An
- * outline made of long spikes, where a vertical line crosses O(n) edges, stays quadratic, as
- * it is with every sweep that reports each crossing.
+ * and garbage collection, and grew as n^1.4; see BENCHMARKS.md, "Pre-flight growth".)
+ *
+ * Bounded (`scanCrossings`): an outline made of long spikes, where a line across the sweep meets
+ * O(n) edges, would make any sweep that reports each crossing quadratic (a 4,001-vertex star took
+ * 5 s and 640 MB, 8,001 vertices ran out of memory). So the scan stops at a number of crossings
+ * (`CROSSING_LIMIT`; validation then says "at least N") and after a budget of edge tests that
+ * grows linearly with the outline (`crossingBudget`; validation then says the check could not be
+ * finished, never "valid"). It sweeps along the longer side of the bounding box, so that a thin
+ * north–south strip costs a few tests per edge, as an east–west one does. Which edge of a pair is
+ * the "later" one is always decided in x order, so a pair's answer (and the point reported) is
+ * the same whichever way the sweep runs. Figures: BENCHMARKS.md, "Worst cases of the crossing
+ * check".
  *
  * What counts as a crossing is what sweepline-intersections reports, pair by pair: two edges
  * of the same ring that share an end do not cross (neighbours, or a ring touching itself at a

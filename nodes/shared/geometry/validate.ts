@@ -56,7 +56,15 @@ import type {
  *   and takes seconds on a 20,000-vertex ring, nor with sweepline-intersections,
  *   whose object heap grew as n^1.4 (BENCHMARKS.md, "Pre-flight growth"). It
  *   reports what sweepline-intersections reports, plus the touches that library
- *   missed between vertical edges.
+ *   missed between vertical edges. It is bounded: at most CROSSING_LIMIT
+ *   crossings ("at least N, first near …") within a budget of edge tests per
+ *   feature; a feature the budget cannot cover is an error
+ *   (crossing_check_incomplete), never valid.
+ * - A polygon edge whose ends are more than 180° of longitude apart crosses the
+ *   antimeridian: an error (split the plot at 180°, RFC 7946 §3.1.9).
+ * - Two 4 ha rules (pointArea.ts): EUDR allows a point for a plot of up to 4 ha
+ *   (point_requires_polygon above); the service takes point_ha only below 4.0
+ *   (point_ha_not_below_4, checked unless `serviceLimits` is false, as in Export).
  */
 
 /** The service takes `point_ha` only below this (see pointArea.ts for the two 4 ha rules). */
@@ -315,17 +323,29 @@ function checkRing(
 /** Edges of the rings (each closed ring of n positions has n - 1). */
 function edgesOf(parts: Position[][][]): number {
 	let n = 0;
-	for (const rings of parts) for (const ring of rings) n += ring.length - 1;
+	for (const rings of parts) for (const ring of rings) n += Math.max(0, ring.length - 1);
 	return n;
 }
 
-/** A bounded scan for crossings: at most CROSSING_LIMIT of them, within the outline's budget of edge tests. */
-function boundedScan(parts: Position[][][], betweenPartsOnly = false): CrossingScan {
-	return scanCrossings(parts, {
+/** The edge tests one feature's crossing checks may make together (crossingBudget of all its edges). */
+interface Budget {
+	total: number;
+	left: number;
+}
+
+/** A bounded scan for crossings: at most CROSSING_LIMIT of them, within what is left of the feature's budget. */
+function boundedScan(
+	parts: Position[][][],
+	budget: Budget,
+	betweenPartsOnly = false,
+): CrossingScan {
+	const scan = scanCrossings(parts, {
 		betweenPartsOnly,
 		limit: CROSSING_LIMIT,
-		budget: crossingBudget(edgesOf(parts)),
+		budget: budget.left,
 	});
+	budget.left -= scan.tests;
+	return scan;
 }
 
 /** "at 3 points" or, when the scan stopped early, "at at least 100 points (the check stops there)". */
@@ -338,8 +358,8 @@ function crossingCount(scan: CrossingScan): string {
 }
 
 /** When a scan ran out of its budget without finding a crossing: whether the boundary crosses itself is not known. */
-function incompleteScan(scan: CrossingScan, vertices: number, what: string): string {
-	return `whether ${what} could not be checked: the boundary has ${vertices.toLocaleString('en-US')} vertices with many long edges side by side, and the check stops after ${crossingBudget(vertices).toLocaleString('en-US')} edge comparisons (it had made ${scan.tests.toLocaleString('en-US')}). Simplify the boundary (fewer vertices, e.g. with a GIS tool's simplify at 0.5 m) or split the plot into several polygons.`;
+function incompleteScan(budget: Budget, vertices: number, what: string): string {
+	return `whether ${what} could not be checked: the plot has ${vertices.toLocaleString('en-US')} vertices with many long edges side by side, and the check stops after ${budget.total.toLocaleString('en-US')} edge comparisons for a plot of that size. Simplify the boundary (fewer vertices, e.g. with a GIS tool's simplify at 0.5 m) or split the plot into several polygons.`;
 }
 
 function checkPolygons(feature: PlotFeature, add: Add): void {
@@ -347,13 +367,16 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 	if (geometry.type === 'Point') return;
 	const multi = geometry.type === 'MultiPolygon';
 	const parts: Position[][][] = [];
+	const vertices = edgesOf(polygonsOf(geometry));
+	const total = crossingBudget(vertices);
+	const budget: Budget = { total, left: total };
 	polygonsOf(geometry).forEach((rings, p) => {
 		const polygonIndex = multi ? p : undefined;
 		rings.forEach((ring, r) => checkRing(ring, r, polygonIndex, add));
 		const clean = cleanRings(rings);
 		if (clean.length === 0) return;
 		parts.push(clean);
-		const scan = boundedScan([clean]);
+		const scan = boundedScan([clean], budget);
 		const at = multi ? { polygon: p } : {};
 		if (scan.crossings.length > 0) {
 			const near = scan.crossings[0].map(round6);
@@ -368,8 +391,8 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 				'error',
 				'crossing_check_incomplete',
 				incompleteScan(
-					scan,
-					edgesOf([clean]),
+					budget,
+					vertices,
 					`the polygon boundary${multi ? ` of polygon ${p}` : ''} crosses itself`,
 				),
 				at,
@@ -377,7 +400,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 		}
 	});
 	if (parts.length > 1) {
-		const scan = boundedScan(parts, true);
+		const scan = boundedScan(parts, budget, true);
 		if (scan.crossings.length > 0) {
 			const near = scan.crossings[0].map(round6);
 			add(
@@ -390,7 +413,7 @@ function checkPolygons(feature: PlotFeature, add: Add): void {
 			add(
 				'error',
 				'crossing_check_incomplete',
-				incompleteScan(scan, edgesOf(parts), 'the polygons of the MultiPolygon cross each other'),
+				incompleteScan(budget, vertices, 'the polygons of the MultiPolygon cross each other'),
 			);
 		}
 	}
