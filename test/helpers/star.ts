@@ -17,3 +17,15 @@ export function star(n: number, lon = -47.88, lat = -15.79, radius = 0.01): Posi
 	ring.push([...ring[0]]);
 	return ring;
 }
+
+/**
+ * A saw of `teeth` long thin teeth side by side: it does not cross itself, but every tooth
+ * overlaps every other one along the sweep, so a sweep compares each edge with all before it.
+ */
+export function saw(teeth: number): Position[] {
+	const ring: Position[] = [];
+	for (let i = 0; i < teeth; i++) ring.push([i % 2 ? -47.89 : -47.9, -15.8 + i * 1e-7]);
+	const top = ring[ring.length - 1][1];
+	ring.push([-47.88, top], [-47.88, -15.8 - 1e-7], [-47.9, -15.8 - 1e-7], [...ring[0]]);
+	return ring;
+}

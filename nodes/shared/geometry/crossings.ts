@@ -58,10 +58,14 @@ export interface CrossingScan {
 /** Crossings Validate and the pre-flights list at most (then "at least N"). */
 export const CROSSING_LIMIT = 100;
 
-/** Edge tests a scan may make: at least this many, whatever the size of the outline ... */
-export const CROSSING_BUDGET_MIN = 4_000_000;
+/**
+ * Edge tests the checks of one feature may make: at least this many, whatever its size (every
+ * outline of up to about 6,000 vertices is checked to the end, and so is the bench's adversarial
+ * 20,000-vertex "spiky" outline, 17 million tests) ...
+ */
+export const CROSSING_BUDGET_MIN = 20_000_000;
 /** ... and this many per edge (a real outline needs a handful; see BENCHMARKS.md). */
-export const CROSSING_BUDGET_PER_EDGE = 200;
+export const CROSSING_BUDGET_PER_EDGE = 300;
 
 /** The budget of edge tests for an outline of `edges` edges. */
 export function crossingBudget(edges: number): number {
