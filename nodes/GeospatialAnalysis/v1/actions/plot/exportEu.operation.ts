@@ -92,7 +92,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '2.5',
 		displayOptions: { show },
-		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha is used; a point without an area is refused.`,
+		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha, Area, area_ha or AREA property is used (as in Validate); a point without an area is refused.`,
 	},
 	{
 		displayName: 'Options',
@@ -118,7 +118,7 @@ export const description: INodeProperties[] = [
 				default: 25,
 				typeOptions: { minValue: 0.001, numberPrecision: 3 },
 				description:
-					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split.',
+					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split. Must be a positive number (at least 0.001); anything else refuses every item.',
 			},
 			{
 				displayName: 'Polygons With Holes',
