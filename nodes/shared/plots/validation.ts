@@ -175,6 +175,9 @@ function vertexCount(geometry: PlotGeometry): number {
 	return count;
 }
 
+/** Problems about a point's area that leave the point and its area readable. */
+const AREA_CODES = new Set(['point_requires_polygon', 'point_ha_not_below_4']);
+
 interface Checked {
 	input: RowInput;
 	validation?: ValidationResult;
@@ -201,11 +204,14 @@ function checkRow(input: RowInput): Checked {
 	const validation = input.geometry.validation;
 	checked.validation = validation;
 	const withErrors = new Set<number>();
+	/** Features whose only errors are about their point area (the area itself is known). */
+	const otherErrors = new Set<number>();
 	for (const p of validation.problems) {
 		const reported = { code: p.code, message: p.message, where: where(p.featureIndex, p.where) };
 		if (p.severity === 'error') {
 			problems.push(reported);
 			withErrors.add(p.featureIndex);
+			if (!AREA_CODES.has(p.code)) otherErrors.add(p.featureIndex);
 		} else warnings.push(reported);
 	}
 	const wholeRowError = withErrors.has(-1);
@@ -221,9 +227,10 @@ function checkRow(input: RowInput): Checked {
 			area_from: null,
 			meets_4ha_rule: null,
 		};
-		if (geometry?.type === 'Point') {
-			// A point's area and the 4 ha rule are reported also when the point has a problem (e.g.
-			// 4.5 ha: meets_4ha_rule false), as long as its area can be read.
+		const onlyAreaErrors = !wholeRowError && !otherErrors.has(index) && geometry !== undefined;
+		if (geometry?.type === 'Point' && onlyAreaErrors) {
+			// A point's area and the 4 ha rule are reported also when its area is the problem (e.g.
+			// 4.5 ha: meets_4ha_rule false; 4 ha: true, but Register would be refused).
 			const declared = readPointArea(feature.properties, input.pointHa);
 			if (declared.kind === 'value') {
 				report.area_ha = round(declared.value, 4);
