@@ -5,7 +5,8 @@
  * `bounded`: the whole pre-flight of one item (parse the GeoJSON text, validate: what Validate,
  * Register and Protected Area → Check run); `old`: the sweep as it was before issue 20 (every
  * crossing kept, no budget); `idle`: the same set-up, nothing run (the baseline of maxRSS).
- * Prints one JSON line: { ms, maxRssMb, codes, crossings }.
+ * Prints one JSON line: { ms (CPU time: user + system, which does not grow when other processes
+ * share the cores), wallMs, maxRssMb, codes, crossings }.
  */
 import { findCrossings } from '../nodes/shared/geometry/crossings';
 import { checkItemGeometry } from '../nodes/shared/plots/geometrySource';
@@ -21,6 +22,7 @@ const text = JSON.stringify({
 	geometry: { type: 'Polygon', coordinates: [ring] },
 });
 const started = performance.now();
+const cpu = process.cpuUsage();
 let codes: string[] = [];
 let crossings = 0;
 if (mode === 'bounded') {
@@ -32,6 +34,8 @@ if (mode === 'bounded') {
 } else if (mode === 'old') {
 	crossings = findCrossings([[ring]]).length;
 }
-const ms = performance.now() - started;
+const wallMs = performance.now() - started;
+const used = process.cpuUsage(cpu);
+const ms = (used.user + used.system) / 1000;
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
-console.log(JSON.stringify({ ms, maxRssMb, codes, crossings }));
+console.log(JSON.stringify({ ms, wallMs, maxRssMb, codes, crossings }));
