@@ -2,10 +2,11 @@
  * `npm run bench` (see BENCHMARKS.md). Each section prints its figures with the ratio to the
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
- *   BENCH_ONLY=registration,validation,growth,overlaps,waiting,trigger,footprint   (default: all)
+ *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint   (default: all)
  *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  */
 import { startFakeService } from '../test/fake-service';
+import { crossingsBench } from './crossings';
 import { figures, fmt, markdownTable } from './lib';
 import { footprintBench } from './footprint';
 import { growthBench } from './growth';
@@ -19,6 +20,7 @@ const SECTIONS = [
 	'registration',
 	'validation',
 	'growth',
+	'crossings',
 	'overlaps',
 	'waiting',
 	'trigger',
@@ -38,6 +40,7 @@ export async function main(): Promise<number> {
 	if (wanted('registration')) await registrationBench();
 	if (wanted('validation')) await validationBench();
 	if (wanted('growth')) await growthBench();
+	if (wanted('crossings')) await crossingsBench();
 	if (wanted('overlaps')) await overlapsBench();
 	if (wanted('footprint')) await footprintBench();
 	const fake = await startFakeService({ host: '127.0.0.1' });

@@ -98,7 +98,13 @@ describe('writeEuFeature', () => {
 				'"geometry":{"type":"Polygon","coordinates":[[[-5.282778,6.793889],[-5.272778,6.793889],[-5.272778,6.803889],[-5.282778,6.793889]]]}}',
 		);
 		expect(f.bytes).toBe(Buffer.byteLength(f.text));
-		expect(notes).toEqual({ paddedCoordinates: 0, droppedZ: 1, droppedHoles: 0 });
+		expect(notes).toEqual({
+			paddedCoordinates: 0,
+			droppedZ: 1,
+			droppedHoles: 0,
+			rewoundRings: 0,
+			mergedVertices: 0,
+		});
 	});
 
 	it('a point carries Area; holes are left out only when asked, and counted', () => {

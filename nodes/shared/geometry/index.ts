@@ -14,6 +14,15 @@ export { GeometryInputError } from './errors';
 export { MAX_FEATURES_PER_VALUE, featureFromLatLon, parseGeoJsonValue, parseWkt } from './parse';
 export type { ParseOptions } from './parse';
 export { MIN_DECIMALS, POINT_HA_LIMIT, validateFeatures } from './validate';
+export {
+	EUDR_POINT_MAX_HA,
+	POINT_AREA_PROPERTIES,
+	SERVICE_POINT_HA_BELOW,
+	describeFrom,
+	meets4haRule,
+	readPointArea,
+} from './pointArea';
+export type { PointAreaFrom, PointAreaReading } from './pointArea';
 export { repairGeometry } from './repair';
 export type { RepairChange } from './repair';
 export { describeInputError, describeProblem, describeRepair } from './describe';

@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
 import { GeometryInputError } from './errors';
 import { readLooseNumber } from './numbers';
 import {
@@ -177,6 +178,15 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 	let parsed = value;
 	for (let depth = 0; typeof parsed === 'string' && depth < 2; depth++)
 		parsed = parseJsonText(parsed);
+	// Before any recursive walk (the copy below, repair's clone, hashing): a value nested
+	// thousands of levels deep is this item's problem, not a stack overflow that ends the run.
+	const deep = pathDeeperThan(parsed);
+	if (deep) {
+		fail(
+			'json_too_deep',
+			`the GeoJSON value nests more than ${MAX_JSON_DEPTH} levels deep (at ${showPath(deep)}), which no plot needs (GeoJSON itself needs 8 levels). Remove or flatten the deeply nested member, e.g. a "crs" or a property.`,
+		);
+	}
 	// JSON text parsed here is not the caller's: it needs no copy (a 20 MB value parses once, not twice)
 	const copy: Copy = typeof value === 'string' ? (v) => v : clone;
 	if (parsed === undefined || parsed === null) {

@@ -76,11 +76,19 @@ export interface ValidateOptions {
 	/** Repair closable defects on copies of the features (off by default). */
 	repair?: boolean;
 	/**
-	 * `point_ha` mapped from the input (number or numeric string). When given
+	 * The point area mapped from the input (number or numeric string). When given
 	 * (not undefined, null or empty), it takes precedence over a feature's own
-	 * `properties.point_ha`. Applies to Point features only.
+	 * `point_ha`, `Area`, `area_ha` or `AREA` property (pointArea.ts). Applies to Point features only.
 	 */
 	pointHa?: unknown;
+	/** The label of the field `pointHa` comes from, for messages (default "Point Area (Ha)"). */
+	pointHaField?: string;
+	/**
+	 * Check the service's own limits too (default true: what Register would send); false where
+	 * nothing is registered (Export), so that only EUDR's rules apply (e.g. a point of exactly
+	 * 4 ha: EUDR allows it, the service's `point_ha` must be below 4.0).
+	 */
+	serviceLimits?: boolean;
 	/** The top-level `crs` member of the input (`ParsedFeatures.crs`). */
 	crs?: unknown;
 }

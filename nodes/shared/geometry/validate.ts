@@ -1,9 +1,15 @@
 import { centroid } from '@turf/centroid';
 
 import { findCountry, isInBox, type CountryBox } from './countries';
-import { findCrossings } from './crossings';
+import { CROSSING_LIMIT, crossingBudget, scanCrossings, type CrossingScan } from './crossings';
 import { crsMessage, isWgs84Crs } from './crs';
-import { decimalPlaces, hasDecimalPlaces, readLooseNumber } from './numbers';
+import { decimalPlaces, hasDecimalPlaces } from './numbers';
+import {
+	EUDR_POINT_MAX_HA,
+	SERVICE_POINT_HA_BELOW,
+	describeFrom,
+	readPointArea,
+} from './pointArea';
 import { repairGeometry, samePosition2d } from './repair';
 import {
 	checkGeometryShape,
@@ -50,11 +56,19 @@ import type {
  *   and takes seconds on a 20,000-vertex ring, nor with sweepline-intersections,
  *   whose object heap grew as n^1.4 (BENCHMARKS.md, "Pre-flight growth"). It
  *   reports what sweepline-intersections reports, plus the touches that library
- *   missed between vertical edges.
+ *   missed between vertical edges. It is bounded: at most CROSSING_LIMIT
+ *   crossings ("at least N, first near …") within a budget of edge tests per
+ *   feature; a feature the budget cannot cover is an error
+ *   (crossing_check_incomplete), never valid.
+ * - A polygon edge whose ends are more than 180° of longitude apart crosses the
+ *   antimeridian: an error (split the plot at 180°, RFC 7946 §3.1.9).
+ * - Two 4 ha rules (pointArea.ts): EUDR allows a point for a plot of up to 4 ha
+ *   (point_requires_polygon above); the service takes point_ha only below 4.0
+ *   (point_ha_not_below_4, checked unless `serviceLimits` is false, as in Export).
  */
 
-/** The service takes `point_ha` only below this (EUDR: a plot above 4 ha must be a polygon). */
-export const POINT_HA_LIMIT = 4;
+/** The service takes `point_ha` only below this (see pointArea.ts for the two 4 ha rules). */
+export const POINT_HA_LIMIT = SERVICE_POINT_HA_BELOW;
 
 /** EUDR asks for at least six decimal digits. */
 export const MIN_DECIMALS = 6;
@@ -156,6 +170,41 @@ function checkRanges(feature: PlotFeature, add: Add): boolean {
 		);
 	}
 	return false;
+}
+
+/**
+ * An edge from one side of the antimeridian (180° longitude) to the other: its two ends more
+ * than 180° of longitude apart. GeoJSON draws an edge the short way in longitude only within
+ * -180..180, so such an edge runs the long way round the Earth (a 100 m plot across 180° in
+ * Fiji becomes a strip around the globe of over 400,000 ha). RFC 7946 §3.1.9: cut it in two.
+ * Call only when every position is in range.
+ */
+function checkAntimeridian(feature: PlotFeature, add: Add): boolean {
+	const polygons = polygonsOf(feature.geometry);
+	const multi = feature.geometry.type === 'MultiPolygon';
+	let edges = 0;
+	let first: { a: Position; b: Position; where: Location } | undefined;
+	polygons.forEach((rings, p) =>
+		rings.forEach((ring, r) => {
+			for (let i = 1; i < ring.length; i++) {
+				if (Math.abs(ring[i][0] - ring[i - 1][0]) <= 180) continue;
+				edges++;
+				first ??= {
+					a: ring[i - 1],
+					b: ring[i],
+					where: positionLocation(r, i - 1, multi ? p : undefined),
+				};
+			}
+		}),
+	);
+	if (!first) return false;
+	add(
+		'error',
+		'crosses_antimeridian',
+		`the polygon crosses the antimeridian (180° longitude): the edge from ${showPosition(first.a)} to ${showPosition(first.b)}${edges > 1 ? ` and ${edges - 1} other edge${edges === 2 ? '' : 's'}` : ''} jump${edges > 1 ? '' : 's'} from one side to the other, so GeoJSON reads it as going the long way round the Earth and the area comes out as a band around the globe. Split the plot at 180° into two polygons of a MultiPolygon (one ending at longitude 180, the other starting at -180), as RFC 7946 (§3.1.9) asks; longitudes beyond ±180 are not valid either (the service takes -180..180).`,
+		first.where,
+	);
+	return true;
 }
 
 function checkCountry(feature: PlotFeature, box: CountryBox, add: Add): void {
@@ -271,82 +320,141 @@ function checkRing(
 	}
 }
 
+/** Edges of the rings (each closed ring of n positions has n - 1). */
+function edgesOf(parts: Position[][][]): number {
+	let n = 0;
+	for (const rings of parts) for (const ring of rings) n += Math.max(0, ring.length - 1);
+	return n;
+}
+
+/** The edge tests one feature's crossing checks may make together (crossingBudget of all its edges). */
+interface Budget {
+	total: number;
+	left: number;
+}
+
+/** A bounded scan for crossings: at most CROSSING_LIMIT of them, within what is left of the feature's budget. */
+function boundedScan(
+	parts: Position[][][],
+	budget: Budget,
+	betweenPartsOnly = false,
+): CrossingScan {
+	const scan = scanCrossings(parts, {
+		betweenPartsOnly,
+		limit: CROSSING_LIMIT,
+		budget: budget.left,
+	});
+	budget.left -= scan.tests;
+	return scan;
+}
+
+/** "at 3 points" or, when the scan stopped early, "at at least 100 points (the check stops there)". */
+function crossingCount(scan: CrossingScan): string {
+	const n = scan.crossings.length;
+	if (scan.capped) return `at least ${n} times (the check stops counting there)`;
+	if (scan.outOfBudget)
+		return `at least ${n} time${n === 1 ? '' : 's'} (the check stopped before the end of the boundary)`;
+	return `at ${n} point${n === 1 ? '' : 's'}`;
+}
+
+/** When a scan ran out of its budget without finding a crossing: whether the boundary crosses itself is not known. */
+function incompleteScan(budget: Budget, vertices: number, what: string): string {
+	return `whether ${what} could not be checked: the plot has ${vertices.toLocaleString('en-US')} vertices with many long edges side by side, and the check stops after ${budget.total.toLocaleString('en-US')} edge comparisons for a plot of that size. Simplify the boundary (fewer vertices, e.g. with a GIS tool's simplify at 0.5 m) or split the plot into several polygons.`;
+}
+
 function checkPolygons(feature: PlotFeature, add: Add): void {
 	const { geometry } = feature;
 	if (geometry.type === 'Point') return;
 	const multi = geometry.type === 'MultiPolygon';
 	const parts: Position[][][] = [];
+	const vertices = edgesOf(polygonsOf(geometry));
+	const total = crossingBudget(vertices);
+	const budget: Budget = { total, left: total };
 	polygonsOf(geometry).forEach((rings, p) => {
 		const polygonIndex = multi ? p : undefined;
 		rings.forEach((ring, r) => checkRing(ring, r, polygonIndex, add));
 		const clean = cleanRings(rings);
 		if (clean.length === 0) return;
 		parts.push(clean);
-		const crossings = findCrossings([clean]);
-		if (crossings.length > 0) {
+		const scan = boundedScan([clean], budget);
+		const at = multi ? { polygon: p } : {};
+		if (scan.crossings.length > 0) {
+			const near = scan.crossings[0].map(round6);
 			add(
 				'error',
 				'self_intersection',
-				`the polygon boundary crosses itself (self-intersection${multi ? ` in polygon ${p}` : ''}) at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. A "bow tie" or a hole crossing the outer ring is invalid: redraw the boundary so that no edges cross, or split it into separate polygons. "Repair Geometry" cannot fix this.`,
-				{ ...(multi ? { polygon: p } : {}), near: crossings[0].map(round6) },
+				`the polygon boundary crosses itself (self-intersection${multi ? ` in polygon ${p}` : ''}) ${crossingCount(scan)}, first near [${near.join(', ')}]. A "bow tie" or a hole crossing the outer ring is invalid: redraw the boundary so that no edges cross, or split it into separate polygons. "Repair Geometry" cannot fix this.`,
+				{ ...at, near },
+			);
+		} else if (scan.outOfBudget) {
+			add(
+				'error',
+				'crossing_check_incomplete',
+				incompleteScan(
+					budget,
+					vertices,
+					`the polygon boundary${multi ? ` of polygon ${p}` : ''} crosses itself`,
+				),
+				at,
 			);
 		}
 	});
 	if (parts.length > 1) {
-		const crossings = findCrossings(parts, { betweenPartsOnly: true });
-		if (crossings.length > 0) {
+		const scan = boundedScan(parts, budget, true);
+		if (scan.crossings.length > 0) {
+			const near = scan.crossings[0].map(round6);
 			add(
 				'error',
 				'polygons_overlap',
-				`the polygons of the MultiPolygon cross each other at ${crossings.length} point${crossings.length === 1 ? '' : 's'}, first near [${crossings[0].map(round6).join(', ')}]. Merge the overlapping polygons into one, or give them as separate features.`,
-				{ near: crossings[0].map(round6) },
+				`the polygons of the MultiPolygon cross each other ${crossingCount(scan)}, first near [${near.join(', ')}]. Merge the overlapping polygons into one, or give them as separate features.`,
+				{ near },
+			);
+		} else if (scan.outOfBudget) {
+			add(
+				'error',
+				'crossing_check_incomplete',
+				incompleteScan(budget, vertices, 'the polygons of the MultiPolygon cross each other'),
 			);
 		}
 	}
 }
 
-function checkPointHa(feature: PlotFeature, pointHa: unknown, add: Add): void {
+function checkPointHa(
+	feature: PlotFeature,
+	opts: Pick<ValidateOptions, 'pointHa' | 'pointHaField' | 'serviceLimits'>,
+	add: Add,
+): void {
 	if (feature.geometry.type !== 'Point') return;
-	let value: number;
-	if (readLooseNumber(pointHa).kind !== 'missing') {
-		const read = readLooseNumber(pointHa);
-		if (read.kind !== 'number') {
-			add(
-				'error',
-				'point_ha_invalid',
-				`point_ha ${showValue(pointHa)} is not a number (${read.kind === 'invalid' ? read.reason : 'empty'}). Give the plot area in hectares as a number below ${POINT_HA_LIMIT} (e.g. 2.5), or leave it empty for the default circle of about 4 ha.`,
-			);
-			return;
-		}
-		value = read.value;
-	} else {
-		const properties = feature.properties;
-		if (!isRecord(properties) || properties.point_ha === undefined || properties.point_ha === null)
-			return;
-		const own = properties.point_ha;
-		if (typeof own !== 'number' || !Number.isFinite(own)) {
-			const text =
-				typeof own === 'string' ? ' It must be a JSON number, not text: remove the quotes.' : '';
-			add(
-				'error',
-				'point_ha_invalid',
-				`properties.point_ha ${showValue(own)} is not a number.${text} Give the plot area in hectares as a number below ${POINT_HA_LIMIT} (e.g. 2.5), or leave it out for the default circle of about 4 ha.`,
-			);
-			return;
-		}
-		value = own;
+	const read = readPointArea(feature.properties, opts.pointHa, opts.pointHaField);
+	if (read.kind === 'missing') return;
+	const from = describeFrom(read.from);
+	const leave = read.from.kind === 'field' ? 'leave it empty' : 'leave it out';
+	if (read.kind === 'invalid') {
+		add(
+			'error',
+			'point_ha_invalid',
+			`${from} ${read.reason} Give the plot area in hectares as a number (e.g. 2.5), or ${leave} for the default circle of about 4 ha.`,
+		);
+		return;
 	}
+	const value = read.value;
 	if (value <= 0) {
 		add(
 			'error',
 			'point_ha_invalid',
-			`point_ha is ${value}; it must be a positive number of hectares below ${POINT_HA_LIMIT} (e.g. 2.5). Fix it, or leave it empty for the default circle of about 4 ha.`,
+			`${from} is ${value}; it must be a positive number of hectares (e.g. 2.5). Fix it, or ${leave} for the default circle of about 4 ha.`,
 		);
-	} else if (value >= POINT_HA_LIMIT) {
+	} else if (value > EUDR_POINT_MAX_HA) {
 		add(
 			'error',
 			'point_requires_polygon',
-			`point_ha is ${value} ha: a plot of ${POINT_HA_LIMIT} ha or more must be given as a polygon (EUDR), and the service takes point_ha only below ${POINT_HA_LIMIT}. Give the plot boundary as a Polygon instead of a point.`,
+			`${from} is ${value} ha: a plot of more than ${EUDR_POINT_MAX_HA} ha must be given as a polygon (EUDR; a point stands for a plot of up to ${EUDR_POINT_MAX_HA} ha). Give the plot boundary as a Polygon instead of a point.`,
+		);
+	} else if (value >= SERVICE_POINT_HA_BELOW && opts.serviceLimits !== false) {
+		add(
+			'error',
+			'point_ha_not_below_4',
+			`${from} is ${value} ha: that meets the EUDR 4 ha rule (a point for a plot of up to ${EUDR_POINT_MAX_HA} ha; Export writes it), but the service takes point_ha only below ${SERVICE_POINT_HA_BELOW}.0, so Plot → Register would be refused. Give the plot boundary as a polygon, or the real area if it is below ${SERVICE_POINT_HA_BELOW} ha.`,
 		);
 	}
 }
@@ -442,9 +550,11 @@ export function validateFeatures(
 
 		checkCrs(feature, add);
 		const inRange = checkRanges(feature, add);
-		if (inRange && country) checkCountry(feature, country, add);
+		// the centre of a plot read the long way round the Earth says nothing about its country
+		const across = inRange && checkAntimeridian(feature, add);
+		if (inRange && !across && country) checkCountry(feature, country, add);
 		checkPolygons(feature, add);
-		checkPointHa(feature, opts.pointHa, add);
+		checkPointHa(feature, opts, add);
 		if (inRange) checkPrecision(feature, add);
 
 		const key = `${feature.geometry.type}:${JSON.stringify(feature.geometry.coordinates)}`;

@@ -12,6 +12,7 @@ export type { Commodity } from './commodity';
 export { COMMODITIES, COMMODITY_OPTIONS, commodityName, readCommodity } from './commodity';
 export type { DateOrder } from './dates';
 export { DATE_ORDERS, DATE_ORDER_OPTIONS, readDate, readDateOrder, readTimestamp } from './dates';
+export { MAX_JSON_DEPTH, pathDeeperThan, showPath, tooDeepReason } from './depth';
 export { copyOwn, readJsonObject, readKeyValuePairs, setOwn } from './json';
 export type { LooseNumber, NumberRule } from './numbers';
 export { readLooseNumber, readNumber } from './numbers';

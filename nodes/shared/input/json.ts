@@ -9,6 +9,7 @@
  * `obj[key] = …` on a `{}` target.
  */
 
+import { pathDeeperThan, tooDeepReason } from './depth';
 import { MISSING, invalid, isPlainObject, kindOf, value } from './internal';
 import type { Reading } from './reading';
 
@@ -38,6 +39,12 @@ function jsonKind(v: unknown): string {
 	return kindOf(v);
 }
 
+/** The object, unless it nests too deep for the walks that copy and send it (see depth.ts). */
+function shallowEnough(v: Record<string, unknown>): Reading<Record<string, unknown>> {
+	const deep = pathDeeperThan(v);
+	return deep ? invalid(`${tooDeepReason(deep)}.`) : value(v);
+}
+
 /**
  * An object, or JSON text of an object. Empty text, undefined and null are missing; lists,
  * other JSON values and invalid JSON are refused with one wording: what was wrong, then
@@ -64,10 +71,10 @@ export function readJsonObject(
 			const quotes = /'/.test(text) && !/"/.test(text) ? ' (JSON needs double quotes "…")' : '';
 			return invalid(`it is not valid JSON: ${(error as Error).message}${quotes}. ${write}`);
 		}
-		if (isPlainObject(parsed)) return value(parsed);
+		if (isPlainObject(parsed)) return shallowEnough(parsed);
 		return invalid(`it is ${jsonKind(parsed)}, not an object. ${write}`);
 	}
-	if (isPlainObject(v)) return value(v);
+	if (isPlainObject(v)) return shallowEnough(v);
 	return invalid(`it is ${jsonKind(v)}, not an object. ${write}`);
 }
 
@@ -84,6 +91,8 @@ export function readKeyValuePairs(pairs: unknown): Reading<Record<string, string
 	if (isPlainObject(pairs) && Object.keys(pairs).length === 0) return MISSING;
 	const rows = isPlainObject(pairs) && 'pairs' in pairs ? pairs.pairs : pairs;
 	if (rows === undefined || rows === null) return MISSING;
+	const deep = pathDeeperThan(rows);
+	if (deep) return invalid(`${tooDeepReason(deep)}.`);
 	if (!Array.isArray(rows))
 		return invalid(`it is ${kindOf(rows)}, not a list of key/value pairs. Add pairs with a key.`);
 	const out: Record<string, string> = {};

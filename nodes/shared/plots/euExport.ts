@@ -10,13 +10,19 @@
  * - Properties `ProducerName`, `ProducerCountry` (ISO 3166-1 alpha-2), `ProductionPlace`, and
  *   `Area` (ha) for a Point, which stands for a plot of up to 4 ha.
  * - At least six decimals per coordinate: coordinates are written as given (never rounded);
- *   one with fewer decimals is written with trailing zeros up to six, and counted.
+ *   one with fewer decimals is written with trailing zeros up to six, and counted. The
+ *   Information System rounds to six decimals and flags vertices that become one position
+ *   there: such neighbours are a warning, and Repair Geometry drops them (`mergeAtSixDecimals`).
+ * - Rings in RFC 7946 order (§3.1.6): outer rings counter-clockwise, holes clockwise, rewound
+ *   with Turf's `rewind` where they come the other way round (counted).
  * - Files under `maxBytes` (default 25 MB, the size of one statement's geolocation); a plot
  *   (an input item: all its features) is never split across files.
  */
+import { booleanClockwise } from '@turf/boolean-clockwise';
+import { rewind } from '@turf/rewind';
 import { all as allCountries } from 'iso-3166-1';
 
-import type { PlotGeometry, Position } from '../geometry';
+import type { Location, PlotGeometry, Position } from '../geometry';
 import { findCountry, MIN_DECIMALS } from '../geometry';
 import { decimalPlaces } from '../geometry/numbers';
 import type { Reading } from '../input';
@@ -43,6 +49,10 @@ export interface WriteNotes {
 	droppedZ: number;
 	/** Holes left out (only with "outer boundary only"). */
 	droppedHoles: number;
+	/** Rings written in the other direction (outer counter-clockwise, holes clockwise). */
+	rewoundRings: number;
+	/** Vertices left out because they became one position with the one before at six decimals (Repair Geometry). */
+	mergedVertices: number;
 }
 
 export interface EuFeatureText {
@@ -170,11 +180,107 @@ export function holeCount(geometry: PlotGeometry): number {
 }
 
 export function emptyNotes(): WriteNotes {
-	return { paddedCoordinates: 0, droppedZ: 0, droppedHoles: 0 };
+	return { paddedCoordinates: 0, droppedZ: 0, droppedHoles: 0, rewoundRings: 0, mergedVertices: 0 };
 }
 
 /**
- * One Feature of the EU file as JSON text: the geometry (2D, at least six decimals) and the
+ * The geometry with outer rings counter-clockwise and holes clockwise (RFC 7946 §3.1.6), by
+ * Turf's `rewind` on a copy when a ring comes the other way round; `rewound` counts those rings.
+ */
+export function rewindForEu(geometry: PlotGeometry): { geometry: PlotGeometry; rewound: number } {
+	if (geometry.type === 'Point') return { geometry, rewound: 0 };
+	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+	let rewound = 0;
+	for (const rings of polygons)
+		rings.forEach((ring, r) => {
+			if (booleanClockwise(ring) !== r > 0) rewound++;
+		});
+	if (rewound === 0) return { geometry, rewound };
+	return { geometry: rewind(geometry as never, { mutate: false }) as PlotGeometry, rewound };
+}
+
+/** The position at six decimals, as the Information System pads and rounds it. */
+function at6(p: Position): string {
+	return `${p[0].toFixed(MIN_DECIMALS)},${p[1].toFixed(MIN_DECIMALS)}`;
+}
+
+/** Vertices that become one position with the vertex before them at six decimals. */
+export interface SixDecimalMerges {
+	count: number;
+	/** The first of them: where, and the two positions as given. */
+	first?: { where: Location; position: Position; previous: Position };
+}
+
+/**
+ * Consecutive vertices of a ring that differ as given but are one position at six decimals
+ * (e.g. 4 cm apart): the Information System rounds to six decimals and flags them as duplicates.
+ */
+export function findSixDecimalMerges(geometry: PlotGeometry): SixDecimalMerges {
+	const found: SixDecimalMerges = { count: 0 };
+	if (geometry.type === 'Point') return found;
+	const multi = geometry.type === 'MultiPolygon';
+	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+	polygons.forEach((rings, p) =>
+		rings.forEach((ring, r) => {
+			let before = ring.length > 0 ? at6(ring[0]) : '';
+			for (let i = 1; i < ring.length; i++) {
+				const here = at6(ring[i]);
+				const same = ring[i][0] === ring[i - 1][0] && ring[i][1] === ring[i - 1][1];
+				if (here === before && !same) {
+					found.count++;
+					found.first ??= {
+						where: multi ? { polygon: p, ring: r, position: i } : { ring: r, position: i },
+						position: ring[i],
+						previous: ring[i - 1],
+					};
+				}
+				before = here;
+			}
+		}),
+	);
+	return found;
+}
+
+/**
+ * A copy without the vertices that become one position with the vertex kept before them at six
+ * decimals (the first of each run is kept, and the ring stays closed on its first position);
+ * `removed` counts them. Rings that keep fewer than four positions are returned as they are, for
+ * validation to refuse.
+ */
+export function mergeAtSixDecimals(geometry: PlotGeometry): {
+	geometry: PlotGeometry;
+	removed: number;
+} {
+	if (geometry.type === 'Point') return { geometry, removed: 0 };
+	let removed = 0;
+	const ringOf = (ring: Position[]): Position[] => {
+		if (ring.length < 4) return ring;
+		const kept: Position[] = [ring[0]];
+		let last = at6(ring[0]);
+		for (let i = 1; i < ring.length - 1; i++) {
+			const here = at6(ring[i]);
+			if (here === last) continue;
+			kept.push(ring[i]);
+			last = here;
+		}
+		// the last vertex kept may become one with the closing position (the first)
+		if (kept.length > 1 && last === at6(ring[0])) kept.pop();
+		kept.push(ring[ring.length - 1]);
+		removed += ring.length - kept.length;
+		return kept;
+	};
+	const coordinates =
+		geometry.type === 'Polygon'
+			? geometry.coordinates.map(ringOf)
+			: geometry.coordinates.map((rings) => rings.map(ringOf));
+	return removed === 0
+		? { geometry, removed }
+		: { geometry: { ...geometry, coordinates } as PlotGeometry, removed };
+}
+
+/**
+ * One Feature of the EU file as JSON text: the geometry (2D, at least six decimals, rings in
+ * RFC 7946 order: `rewindForEu`) and the
  * EU properties, in that order of keys: ProducerName, ProducerCountry, ProductionPlace, Area.
  * `holes: 'drop'` leaves out the holes (the Information System reads the outer boundary only);
  * with `'refuse'` the caller must have refused polygons with holes already.
@@ -185,6 +291,9 @@ export function writeEuFeature(
 	holes: 'refuse' | 'drop',
 	notes: WriteNotes,
 ): EuFeatureText {
+	const wound = rewindForEu(geometry);
+	notes.rewoundRings += wound.rewound;
+	geometry = wound.geometry;
 	let coordinates: string;
 	if (geometry.type === 'Point') coordinates = writePosition(geometry.coordinates, notes);
 	else if (geometry.type === 'Polygon')
@@ -223,6 +332,8 @@ export function packEuFiles(plots: readonly EuPlot[], maxBytes = EU_MAX_FILE_BYT
 			notes.paddedCoordinates += p.notes.paddedCoordinates;
 			notes.droppedZ += p.notes.droppedZ;
 			notes.droppedHoles += p.notes.droppedHoles;
+			notes.rewoundRings += p.notes.rewoundRings;
+			notes.mergedVertices += p.notes.mergedVertices;
 		}
 		const text = `${HEAD}${texts.join(',')}${TAIL}`;
 		files.push({

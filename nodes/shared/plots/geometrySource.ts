@@ -29,8 +29,12 @@ export interface ItemGeometryOptions {
 	repair?: boolean;
 	/** Country of the plot, for the swapped latitude/longitude check. */
 	country?: string;
-	/** `point_ha` mapped from the input; overrides a feature's own `properties.point_ha`. */
+	/** The point area mapped from the input; overrides a feature's own `point_ha` / `Area` / `area_ha` / `AREA`. */
 	pointHa?: unknown;
+	/** The label of the field the point area is mapped in (default "Point Area (Ha)"). */
+	pointHaField?: string;
+	/** Check the service's own limits as well as EUDR's (default true; false for Export). */
+	serviceLimits?: boolean;
 	/** Most features one item may hold (default 20, the `make_plot` limit). */
 	maxFeatures?: number;
 }
@@ -109,6 +113,8 @@ export function checkItemGeometry(
 		country: options.country,
 		repair: options.repair === true,
 		pointHa: options.pointHa,
+		pointHaField: options.pointHaField,
+		serviceLimits: options.serviceLimits,
 	});
 	return { kind: 'read', validation };
 }

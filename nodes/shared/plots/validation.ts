@@ -11,7 +11,7 @@
 import { area } from '@turf/area';
 
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
-import { POINT_HA_LIMIT, readLooseNumber } from '../geometry';
+import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
 import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
 import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './overlaps';
@@ -54,9 +54,12 @@ export interface FeatureReport {
 	vertex_count: number;
 	/** Geodesic area of a polygon, the declared area of a point; null when not known. */
 	area_ha: number | null;
-	/** Where `area_ha` comes from. */
-	area_from: 'geometry' | 'point_ha' | null;
-	/** EUDR: a point stands for a plot of 4 ha or less; null for a point without an area. */
+	/**
+	 * Where `area_ha` comes from: the geometry, or for a point `point_ha` (Point Area (Ha) or the
+	 * feature's own point_ha: what Register sends as point_ha), `Area`, `area_ha` or `AREA`.
+	 */
+	area_from: 'geometry' | 'point_ha' | 'Area' | 'area_ha' | 'AREA' | null;
+	/** EUDR: true for a polygon and a point of up to 4 ha, false for a point above 4 ha, null for a point without an area. */
 	meets_4ha_rule: boolean | null;
 }
 
@@ -172,14 +175,8 @@ function vertexCount(geometry: PlotGeometry): number {
 	return count;
 }
 
-/** The declared area of a point: Point Area (Ha) first, then the feature's own `point_ha`. */
-function declaredPointHa(properties: unknown, pointHa: unknown): number | undefined {
-	const mapped = readLooseNumber(pointHa);
-	if (mapped.kind === 'number') return mapped.value;
-	if (mapped.kind === 'invalid') return undefined;
-	const own = (properties as Record<string, unknown> | null | undefined)?.point_ha;
-	return typeof own === 'number' && Number.isFinite(own) ? own : undefined;
-}
+/** Problems about a point's area that leave the point and its area readable. */
+const AREA_CODES = new Set(['point_requires_polygon', 'point_ha_not_below_4']);
 
 interface Checked {
 	input: RowInput;
@@ -207,11 +204,14 @@ function checkRow(input: RowInput): Checked {
 	const validation = input.geometry.validation;
 	checked.validation = validation;
 	const withErrors = new Set<number>();
+	/** Features whose only errors are about their point area (the area itself is known). */
+	const otherErrors = new Set<number>();
 	for (const p of validation.problems) {
 		const reported = { code: p.code, message: p.message, where: where(p.featureIndex, p.where) };
 		if (p.severity === 'error') {
 			problems.push(reported);
 			withErrors.add(p.featureIndex);
+			if (!AREA_CODES.has(p.code)) otherErrors.add(p.featureIndex);
 		} else warnings.push(reported);
 	}
 	const wholeRowError = withErrors.has(-1);
@@ -227,23 +227,26 @@ function checkRow(input: RowInput): Checked {
 			area_from: null,
 			meets_4ha_rule: null,
 		};
-		if (usable && geometry.type === 'Point') {
-			const declared = declaredPointHa(feature.properties, input.pointHa);
-			if (declared !== undefined) {
-				report.area_ha = round(declared, 4);
-				report.area_from = 'point_ha';
-				report.meets_4ha_rule = declared < POINT_HA_LIMIT;
-			} else {
+		const onlyAreaErrors = !wholeRowError && !otherErrors.has(index) && geometry !== undefined;
+		if (geometry?.type === 'Point' && onlyAreaErrors) {
+			// A point's area and the 4 ha rule are reported also when its area is the problem (e.g.
+			// 4.5 ha: meets_4ha_rule false; 4 ha: true, but Register would be refused).
+			const declared = readPointArea(feature.properties, input.pointHa);
+			if (declared.kind === 'value') {
+				report.area_ha = round(declared.value, 4);
+				report.area_from = declared.from.kind === 'field' ? 'point_ha' : declared.from.name;
+				report.meets_4ha_rule = meets4haRule('Point', declared.value);
+			} else if (declared.kind === 'missing' && usable) {
 				warnings.push({
 					code: 'point_without_area',
-					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${POINT_HA_LIMIT} ha or less (the service draws a circle of about 4 ha): give the area in Point Area (Ha), or the plot boundary as a polygon.`,
+					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${EUDR_POINT_MAX_HA} ha or less (the service draws a circle of about 4 ha): give the area in Point Area (Ha) (or a point_ha, Area or area_ha property), or the plot boundary as a polygon.`,
 					where: where(index),
 				});
 			}
 		} else if (usable) {
 			report.area_ha = round(area(geometry as never) / 10_000, 4);
 			report.area_from = 'geometry';
-			report.meets_4ha_rule = true;
+			report.meets_4ha_rule = meets4haRule(geometry.type, undefined);
 		}
 		checked.features.push(report);
 	});
@@ -373,13 +376,13 @@ export function validateRows(
 							4,
 						)
 					: null,
-			meets_4ha_rule: !readable
-				? null
-				: rules.includes(false)
-					? false
-					: rules.includes(null)
-						? null
-						: true,
+			// false as soon as one feature breaks the rule, even when another cannot be read; a
+			// feature with a problem still counts when its area is known (a point of 4 ha: true)
+			meets_4ha_rule: rules.includes(false)
+				? false
+				: rules.length === 0 || rules.includes(null)
+					? null
+					: true,
 			features: c.features,
 			duplicates: cross.duplicates,
 			overlaps: cross.overlaps,

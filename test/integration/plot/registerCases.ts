@@ -315,10 +315,17 @@ export const CASES: Case[] = [
 		message: /point_ha "big" is not a number/,
 	},
 	{
-		name: 'point_ha of 4 ha or more (point must be polygon)',
+		name: 'point_ha above 4 ha (point must be polygon)',
 		params: { geometrySource: 'latLon', plotFields: { pointHa: '={{ $json.pointHa }}' } },
 		json: { latitude: '-15.793889', longitude: '-47.882778', pointHa: '4,5' },
-		message: /a plot of 4 ha or more must be given as a polygon \(EUDR\)/,
+		message: /a plot of more than 4 ha must be given as a polygon \(EUDR/,
+	},
+	{
+		name: 'point_ha of exactly 4 ha (EUDR allows it, the service takes point_ha only below 4.0)',
+		params: { geometrySource: 'latLon', plotFields: { pointHa: '={{ $json.pointHa }}' } },
+		json: { latitude: '-15.793889', longitude: '-47.882778', pointHa: '4' },
+		message:
+			/meets the EUDR 4 ha rule .*the service takes point_ha only below 4\.0, so Plot → Register would be refused/,
 	},
 	{
 		name: 'negative point_ha',

@@ -21,11 +21,13 @@ describe('the input layer', () => {
 				'COMMODITY_OPTIONS',
 				'DATE_ORDERS',
 				'DATE_ORDER_OPTIONS',
+				'MAX_JSON_DEPTH',
 				'commodityName',
 				'copyOwn',
 				'fieldProblem',
 				'idPath',
 				'missingIdReason',
+				'pathDeeperThan',
 				'readCommodity',
 				'readDate',
 				'readDateOrder',
@@ -38,6 +40,8 @@ describe('the input layer', () => {
 				'readText',
 				'readTimestamp',
 				'setOwn',
+				'showPath',
+				'tooDeepReason',
 			].sort(),
 		);
 	});

@@ -5,14 +5,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { PlotGeometry } from '../../../../shared/geometry';
+import type { PlotGeometry, Position } from '../../../../shared/geometry';
+import { readPointArea, validateFeatures } from '../../../../shared/geometry';
+import type { Reading } from '../../../../shared/input';
 import { readNumber, readText } from '../../../../shared/input';
 import type { EuFile, EuPlot, EuProperties } from '../../../../shared/plots/euExport';
 import {
 	EU_MAX_FILE_BYTES,
 	EU_POINT_MAX_HA,
 	emptyNotes,
+	findSixDecimalMerges,
 	holeCount,
+	mergeAtSixDecimals,
 	packEuFiles,
 	plotFileBytes,
 	readCountryCode,
@@ -99,7 +103,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: '2.5',
 		displayOptions: { show },
-		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha is used; a point without an area is refused.`,
+		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha, Area, area_ha or AREA property is used (as in Validate); a point without an area is refused.`,
 	},
 	{
 		displayName: 'Options',
@@ -125,7 +129,7 @@ export const description: INodeProperties[] = [
 				default: 25,
 				typeOptions: { minValue: 0.001 },
 				description:
-					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split.',
+					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split. Must be a positive number (at least 0.001); anything else refuses every item.',
 			},
 			{
 				displayName: 'Polygons With Holes',
@@ -161,8 +165,22 @@ export const description: INodeProperties[] = [
 interface ExportOptions {
 	repair: boolean;
 	holes: 'refuse' | 'drop';
-	maxBytes: number;
+	/** Maximum File Size in bytes, or why the field cannot be used (then every item is refused). */
+	maxBytes: Reading<number>;
 }
+
+const AREA_FIELD = 'Area of Points (Ha)';
+const MAX_SIZE_FIELD = 'Maximum File Size (MB)';
+
+/** Maximum File Size (MB): a positive number (text such as "1 MB" or NaN is refused, never "no limit"). */
+function readMaxBytes(value: unknown): Reading<number> {
+	const read = readNumber(value, { min: 0.001, label: 'the largest file in megabytes (e.g. 25)' });
+	if (read.kind === 'missing') return { kind: 'value', value: EU_MAX_FILE_BYTES };
+	if (read.kind === 'invalid') return read;
+	return { kind: 'value', value: Math.floor(read.value * 1e6) };
+}
+
+const showPosition = (p: Position) => `[${p[0]}, ${p[1]}]`;
 
 interface Prepared extends EuPlot {
 	warnings: string[];
@@ -175,8 +193,17 @@ function geometryOf(
 	itemIndex: number,
 	country: string | undefined,
 	repair: boolean,
+	pointHa: number | undefined,
 ): CheckedGeometry {
-	const options = { repair, country, maxFeatures: MAX_FEATURES_PER_ITEM };
+	// EUDR's rules only: nothing is registered here, so the service's own limits do not apply
+	const options = {
+		repair,
+		country,
+		pointHa,
+		pointHaField: AREA_FIELD,
+		serviceLimits: false,
+		maxFeatures: MAX_FEATURES_PER_ITEM,
+	};
 	if (ctx.getNodeParameter('exportInput', itemIndex, 'plots') === 'geometry')
 		return checkGeometryOfItem.call(ctx, itemIndex, options);
 	if (!Array.isArray(json.geojson_features)) {
@@ -209,19 +236,20 @@ function prepareItem(
 	const place = problems.take('Production Place', readText(param('productionPlace')));
 	const producer = problems.take('Producer Name', readText(param('producerName')));
 	const area = problems.take(
-		'Area of Points (Ha)',
+		AREA_FIELD,
 		readNumber(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA, label: 'the area in hectares' }),
 	);
+	const maxBytes = problems.take(MAX_SIZE_FIELD, opts.maxBytes) ?? EU_MAX_FILE_BYTES;
 	const geometry = describeItemGeometry(
 		itemIndex,
-		geometryOf(ctx, json, itemIndex, country, opts.repair),
+		geometryOf(ctx, json, itemIndex, country, opts.repair, area),
 	);
 	problems.add(...geometry.errors);
 	const plot: Prepared = { item: itemIndex, features: [], notes: emptyNotes(), warnings: [] };
 	plot.warnings.push(...geometry.warnings, ...geometry.repairs);
 	if (problems.lines.length > 0 || country === undefined) return plot;
 	geometry.features.forEach((feature, f) => {
-		const shape = feature.geometry as PlotGeometry;
+		let shape = feature.geometry as PlotGeometry;
 		const holes = holeCount(shape);
 		if (holes > 0 && opts.holes === 'refuse') {
 			problems.add(
@@ -229,16 +257,43 @@ function prepareItem(
 			);
 			return;
 		}
+		const merges = findSixDecimalMerges(shape);
+		if (merges.first && !opts.repair) {
+			const { where, position, previous } = merges.first;
+			const at = `${where.polygon === undefined ? '' : `polygon ${where.polygon}, `}ring ${where.ring}, position ${where.position}`;
+			plot.warnings.push(
+				`Item ${itemIndex}, feature ${f} (warning): ${merges.count} vert${merges.count === 1 ? 'ex becomes' : 'ices become'} one position with the vertex before at six decimals (first at ${at}: ${showPosition(previous)} and ${showPosition(position)}); the EU Information System rounds to six decimals and flags such duplicates. Remove the extra vertices, or turn on "Repair Geometry" to leave them out.`,
+			);
+		} else if (merges.first) {
+			const merged = mergeAtSixDecimals(shape);
+			// what is left must still be a valid plot (four positions, no crossing)
+			const recheck = validateFeatures(
+				[{ type: 'Feature', properties: {}, geometry: merged.geometry }],
+				{ serviceLimits: false },
+			).problems.filter((p) => p.severity === 'error');
+			if (recheck.length > 0) {
+				problems.add(
+					`Item ${itemIndex}, feature ${f}: leaving out the ${merged.removed} vertices that become one position with their neighbour at six decimals leaves an invalid polygon (${recheck[0].message}) Correct the boundary by hand.`,
+				);
+				return;
+			}
+			shape = merged.geometry;
+			plot.notes.mergedVertices += merged.removed;
+			plot.warnings.push(
+				`Item ${itemIndex}, feature ${f}: left out ${merged.removed} vert${merged.removed === 1 ? 'ex' : 'ices'} that became one position with the vertex before at six decimals`,
+			);
+		}
 		const properties: EuProperties = { ProducerCountry: country };
 		if (producer !== undefined) properties.ProducerName = producer;
 		if (place !== undefined) properties.ProductionPlace = place;
 		if (shape.type === 'Point') {
-			const own = (feature.properties as IDataObject | null)?.point_ha;
-			const pointHa = area ?? (typeof own === 'number' ? own : undefined);
+			// the same reading as Validate's (pointArea.ts); above 4 ha is refused by the geometry check
+			const read = readPointArea(feature.properties, area, AREA_FIELD);
+			const pointHa = read.kind === 'value' ? read.value : undefined;
 			if (pointHa === undefined || pointHa <= 0 || pointHa > EU_POINT_MAX_HA) {
 				problems.field(
-					'Area of Points (Ha)',
-					`feature ${f} is a point ${pointHa === undefined ? 'without an area' : `of ${pointHa} ha`}: the EU Information System takes a point only with its Area, for a plot of up to ${EU_POINT_MAX_HA} ha. Map the plot area in hectares, or give a larger plot as a polygon.`,
+					AREA_FIELD,
+					`feature ${f} is a point ${pointHa === undefined ? 'without an area' : `of ${pointHa} ha`}: the EU Information System takes a point only with its Area, for a plot of up to ${EU_POINT_MAX_HA} ha. Map the plot area in hectares (or give the point a point_ha, Area or area_ha property), or give a larger plot as a polygon.`,
 				);
 				return;
 			}
@@ -247,9 +302,9 @@ function prepareItem(
 		plot.features.push(writeEuFeature(shape, properties, opts.holes, plot.notes));
 	});
 	const bytes = plotFileBytes(plot);
-	if (plot.features.length > 0 && bytes > opts.maxBytes)
+	if (plot.features.length > 0 && bytes > maxBytes)
 		problems.add(
-			`Item ${itemIndex}: its GeoJSON takes ${bytes.toLocaleString('en-US')} bytes, more than the Maximum File Size (${opts.maxBytes.toLocaleString('en-US')} bytes). Simplify the boundary (fewer vertices), or raise the limit if the Information System takes it.`,
+			`Item ${itemIndex}: its GeoJSON takes ${bytes.toLocaleString('en-US')} bytes, more than the Maximum File Size (${maxBytes.toLocaleString('en-US')} bytes). Simplify the boundary (fewer vertices), or raise the limit if the Information System takes it.`,
 		);
 	return plot;
 }
@@ -301,6 +356,8 @@ async function fileOutput(
 		coordinates_padded_to_6_decimals: file.notes.paddedCoordinates,
 		z_values_left_out: file.notes.droppedZ,
 		holes_left_out: file.notes.droppedHoles,
+		rings_rewound: file.notes.rewoundRings,
+		vertices_merged_at_6_decimals: file.notes.mergedVertices,
 		warnings: [
 			...warnings.slice(0, MAX_WARNINGS_LISTED),
 			...(more > 0 ? [`… and ${more} more`] : []),
@@ -317,8 +374,9 @@ export async function execute(
 	const opts: ExportOptions = {
 		repair: options.repairGeometry === true,
 		holes: options.holes === 'drop' ? 'drop' : 'refuse',
-		maxBytes: Math.floor(Number(options.maxFileMb ?? EU_MAX_FILE_BYTES / 1e6) * 1e6),
+		maxBytes: readMaxBytes(options.maxFileMb),
 	};
+	const maxBytes = opts.maxBytes.kind === 'value' ? opts.maxBytes.value : EU_MAX_FILE_BYTES;
 	return await runItems<Prepared>(this, items, {
 		prepare: (i, problems) => prepareItem(this, items[i].json, i, opts, problems),
 		// One batch per file: files of at most Maximum File Size, a plot never split (euExport.ts).
@@ -326,12 +384,12 @@ export async function execute(
 			const warnings = new Map(ready.map((r) => [r.itemIndex, r.value.warnings]));
 			const files = packEuFiles(
 				ready.map((r) => r.value),
-				opts.maxBytes,
+				maxBytes,
 			);
 			return files.map((file) => ({
 				items: file.items,
 				send: async () => [
-					await fileOutput(this, file, files.length, options, opts.maxBytes, [
+					await fileOutput(this, file, files.length, options, maxBytes, [
 						...file.items.flatMap((i) => warnings.get(i) ?? []),
 					]),
 				],

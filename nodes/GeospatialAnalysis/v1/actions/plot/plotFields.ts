@@ -100,7 +100,7 @@ export function plotFieldsProperty(show: NonNullable<IDisplayOptions['show']>): 
 				default: '',
 				placeholder: '2.5',
 				description:
-					'For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). A plot of 4 ha or more must be given as a polygon (EUDR).',
+					"For point geometries only: the plot area in hectares, a number below 4 (the service draws a circle of that area; about 4 ha when empty). When empty, the point's own point_ha, Area, area_ha or AREA property is used. A plot of more than 4 ha must be given as a polygon (EUDR); the service takes point_ha only below 4.0.",
 			},
 		],
 	};

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { Feature } from '../../../../shared/geometry';
-import { readLooseNumber } from '../../../../shared/geometry';
+import { readPointArea } from '../../../../shared/geometry';
 import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/batching';
 import {
 	MAX_FEATURES_PER_REQUEST,
@@ -60,15 +60,18 @@ interface PreparedItem extends RegistrationUnit {
 	warnings: string[];
 }
 
-/** Sets `properties.point_ha` on point features when a Point Area was mapped. */
+/**
+ * Sets `properties.point_ha` on point features from the area validation read (Point Area (Ha),
+ * or the feature's own `Area`, `area_ha` or `AREA`): the service reads only `point_ha`.
+ */
 function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
-	const read = readLooseNumber(pointHa);
-	if (read.kind !== 'number') return features;
-	return features.map((f) =>
-		f.geometry?.type === 'Point'
-			? { ...f, properties: { ...(f.properties ?? {}), point_ha: read.value } }
-			: f,
-	);
+	return features.map((f) => {
+		if (f.geometry?.type !== 'Point') return f;
+		const read = readPointArea(f.properties, pointHa);
+		if (read.kind !== 'value' || (read.from.kind === 'property' && read.from.name === 'point_ha'))
+			return f;
+		return { ...f, properties: { ...(f.properties ?? {}), point_ha: read.value } };
+	});
 }
 
 function prepareItem(
