@@ -373,6 +373,11 @@ function buildRequest(
 	};
 }
 
+/** The body as JSON text. */
+function jsonText(body: unknown): string {
+	return JSON.stringify(body);
+}
+
 /**
  * The options of one hop for n8n's helper. Every status comes back to us (the service's own
  * message, its body and headers such as Retry-After are read here; n8n's wrapped errors drop
@@ -393,7 +398,9 @@ function hopOptions(
 		url: hop.url,
 		headers,
 		...(hop.first && request.qs ? { qs: request.qs } : {}),
-		...(hop.body !== undefined ? { body: hop.body as IDataObject } : {}),
+		// Sent as the JSON text of the body: n8n's helper copies an object body key by key,
+		// which drops a key such as `__proto__` (Additional Info keys are sent as typed).
+		...(hop.body !== undefined ? { body: jsonText(hop.body) } : {}),
 		json: false,
 		encoding: 'text',
 		returnFullResponse: true,
