@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
+import type { ParsedBody } from './answers';
 import { boundedBody, describeBody, parseBody } from './answers';
 import {
 	AttemptAborted,
@@ -22,7 +23,14 @@ import {
 	contextWithSignal,
 	withDeadline,
 } from './deadline';
-import { mapServiceError, redact } from './errors';
+import {
+	MIN_SECRET_CHARS,
+	MIN_SECRET_CHARS_IN_DATA,
+	mapServiceError,
+	mayHoldSecret,
+	redact,
+	redactValue,
+} from './errors';
 import { CREDENTIAL_FAILURE, attachFailure, describeFailure, networkCodeOf } from './failure';
 import type { RedirectRefusal } from './redirects';
 import { isRedirect, nextRedirect } from './redirects';
@@ -165,13 +173,23 @@ export async function credentialInfo(this: ServiceContext, fresh = false): Promi
 	return await reading;
 }
 
+/** The value of the HTTP Basic header the login sends (`username:password` in base64). */
+function basicValue(username: unknown, password: unknown): string | undefined {
+	if (typeof username !== 'string' || typeof password !== 'string' || password === '')
+		return undefined;
+	return Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+}
+
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
 	const credentials = await this.getCredentials(type);
-	const secrets = [credentials.apiKey, credentials.password, credentials.sessionToken].filter(
-		(v): v is string => typeof v === 'string' && v.length > 0,
-	);
+	const secrets = [
+		credentials.apiKey,
+		credentials.password,
+		credentials.sessionToken,
+		basicValue(credentials.username, credentials.password),
+	].filter((v): v is string => typeof v === 'string' && v.length > 0);
 	try {
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
@@ -262,14 +280,20 @@ export function toNodeApiError(
 	},
 	secrets: string[],
 ): NodeApiError {
-	const mapped = mapServiceError({
+	// Every secret out of the whole body first: messages and kept bodies are cut afterwards.
+	const clean: ErrorParts = {
 		...parts,
+		body: redactValue(parts.body, secrets),
+		...(parts.unexpected !== undefined ? { unexpected: redact(parts.unexpected, secrets) } : {}),
+	};
+	const mapped = mapServiceError({
+		...clean,
 		method: request.method,
 		path: request.path,
 		baseOrigin: request.baseOrigin,
 		idempotent: request.idempotent,
 	});
-	const body = boundedBody(redactDeep(parts.body, secrets));
+	const body = boundedBody(redactDeep(clean.body, secrets));
 	const response: JsonObject = {
 		status: parts.status ?? null,
 		kind: mapped.kind,
@@ -450,11 +474,34 @@ export async function sendToService(
 	});
 }
 
+/**
+ * A body with every secret redacted over the whole of it, before anything reads, describes or
+ * cuts it: in the values and keys of JSON, in the text of anything else. In an answer that
+ * succeeded only secrets of MIN_SECRET_CHARS_IN_DATA characters or more are redacted (a
+ * short password would blank dates and names).
+ */
+function redactedBody(
+	raw: unknown,
+	parsed: ParsedBody,
+	secrets: string[],
+	success: boolean,
+): ParsedBody {
+	const min = success ? MIN_SECRET_CHARS_IN_DATA : MIN_SECRET_CHARS;
+	// Most answers hold neither a secret nor an escape: nothing to walk through.
+	if (secrets.length === 0 || (typeof raw === 'string' && !mayHoldSecret(raw, secrets, min)))
+		return parsed;
+	if (parsed.kind === 'text') return { kind: 'text', text: redact(parsed.text, secrets, min) };
+	if (parsed.kind === 'json')
+		return { kind: 'json', value: redactValue(parsed.value, secrets, min, false) };
+	return parsed;
+}
+
 /** Step 3: the body (or the full response) of a 2xx; the parts of anything else. */
 function readResponse(response: FullResponse<unknown>, request: PreparedRequest): AttemptResult {
 	const headers = normaliseHeaders(response.headers);
-	const parsed = parseBody(response.body);
-	if (response.statusCode >= 200 && response.statusCode < 300) {
+	const success = response.statusCode >= 200 && response.statusCode < 300;
+	const parsed = redactedBody(response.body, parseBody(response.body), request.secrets, success);
+	if (success) {
 		const status = response.statusCode;
 		if (parsed.kind !== 'json' || parsed.value === null)
 			return {
@@ -462,7 +509,7 @@ function readResponse(response: FullResponse<unknown>, request: PreparedRequest)
 				parts: {
 					status,
 					headers,
-					body: response.body,
+					body: parsed.kind === 'text' ? parsed.text : response.body,
 					unexpected: `it was ${describeBody(parsed)}`,
 				},
 			};
