@@ -66,6 +66,11 @@ export interface ApiRequestOptions {
 	idempotent?: boolean;
 	/** Item the request is made for, named in errors. */
 	itemIndex?: number;
+	/**
+	 * A deadline for this request shorter than the node's Request Timeout, in milliseconds
+	 * (a status check of Wait for Completion gets what is left of Max Wait).
+	 */
+	timeoutMs?: number;
 	retryPolicy?: Partial<RetryPolicy>;
 	/** Return { body, headers, statusCode } instead of the body. */
 	returnFullResponse?: boolean;
@@ -392,7 +397,10 @@ function buildRequest(
 		qs: options.qs,
 		body: options.body,
 		returnFullResponse: options.returnFullResponse === true,
-		timeoutMs: requestTimeoutMs(ctx),
+		timeoutMs: Math.max(
+			1,
+			Math.min(requestTimeoutMs(ctx), options.timeoutMs ?? Number.POSITIVE_INFINITY),
+		),
 		expect: options.expect,
 	};
 }

@@ -201,7 +201,9 @@ async function waitFor(
 		waited = await waitForJobs({
 			jobIds: ready.flatMap((r) => r.value.jobIds),
 			// The loop owns retries and their timing: the transport must not sleep on its own.
-			fetchJob: async (id) => await fetchJob(ctx, id, first, { maxAttempts: 1 }),
+			// Each check ends within what is left of Max Wait.
+			fetchJob: async (id, timeoutMs) =>
+				await fetchJob(ctx, id, first, { maxAttempts: 1 }, timeoutMs),
 			schedule: settings.schedule,
 			maxWaitMs: settings.maxWaitMs,
 			timing: systemTiming,
@@ -228,7 +230,10 @@ async function waitFor(
 				)
 			: undefined;
 	const running = new Set(stillRunning.map((t) => t.jobId));
-	const resultKeys = settings.output.output === 'perPlot' ? await catalogResultKeys(ctx) : {};
+	// The catalog only when some item gets rows (not after Max Wait failed them all).
+	const rowsToMake = ready.some((r) => !(timeout && r.value.jobIds.some((id) => running.has(id))));
+	const resultKeys =
+		settings.output.output === 'perPlot' && rowsToMake ? await catalogResultKeys(ctx) : {};
 
 	const outputs: BatchOutput[] = [];
 	for (const { itemIndex, value: item } of ready) {
