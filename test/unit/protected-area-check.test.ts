@@ -126,7 +126,7 @@ describe('matchCheckResults', () => {
 				{ properties: { input_index: 1, input_type: 'plot', plot_id: 999999 } },
 			],
 		});
-		expect(pairing.results.map((f) => f?.properties)).toEqual([
+		expect(pairing.results.map((f) => (f === null ? null : f.properties))).toEqual([
 			null,
 			{ input_index: 0, input_type: 'plot', plot_id: '200002' },
 		]);
