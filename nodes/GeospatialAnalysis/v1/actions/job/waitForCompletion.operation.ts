@@ -122,6 +122,14 @@ function lastCheckFailures(jobs: Array<JobWait<IDataObject>>): string {
 		.join('');
 }
 
+/** "; the last status check failed: …" when the last check of a job still running failed. */
+function lastErrorNote(jobs: Array<JobWait<IDataObject>>): string {
+	const failed = jobs.find((t) => t.lastCheckError !== undefined);
+	if (!failed) return '';
+	const text = checkErrorText(failed.lastCheckError);
+	return `; the last status check${jobs.length > 1 ? ` (job ${failed.jobId})` : ''} failed: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}
+
 function cancelled(ctx: IExecuteFunctions): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Waiting for the jobs was cancelled', {
 		description:
@@ -220,10 +228,10 @@ async function waitFor(
 		stillRunning.length > 0 && settings.onTimeout === 'fail'
 			? new NodeOperationError(
 					ctx.getNode(),
-					maxWaitMessage(
+					`${maxWaitMessage(
 						stillRunning.map((t) => ({ job_id: t.jobId, status: t.status })),
 						settings.maxWaitMs,
-					),
+					)}${lastErrorNote(stillRunning)}`,
 					{
 						description: `${lastCheckFailures(stillRunning)}The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.`,
 					},
