@@ -194,7 +194,11 @@ async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo>
 		credentials.password,
 		credentials.sessionToken,
 		basicValue(credentials.username, credentials.password),
-	].filter((v): v is string => typeof v === 'string' && v.length > 0);
+	]
+		.filter((v): v is string => typeof v === 'string')
+		// As stored and as sent (n8n may trim what was pasted with a space).
+		.flatMap((v) => [v, v.trim()])
+		.filter((v, i, all) => v.length > 0 && all.indexOf(v) === i);
 	try {
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
