@@ -140,4 +140,35 @@ describe('secrets from the service are redacted before anything is cut (engine â
 			expect(leaks([{ json: { error: shownPiece } as IDataObject }], SECRET[kind])).not.toEqual([]);
 		},
 	);
+
+	it('a session token renewed during the run is redacted from the answers that follow', async () => {
+		const renewed =
+			'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJyZW5ld2VkIiwiZXhwIjo0MTAyNDQ0ODAwfQ.R3n3w3dT0k3nS1gn4tur3Xy9Zq8Wv7Ut6Sr5Qp4On3M';
+		const plain = await startLoopback((req, res) => {
+			if (req.path === '/login') return json(res, 200, { token: renewed });
+			if (req.headers.authorization !== `Bearer ${renewed}`)
+				return json(res, 401, { code: 401, message: 'expired' });
+			// A hostile answer: the token it was just sent, in a field the node outputs.
+			return json(res, 200, { plot_id: '1', plot_name: `echo ${renewed} end` });
+		});
+		try {
+			const { items, error } = await runNode({
+				parameters: { authentication: 'login', resource: 'plot', operation: 'get', plotId: '1' },
+				store: new CredentialStore({
+					geospatialAnalysisLoginApi: {
+						baseUrl: plain.url,
+						username: USERNAME,
+						password: PASSWORD,
+						sessionToken: JWT,
+					},
+				}),
+			});
+			expect(error).toBeUndefined();
+			expect(plain.requests.filter((r) => r.path === '/login')).toHaveLength(1);
+			expect(items[0].json.plot_name).toBe('echo *** end');
+			expect(leaks(items, renewed)).toEqual([]);
+		} finally {
+			await plain.close();
+		}
+	});
 });

@@ -476,7 +476,7 @@ export async function sendToService(
 	// The answer of the 401 is not needed: release its connection if it is a stream.
 	(response.body as { destroy?: () => void } | null)?.destroy?.();
 	const stored = await ctx.getCredentials(credential.type);
-	return await send({
+	const renewed = await send({
 		credentialsDecrypted: {
 			id: 'session-renewal',
 			name: 'session renewal',
@@ -484,7 +484,12 @@ export async function sendToService(
 			data: { ...stored, sessionToken: '' },
 		},
 	});
+	if (renewed !== null && typeof renewed === 'object') afterRenewal.add(renewed);
+	return renewed;
 }
+
+/** Answers to a request sent again with a new session token (the secrets to redact changed). */
+const afterRenewal = new WeakSet<object>();
 
 /**
  * A body with every secret redacted over the whole of it, before anything reads, describes or
@@ -577,6 +582,9 @@ async function attemptOnce(ctx: ServiceContext, request: PreparedRequest): Promi
 			for (let hops = 0; ; hops++) {
 				const options = hopOptions(request, hop, signal, request.timeoutMs);
 				const response = await sendToService(ctx, sendCtx, credential, options);
+				// A new session token is redacted from this answer on, like the old one.
+				if (afterRenewal.has(response))
+					request.secrets = await currentSecrets(ctx, request.secrets);
 				if (!isRedirect(response.statusCode)) return readResponse(response, request);
 				const headers = normaliseHeaders(response.headers);
 				const step = nextRedirect({
