@@ -113,6 +113,35 @@ describe('request deadlines (engine → loopback servers)', () => {
 		expect(checks).toBeLessThanOrEqual(Math.ceil(maxWaitMs / 500) + 2);
 	});
 
+	it('Max Wait is a hard bound: 6 s against a status check that never answers ends within 11 s, naming the job', async () => {
+		service.handle((req, res) => {
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			return undefined; // GET /jobs/job/… never answers
+		});
+		const started = Date.now();
+		const { error } = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: '7001, 7002',
+				maxWaitMinutes: 0.1,
+				// The default Request Timeout (60 s) and schedule: each check gets what is left.
+			},
+			store: store(),
+		});
+		const elapsed = Date.now() - started;
+		expect(error?.message).toMatch(
+			/^Jobs still running after the Max Wait of 0\.1 min: 7001 \(unknown\), 7002 \(unknown\); the last status check \(job 7001\) failed: The service did not answer within [\d.]+ s$/,
+		);
+		expect(error?.description).toMatch(
+			/^The last status check of job 7001 failed: The service did not answer within [\d.]+ s\. /,
+		);
+		expect(elapsed).toBeGreaterThanOrEqual(6_000 - 500);
+		// The feature itself is a bound on time: Max Wait plus the grace of the last check, plus
+		// room for a loaded machine (far below the 60 s a status request would take on its own).
+		expect(elapsed).toBeLessThan(11_000);
+	});
+
 	it('an image download that trickles ends at the Request Timeout', async () => {
 		service.handle((req, res) => {
 			if (req.path === '/jobs/job/1')

@@ -6,6 +6,10 @@
  */
 import type { ServerResponse } from 'node:http';
 
+import {
+	MAX_EXECUTION_DOWNLOAD_BYTES,
+	MAX_ITEM_DOWNLOAD_BYTES,
+} from '../../nodes/shared/jobs/output';
 import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/download';
 import { MAX_REDIRECTS } from '../../nodes/shared/transport/redirects';
 import { CredentialStore, runNode } from '../helpers/engine';
@@ -88,15 +92,16 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 
 	const store = () =>
 		new CredentialStore({ geospatialAnalysisApi: { baseUrl: service.url, apiKey: KEY } });
-	const getResults = async () =>
+	const getResults = async (input?: Array<{ id: string }>) =>
 		await runNode({
 			parameters: {
 				resource: 'job',
 				operation: 'getResults',
-				jobId: '1',
+				jobId: input ? '={{ $json.id }}' : '1',
 				output: 'job',
 				downloadImages: true,
 			},
+			...(input ? { input } : {}),
 			store: store(),
 		});
 	const imageRequests = (server: Loopback) =>
@@ -196,5 +201,98 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 		expect(error?.message).toBe(
 			`Could not download the visualization at ${cdn.url}/missing.png: the server answered HTTP 404`,
 		);
+	});
+
+	it('skips a JSON document served as an image (a .png name on the service host), saying why', async () => {
+		images = [`${service.url}/direct/10.png`, `${service.url}/img/report.png?x=1`];
+		service.handle((req, res) => {
+			if (req.path === '/jobs/job/1')
+				return json(res, 200, { job_id: '1', status: 'done', job_visualization_url: images });
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			if (req.path === '/direct/10.png') return png(res);
+			return json(res, 200, { note: 'a JSON document, not an image' });
+		});
+		const { items, error } = await getResults();
+		expect(error).toBeUndefined();
+		expect(Object.keys(items[0].binary ?? {})).toEqual(['data_0']);
+		expect(items[0].json.visualizations_skipped).toEqual([
+			{
+				url: `${service.url}/img/report.png`,
+				reason:
+					'it is not an image: the server sent "application/json" content, and only PNG, JPEG, GIF and WebP images are attached',
+			},
+		]);
+	});
+
+	it('skips JSON whose Content-Type claims an image (another host): its first bytes are not one', async () => {
+		images = [`${cdn.url}/lying.png`];
+		cdn.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'image/png' });
+			res.end(JSON.stringify({ note: 'a JSON document, not an image' }));
+		});
+		const { items, error } = await getResults();
+		expect(error).toBeUndefined();
+		expect(items[0].binary).toBeUndefined();
+		expect(items[0].json.visualizations_skipped).toEqual([
+			{
+				url: `${cdn.url}/lying.png`,
+				reason: expect.stringMatching(
+					/^it is not an image: its content is not a PNG, JPEG, GIF or WebP/,
+				),
+			},
+		]);
+	});
+
+	describe('caps on the images of an item and of an execution', () => {
+		const big = Buffer.alloc(20 * MB, 7);
+		IMAGE.copy(big);
+		beforeEach(() => {
+			cdn.handle((_req, res) => {
+				res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': String(big.length) });
+				res.end(big);
+			});
+		});
+
+		it('eight 20 MB images: the item keeps what fits its cap, the rest are skipped naming the cap', async () => {
+			images = Array.from({ length: 8 }, (_, i) => `${cdn.url}/big/${i}.png`);
+			const { items, error } = await getResults();
+			expect(error).toBeUndefined();
+			const fit = Math.floor(MAX_ITEM_DOWNLOAD_BYTES / big.length);
+			expect(fit).toBeLessThan(8);
+			expect(Object.keys(items[0].binary ?? {})).toEqual(
+				Array.from({ length: fit }, (_, i) => `data_${i}`),
+			);
+			const skipped = items[0].json.visualizations_skipped as Array<{
+				url: string;
+				reason: string;
+			}>;
+			expect(skipped.map((s) => s.url)).toEqual(images.slice(fit));
+			for (const s of skipped)
+				expect(s.reason).toMatch(
+					new RegExp(`the download cap of ${MAX_ITEM_DOWNLOAD_BYTES / MB} MB per item`),
+				);
+			// Never more than the cap in one item.
+			const bytes = Object.values(items[0].binary ?? {}).reduce(
+				(sum, b) => sum + Buffer.from(b.data, 'base64').length,
+				0,
+			);
+			expect(bytes).toBeLessThanOrEqual(MAX_ITEM_DOWNLOAD_BYTES);
+		});
+
+		it('three jobs of three 20 MB images: the execution stops attaching at its cap and names it', async () => {
+			images = Array.from({ length: 3 }, (_, i) => `${cdn.url}/big/${i}.png`);
+			const { items, error } = await getResults([{ id: '1' }, { id: '1' }, { id: '1' }]);
+			expect(error).toBeUndefined();
+			const attached = items.map((i) => Object.keys(i.binary ?? {}).length);
+			const total = attached.reduce((a, b) => a + b, 0) * big.length;
+			expect(total).toBeLessThanOrEqual(MAX_EXECUTION_DOWNLOAD_BYTES);
+			expect(total).toBeGreaterThan(MAX_EXECUTION_DOWNLOAD_BYTES - big.length);
+			const reasons = items.flatMap((i) =>
+				((i.json.visualizations_skipped ?? []) as Array<{ reason: string }>).map((s) => s.reason),
+			);
+			expect(reasons.at(-1)).toMatch(
+				new RegExp(`the download cap of ${MAX_EXECUTION_DOWNLOAD_BYTES / MB} MB per execution`),
+			);
+		});
 	});
 });

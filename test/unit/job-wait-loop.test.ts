@@ -1,5 +1,5 @@
 import type { Timing } from '../../nodes/shared/helpers/sleep';
-import { waitForJobs } from '../../nodes/shared/jobs/waitForJobs';
+import { CHECK_GRACE_MS, waitForJobs } from '../../nodes/shared/jobs/waitForJobs';
 import { attachFailure, describeFailure } from '../../nodes/shared/transport/failure';
 import type { FailureKind } from '../../nodes/shared/transport/failure';
 
@@ -225,7 +225,6 @@ describe('waitForJobs', () => {
 	});
 
 	it.each([
-		['a 500 (the service logged an unhandled error)', serviceError('server-error', 500)],
 		['a 404', serviceError('not-found', 404)],
 		['a 403 of another account', serviceError('forbidden-owner', 403)],
 		['the credential failing', serviceError('credential')],
@@ -243,6 +242,66 @@ describe('waitForJobs', () => {
 		expect(w.checks.map((c) => c.id)).toEqual(['a', 'b', 'b']);
 		expect(result.jobs.get('a')).toMatchObject({ finished: false, timedOut: false, error });
 		expect(result.jobs.get('b')).toMatchObject({ finished: true, status: 'done' });
+	});
+
+	it.each([
+		['a 500 (the service logged an unhandled error)', serviceError('server-error', 500)],
+		['a dropped connection', serviceError('network')],
+		['an answer that could not be read', serviceError('unexpected-answer', 200)],
+	])(
+		'%s is one missed round: the next check follows and the job finishes',
+		async (_label, error) => {
+			const w = world({ a: 0, b: 3000 });
+			w.failures.a = [error];
+			const result = await waitForJobs({
+				jobIds: ['a', 'b'],
+				fetchJob: w.fetchJob,
+				schedule,
+				maxWaitMs: 600_000,
+				timing: w.timing,
+			});
+			// Round 1: a fails, b pending; round 2 (after 4 s): both answer done.
+			expect(w.checks.map((c) => c.id)).toEqual(['a', 'b', 'a', 'b']);
+			expect(result.jobs.get('a')).toMatchObject({ finished: true, status: 'done' });
+			expect(result.jobs.get('a')?.error).toBeUndefined();
+			expect(result.jobs.get('a')?.lastCheckError).toBeUndefined();
+			expect(result.jobs.get('b')).toMatchObject({ finished: true, status: 'done' });
+		},
+	);
+
+	it('a 500 on every check keeps checking until Max Wait, then times out with the last error', async () => {
+		const w = world({ a: Infinity });
+		const errors = Array.from({ length: 50 }, () => serviceError('server-error', 500));
+		w.failures.a = [...errors];
+		const result = await waitForJobs({
+			jobIds: ['a'],
+			fetchJob: w.fetchJob,
+			schedule,
+			maxWaitMs: 120_000,
+			timing: w.timing,
+		});
+		// 2, 4, 8, 16, 30, 30, 30 → 120 s: seven checks, the last one at the deadline.
+		expect(w.checks).toHaveLength(7);
+		expect(w.elapsed()).toBe(120_000);
+		expect(result.jobs.get('a')).toMatchObject({ finished: false, timedOut: true });
+		expect(result.jobs.get('a')?.lastCheckError).toBe(errors[6]);
+	});
+
+	it('gives each check what is left of Max Wait (plus the grace of the last check) as its deadline', async () => {
+		const w = world({ a: Infinity });
+		const deadlines: number[] = [];
+		await waitForJobs({
+			jobIds: ['a'],
+			fetchJob: async (id, timeoutMs) => {
+				deadlines.push(timeoutMs);
+				return await w.fetchJob(id);
+			},
+			schedule,
+			maxWaitMs: 20_000,
+			timing: w.timing,
+		});
+		// Checks at 2, 6, 14 and 20 s.
+		expect(deadlines).toEqual([18_000, 14_000, 6_000, 0].map((left) => left + CHECK_GRACE_MS));
 	});
 
 	it('stops at once when cancelled during a sleep: no further check', async () => {

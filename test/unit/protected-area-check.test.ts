@@ -11,7 +11,9 @@ import {
 	checkRequestBody,
 	matchCheckResults,
 	mergeCheckAnswers,
+	missingCheckRow,
 	packCheckEntries,
+	pairCheckResults,
 	strictestLegality,
 	summariseCheck,
 } from '../../nodes/shared/protectedAreas/check';
@@ -92,7 +94,7 @@ describe('matchCheckResults', () => {
 				{ properties: { input_index: 3, input_type: 'geojson', geojson_index: 1 } },
 			],
 		};
-		const matched = matchCheckResults(chunk, answer).map((f) => f.properties);
+		const matched = matchCheckResults(chunk, answer).map((f) => f?.properties);
 		expect(matched).toEqual(
 			[answer.features[2], answer.features[0], answer.features[3], answer.features[1]].map(
 				(f) => f.properties,
@@ -115,6 +117,48 @@ describe('matchCheckResults', () => {
 		expect(matched[3]).toBe(answer.features[0]); // plot 13 ← input_index 1
 		expect(matched[0]).toBe(answer.features[2]);
 		expect(matched[2]).toBe(answer.features[3]);
+	});
+
+	it("pairs a plot only with a result naming its id: another plot's result is no one's", () => {
+		const pairing = pairCheckResults([plot(0, '100001'), plot(1, '200002')], {
+			features: [
+				{ properties: { input_index: 0, input_type: 'plot', plot_id: '200002' } },
+				{ properties: { input_index: 1, input_type: 'plot', plot_id: 999999 } },
+			],
+		});
+		expect(pairing.results.map((f) => (f === null ? null : f.properties))).toEqual([
+			null,
+			{ input_index: 0, input_type: 'plot', plot_id: '200002' },
+		]);
+		expect(pairing.unrequested.map((f) => (f.properties as { plot_id: unknown }).plot_id)).toEqual([
+			999999,
+		]);
+		expect(missingCheckRow(plot(0, '100001'))).toMatchObject({
+			plot_id: '100001',
+			protected_area_overlap: null,
+			protected_area_overlap_reason: 'not in the answer',
+			overlapping_area_count: null,
+		});
+	});
+
+	it("a geometry index beyond the request is no one's; a geometry without a result is null", () => {
+		const pairing = pairCheckResults([geo(0), geo(1)], {
+			features: [
+				{ properties: { input_type: 'geojson', geojson_index: 1 } },
+				{ properties: { input_type: 'geojson', geojson_index: 7 } },
+			],
+		});
+		expect(pairing.results[0]).toBeNull();
+		expect(pairing.results[1]?.properties).toEqual({ input_type: 'geojson', geojson_index: 1 });
+		expect(pairing.unrequested).toHaveLength(1);
+	});
+
+	it('one result serves a plot asked for twice', () => {
+		const pairing = pairCheckResults([plot(0, '5'), plot(1, '5')], {
+			features: [{ properties: { input_type: 'plot', plot_id: '5' } }],
+		});
+		expect(pairing.results[0]).toBe(pairing.results[1]);
+		expect(pairing.results[0]).not.toBeNull();
 	});
 
 	it('refuses to pair when the counts differ', () => {

@@ -1,4 +1,10 @@
-import { mapServiceError, redact, serviceMessage } from '../../nodes/shared/transport/errors';
+import {
+	mapServiceError,
+	redact,
+	redactValue,
+	secretForms,
+	serviceMessage,
+} from '../../nodes/shared/transport/errors';
 
 /**
  * One case per row of the contract's Errors table (service-interface.md), with the body
@@ -254,5 +260,45 @@ describe('error mapping: every row of the contract Errors table', () => {
 		expect(redact('key service_live_abc123 leaked', ['service_live_abc123'])).toBe(
 			'key *** leaked',
 		);
+	});
+
+	it('redacts a secret in every form: JSON-escaped, \\u-escaped, URL-encoded, form-encoded', () => {
+		const secret = 'Pä/"ss w+rd&1';
+		const forms = secretForms(secret);
+		for (const shown of [
+			secret,
+			'P\\u00e4/\\"ss w+rd&1',
+			JSON.stringify(secret).slice(1, -1),
+			JSON.stringify(secret).slice(1, -1).replace('/', '\\/'),
+			encodeURIComponent(secret),
+			encodeURIComponent(secret).replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()),
+			new URLSearchParams({ p: secret }).toString().slice(2),
+		]) {
+			expect(forms).toContain(shown);
+			expect(redact(`a ${shown} b`, [secret])).toBe('a *** b');
+		}
+	});
+
+	it('redacts the whole text before a message is cut from it, at every offset', () => {
+		const secret = 'service_live_' + 'Rk7Q2mZx9WvT4nB8cY3hJ6dF1gL5pS0aE2uV'; // made up
+		for (let offset = 0; offset <= 1100; offset++) {
+			const body = { code: 400, message: `${'.'.repeat(offset)}${secret} tail` };
+			const message = mapServiceError({
+				status: 400,
+				body: redactValue(JSON.stringify(body), [secret]),
+			}).message;
+			expect(message).not.toContain('Rk7Q2m');
+			expect(message).not.toContain(secret.slice(-8));
+		}
+	});
+
+	it('reads JSON text before redacting it: an escape cannot hide a secret', () => {
+		const secret = 'service_live_' + 'abcdef123456'; // made up
+		const hidden =
+			'{"message": "\\u0073ervice_live_abcdef123456", "k": {"service_live_abcdef123456": 1}}';
+		expect(redactValue(hidden, [secret])).toEqual({ message: '***', k: { '***': 1 } });
+		// Keys such as __proto__ stay own keys of the copy.
+		const copy = redactValue(JSON.parse('{"__proto__": "x"}'), [secret]) as object;
+		expect(Object.keys(copy)).toEqual(['__proto__']);
 	});
 });

@@ -16,8 +16,9 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { jobVisualisationOf, perPlotResults } from '../results/flatten';
-import { DownloadError, MAX_DOWNLOAD_BYTES, downloadFile } from '../transport/download';
+import { DownloadError, MAX_DOWNLOAD_BYTES, NotAnImage, downloadFile } from '../transport/download';
 import { serviceErrorOf } from '../transport/failure';
+import { runScopeOf } from '../transport/request';
 import { lookUpPlotRuns } from './plotOutcomes';
 
 /** The node contexts that output job items (they can download binary data). */
@@ -61,21 +62,69 @@ function shownUrl(url: string): string {
 	}
 }
 
+const MB = 1024 * 1024;
+/** The most image data one output item carries (all its visualisations together). */
+export const MAX_ITEM_DOWNLOAD_BYTES = 50 * MB;
+/** The most image data one execution (one poll of the trigger) downloads in all. */
+export const MAX_EXECUTION_DOWNLOAD_BYTES = 100 * MB;
+
+/** Image bytes attached so far, per node run (runScopeOf: an execution, a poll). */
+const attachedInRun = new WeakMap<object, { bytes: number }>();
+
+function runBudget(ctx: OutputContext): { bytes: number } {
+	const run = runScopeOf(ctx);
+	let budget = attachedInRun.get(run);
+	if (!budget) {
+		budget = { bytes: 0 };
+		attachedInRun.set(run, budget);
+	}
+	return budget;
+}
+
+/** Image bytes attached to one output item so far. */
+export interface ItemBudget {
+	bytes: number;
+}
+
+/** An image attached, or why it was skipped (not an image, or a download cap reached). */
+export type ImageOutcome = { binary: IBinaryData } | { skipped: string };
+
+function mb(bytes: number): string {
+	return `${Math.round((bytes / MB) * 10) / 10} MB`;
+}
+
 /**
  * Downloads one image (transport/download.ts): the credential only to the service's own
- * origin, redirects by hand, http(s) only, at most MAX_DOWNLOAD_BYTES, within the deadline.
+ * origin, redirects by hand, http(s) only, at most MAX_DOWNLOAD_BYTES, within the deadline,
+ * and only PNG, JPEG, GIF or WebP content. Within MAX_ITEM_DOWNLOAD_BYTES for the item and
+ * MAX_EXECUTION_DOWNLOAD_BYTES for the execution: past either cap the image is skipped with a
+ * reason naming it, and so is a file that is not an image. Any other failure is an error.
  */
 export async function downloadImage(
 	ctx: OutputContext,
 	url: string,
 	itemIndex?: number,
-): Promise<IBinaryData> {
-	const outcome = await downloadFile(ctx, url).then(
+	item: ItemBudget = { bytes: 0 },
+): Promise<ImageOutcome> {
+	const run = runBudget(ctx);
+	const itemLeft = MAX_ITEM_DOWNLOAD_BYTES - item.bytes;
+	const runLeft = MAX_EXECUTION_DOWNLOAD_BYTES - run.bytes;
+	const cap =
+		runLeft < itemLeft
+			? `the download cap of ${mb(MAX_EXECUTION_DOWNLOAD_BYTES)} per execution (${mb(run.bytes)} attached in this execution)`
+			: `the download cap of ${mb(MAX_ITEM_DOWNLOAD_BYTES)} per item (${mb(item.bytes)} attached to this item)`;
+	const left = Math.min(itemLeft, runLeft);
+	if (left <= 0) return { skipped: `not downloaded: ${cap} was reached` };
+	const limit = Math.min(MAX_DOWNLOAD_BYTES, left);
+	const outcome = await downloadFile(ctx, url, limit).then(
 		(file) => ({ file }),
 		(error: unknown) => ({ error }),
 	);
 	if (!('file' in outcome)) {
 		const { error } = outcome;
+		if (error instanceof NotAnImage) return { skipped: error.reason };
+		if (error instanceof DownloadError && error.tooLarge && limit < MAX_DOWNLOAD_BYTES)
+			return { skipped: `not attached: it would pass ${cap}` };
 		// The credential's own failure (unreadable, wrong key shape) says what to fix itself.
 		if (!(error instanceof DownloadError) && serviceErrorOf(error).kind === 'credential')
 			throw error;
@@ -88,18 +137,15 @@ export async function downloadImage(
 			`Could not download the visualization at ${shownUrl(url)}: ${reason}`,
 			{
 				itemIndex,
-				description: `Turn off "Download Visualizations", or try again later. Images larger than ${MAX_DOWNLOAD_BYTES / (1024 * 1024)} MB are not downloaded.`,
+				description: `Turn off "Download Visualizations", or try again later. Images larger than ${MAX_DOWNLOAD_BYTES / MB} MB are not downloaded.`,
 			},
 		);
 	}
 	const { file } = outcome;
+	item.bytes += file.data.length;
+	run.bytes += file.data.length;
 	const fileName = shownUrl(url).split('/').pop() || 'visualisation.png';
-	const type = file.contentType?.split(';')[0].trim().toLowerCase();
-	return await ctx.helpers.prepareBinaryData(
-		file.data,
-		fileName,
-		type?.startsWith('image/') ? type : fileName.endsWith('.png') ? 'image/png' : undefined,
-	);
+	return { binary: await ctx.helpers.prepareBinaryData(file.data, fileName, file.contentType) };
 }
 
 /**
@@ -126,9 +172,15 @@ export async function jobOutput(
 		if (options.downloadImages) {
 			const urls = imageUrlsOfJob(job);
 			const binary: IBinaryKeyData = {};
-			for (let i = 0; i < urls.length; i++)
-				binary[`${options.binaryPropertyName}_${i}`] = await downloadImage(ctx, urls[i], itemIndex);
-			if (urls.length) item.binary = binary;
+			const skipped: IDataObject[] = [];
+			const budget: ItemBudget = { bytes: 0 };
+			for (let i = 0; i < urls.length; i++) {
+				const image = await downloadImage(ctx, urls[i], itemIndex, budget);
+				if ('binary' in image) binary[`${options.binaryPropertyName}_${i}`] = image.binary;
+				else skipped.push({ url: shownUrl(urls[i]), reason: image.skipped });
+			}
+			if (Object.keys(binary).length) item.binary = binary;
+			if (skipped.length) json.visualizations_skipped = skipped;
 		}
 		return [item];
 	}
@@ -150,8 +202,11 @@ export async function jobOutput(
 				plots.find((p) => String(p.plot_id) === String(rows[i].plot_id)) ?? rows[i],
 				job,
 			);
-			if (url)
-				item.binary = { [options.binaryPropertyName]: await downloadImage(ctx, url, itemIndex) };
+			if (url) {
+				const image = await downloadImage(ctx, url, itemIndex);
+				if ('binary' in image) item.binary = { [options.binaryPropertyName]: image.binary };
+				else item.json.visualization_skipped = image.skipped;
+			}
 		}
 		out.push(item);
 	}

@@ -4,13 +4,22 @@
  * request, the clock, the sleep and the randomness are passed in (no n8n imports), so the
  * loop is tested on a virtual clock.
  *
- * A failed check is judged by the transport's retry policy (`transient` of its
- * ServiceFailure): a transient failure is tried again on the next round (a Retry-After, or a
- * 429 without one, pauses the rest of the round); any other failure ends the wait for that
- * job with its error, while the other jobs go on.
+ * A wait is a loop of checks: a failed check (a 500, a timeout, a dropped connection, a
+ * gateway's 502/503/504, a 429, an answer that could not be read) is one missed round, and
+ * the next check follows on schedule (a Retry-After, or a 429 without one, pauses the rest of
+ * the round) until Max Wait; the job then times out with the failure of its last check. Only
+ * an answer that another check would not change ends the wait for that job with its error
+ * (the job does not exist or is not the account's: 400/401/403/404 and the other 4xx, a
+ * credential that cannot be used, a redirect or certificate that was refused), while the other
+ * jobs go on.
+ *
+ * Max Wait is a hard bound: each status check gets what is left of Max Wait (plus
+ * CHECK_GRACE_MS for the last one) as its deadline, so a service that never answers ends the
+ * wait within Max Wait plus CHECK_GRACE_MS.
  */
 import type { Timing } from '../helpers/sleep';
 import { isFinalStatus } from '../results/flatten';
+import type { ServiceFailure } from '../transport/failure';
 import { serviceErrorOf } from '../transport/failure';
 import type { PollSchedule } from './waitScheduler';
 import { maxRounds, nextDelay } from './waitScheduler';
@@ -18,8 +27,11 @@ import { maxRounds, nextDelay } from './waitScheduler';
 export interface WaitForJobsInput<J extends { status?: unknown }> {
 	/** Jobs to wait for; duplicates are checked once. */
 	jobIds: readonly string[];
-	/** The status request (GET /jobs/job/{id}), without retries of its own: the loop owns them. */
-	fetchJob: (jobId: string) => Promise<J>;
+	/**
+	 * The status request (GET /jobs/job/{id}), without retries of its own (the loop owns them),
+	 * ending within `timeoutMs` (what is left of Max Wait).
+	 */
+	fetchJob: (jobId: string, timeoutMs: number) => Promise<J>;
 	schedule: PollSchedule;
 	maxWaitMs: number;
 	timing: Timing;
@@ -50,6 +62,28 @@ export interface WaitForJobsResult<J> {
 	jobs: Map<string, JobWait<J>>;
 }
 
+/** Time a status check may take beyond Max Wait: the check made at the deadline. */
+export const CHECK_GRACE_MS = 2_000;
+/** A check is not started with less time left than this: it could not get an answer. */
+const MIN_CHECK_MS = 250;
+
+/**
+ * Whether a failed status check ends the wait for its job: only an answer that the next check
+ * would repeat (a 4xx other than 408 and 429) or a setup that cannot work (the credential, a
+ * refused redirect or certificate), and an error the transport did not make. A 500, a
+ * 502/503/504, a timeout, a dropped connection and an answer that could not be read are one
+ * missed round.
+ */
+export function endsWait(failure: ServiceFailure): boolean {
+	if (failure.kind === 'credential' || failure.kind === 'redirect') return true;
+	if (failure.kind === 'certificate') return true;
+	const status = failure.status;
+	// Not a failure of the service at all (an error the transport did not make): it would recur.
+	if (status === undefined && failure.networkCode === undefined)
+		return failure.kind !== 'network' && failure.kind !== 'unexpected-answer';
+	return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+}
+
 function stillWaiting(entry: JobWait<unknown>): boolean {
 	return !entry.finished && entry.error === undefined;
 }
@@ -60,11 +94,12 @@ function stillWaiting(entry: JobWait<unknown>): boolean {
  */
 async function checkJob<J extends { status?: unknown }>(
 	entry: JobWait<J>,
-	fetchJob: (jobId: string) => Promise<J>,
+	fetchJob: (jobId: string, timeoutMs: number) => Promise<J>,
 	capMs: number,
+	timeoutMs: number,
 ): Promise<number | undefined> {
 	try {
-		const job = await fetchJob(entry.jobId);
+		const job = await fetchJob(entry.jobId, timeoutMs);
 		entry.job = job;
 		entry.status = typeof job.status === 'string' ? job.status : String(job.status ?? 'unknown');
 		entry.finished = isFinalStatus(job.status);
@@ -72,7 +107,7 @@ async function checkJob<J extends { status?: unknown }>(
 		return undefined;
 	} catch (error) {
 		const failure = serviceErrorOf(error);
-		if (!failure.transient) {
+		if (endsWait(failure)) {
 			entry.error = error;
 			return undefined;
 		}
@@ -98,6 +133,7 @@ export async function waitForJobs<J extends { status?: unknown }>(
 	const cancelled = () => ({ cancelled: true, jobs });
 
 	const deadline = timing.now() + maxWaitMs;
+	const hardEnd = deadline + CHECK_GRACE_MS;
 	const bound = maxRounds(maxWaitMs, schedule);
 	let pauseMs: number | undefined;
 	for (let round = 0; round < bound; round++) {
@@ -119,7 +155,9 @@ export async function waitForJobs<J extends { status?: unknown }>(
 		if (slept) throw slept.error; // a sleep that failed for another reason than the cancel
 		for (const entry of pending) {
 			if (signal?.aborted) return cancelled();
-			pauseMs = await checkJob(entry, input.fetchJob, schedule.capMs);
+			const left = hardEnd - timing.now();
+			if (left < MIN_CHECK_MS) break; // Max Wait is spent: no check could end in time
+			pauseMs = await checkJob(entry, input.fetchJob, schedule.capMs, left);
 			if (pauseMs !== undefined) break; // the rest of this round waits as the service asked
 		}
 		if (timing.now() >= deadline) break;

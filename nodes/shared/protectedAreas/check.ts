@@ -8,7 +8,8 @@
  * together) per request, so entries are packed in input order into chunks of at most
  * `batchSize` (default 100). Its answer lists plot ids first, then geometries, each
  * feature carrying `input_type` ("plot" | "geojson"), `plot_id` or `geojson_index`, and
- * `input_index`; matching uses those and falls back to position.
+ * `input_index`; matching uses those (a plot only by its id) and falls back to position only
+ * for results that name nothing.
  */
 
 import { isObject, num } from '../helpers/values';
@@ -50,60 +51,112 @@ export function featuresOf(body: unknown): Json[] {
 	return [];
 }
 
+/** What a check answer holds for the entries of its request. */
+export interface CheckPairing {
+	/** The result of each entry of the chunk, in its order; null when the answer has none. */
+	results: Array<Json | null>;
+	/** Results for nothing this request asked for (another plot id, a geometry index beyond it). */
+	unrequested: Json[];
+}
+
 /**
- * Pairs each entry of `chunk` with its result feature. Throws when the answer does not
- * hold exactly one result per entry (then nothing can be paired safely).
+ * Pairs each entry of `chunk` with its result feature. A plot's result is the feature that
+ * names its plot id (`plot_id`), never another plot's; a geometry's is the feature whose
+ * `geojson_index` is its place among the geometries of the request (the reference service's
+ * numbering; the contract shows none); a feature with neither is placed by `input_index`
+ * (plot ids first, then geometries). A requested plot or geometry that nothing in the answer
+ * names gets null (its row says `not in the answer`); a result naming a plot or geometry the
+ * request did not hold is `unrequested` and paired with no one. Features that name nothing
+ * at all are paired by position only when they are exactly as many as the entries left;
+ * otherwise this throws (nothing can be paired safely).
  */
-export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): Json[] {
+export function pairCheckResults(chunk: readonly CheckEntry[], body: unknown): CheckPairing {
 	const features = featuresOf(body);
 	const plots = chunk.filter((e) => e.kind === 'plot');
 	const geos = chunk.filter((e) => e.kind === 'geojson');
 	// The service's order: plot ids first, then geometries (what `input_index` counts).
 	const ordered = [...plots, ...geos];
+	const plotsById = new Map<string, CheckEntry[]>();
+	for (const e of plots) plotsById.set(e.plotId, [...(plotsById.get(e.plotId) ?? []), e]);
 	const byEntry = new Map<CheckEntry, Json>();
-	const plotQueue: Json[] = [];
-	const fallback: Json[] = [];
+	const unrequested: Json[] = [];
+	const unlabelled: Json[] = [];
+	const free = (e: CheckEntry | undefined, kind?: CheckEntry['kind']) =>
+		e !== undefined && !byEntry.has(e) && (kind === undefined || e.kind === kind);
 	for (const feature of features) {
 		const p = isObject(feature.properties) ? feature.properties : {};
-		if (
-			p.input_type === 'geojson' &&
-			typeof p.geojson_index === 'number' &&
-			geos[p.geojson_index]
-		) {
-			byEntry.set(geos[p.geojson_index], feature);
-		} else if (p.input_type === 'plot') {
-			plotQueue.push(feature);
-		} else if (
-			typeof p.input_index === 'number' &&
-			ordered[p.input_index] &&
-			!byEntry.has(ordered[p.input_index])
-		) {
-			byEntry.set(ordered[p.input_index], feature);
-		} else {
-			fallback.push(feature);
+		const plotId =
+			p.plot_id !== undefined && p.plot_id !== null && p.input_type !== 'geojson'
+				? String(p.plot_id)
+				: undefined;
+		const at = typeof p.input_index === 'number' ? ordered[p.input_index] : undefined;
+		if (plotId !== undefined) {
+			const entry = (plotsById.get(plotId) ?? []).find((e) => free(e));
+			if (entry) byEntry.set(entry, feature);
+			else unrequested.push(feature);
+		} else if (p.input_type === 'geojson' || typeof p.geojson_index === 'number') {
+			if (typeof p.geojson_index === 'number') {
+				const entry = geos[p.geojson_index];
+				if (free(entry)) byEntry.set(entry as CheckEntry, feature);
+				else unrequested.push(feature);
+			} else if (free(at, 'geojson')) byEntry.set(at as CheckEntry, feature);
+			else unlabelled.push(feature);
+		} else if (free(at, p.input_type === 'plot' ? 'plot' : undefined)) {
+			byEntry.set(at as CheckEntry, feature);
+		} else unlabelled.push(feature);
+	}
+	// The same plot asked for twice: one result for it serves both.
+	for (const e of plots)
+		if (!byEntry.has(e)) {
+			const twin = plotsById.get(e.plotId)?.find((other) => byEntry.has(other));
+			if (twin) byEntry.set(e, byEntry.get(twin) as Json);
 		}
+	if (unlabelled.length > 0) {
+		const left = ordered.filter((e) => !byEntry.has(e));
+		if (unlabelled.length !== left.length)
+			throw new Error(
+				`The service answered ${features.length} results for ${chunk.length} checked plots and geometries, so they cannot be paired with their input items.`,
+			);
+		left.forEach((e, k) => byEntry.set(e, unlabelled[k]));
 	}
-	// plot results in the order of the plot ids; a plot_id that names another entry wins
-	const unclaimed = [...plots];
-	for (const feature of plotQueue) {
-		const p = feature.properties as Json;
-		let at = unclaimed.findIndex(
-			(e) => e.kind === 'plot' && p.plot_id !== undefined && String(p.plot_id) === e.plotId,
-		);
-		if (at === -1) at = 0;
-		const [entry] = unclaimed.splice(at, 1);
-		if (entry) byEntry.set(entry, feature);
-	}
-	for (const entry of ordered) {
-		if (!byEntry.has(entry) && fallback.length > 0) byEntry.set(entry, fallback.shift() as Json);
-	}
-	const missing = ordered.filter((e) => !byEntry.has(e));
-	if (missing.length > 0 || features.length !== chunk.length) {
-		throw new Error(
-			`The service answered ${features.length} results for ${chunk.length} checked plots and geometries, so they cannot be paired with their input items.`,
-		);
-	}
-	return chunk.map((e) => byEntry.get(e) as Json);
+	return { results: chunk.map((e) => byEntry.get(e) ?? null), unrequested };
+}
+
+/**
+ * Pairs each entry of `chunk` with its result feature (pairCheckResults), null where the
+ * answer holds none. Throws when results that name nothing cannot be paired safely.
+ */
+export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): Array<Json | null> {
+	return pairCheckResults(chunk, body).results;
+}
+
+/** The reason of a requested plot or geometry the answer holds no result for. */
+export const NOT_IN_ANSWER = 'not in the answer';
+
+/**
+ * The row of a requested plot or geometry without a result in the answer: nothing is known,
+ * so its overlap is null with the reason `not in the answer` (never "no overlap").
+ */
+export function missingCheckRow(entry: CheckEntry): Json {
+	const row = summariseCheck({ properties: {} }, entry);
+	return { ...row, protected_area_overlap: null, protected_area_overlap_reason: NOT_IN_ANSWER };
+}
+
+/**
+ * The warning on the rows of a request whose answer also held results nobody asked for: how
+ * many, and what they named (at most 5), so that none is read as another plot's.
+ */
+export function unrequestedWarning(unrequested: readonly Json[]): string | undefined {
+	if (unrequested.length === 0) return undefined;
+	const named = unrequested.slice(0, 5).map((f) => {
+		const p = isObject(f.properties) ? f.properties : {};
+		if (p.plot_id !== undefined && p.plot_id !== null)
+			return `plot ${String(p.plot_id).slice(0, 60)}`;
+		if (typeof p.geojson_index === 'number') return `geometry ${p.geojson_index}`;
+		return 'an unnamed result';
+	});
+	const more = unrequested.length > 5 ? ` and ${unrequested.length - 5} more` : '';
+	return `The service's answer also held ${unrequested.length} result${unrequested.length === 1 ? '' : 's'} for plots or geometries this request did not ask for (${named.join(', ')}${more}); they were left out and are not attributed to any plot or geometry.`;
 }
 
 export { strictestLegality };

@@ -6,7 +6,10 @@
  * - redirects are followed one hop at a time, at most MAX_REDIRECTS;
  * - the body is streamed and abandoned past MAX_DOWNLOAD_BYTES (never buffered whole), a
  *   Content-Length above it is refused before reading;
- * - the whole download (hops included) ends within the request deadline.
+ * - the whole download (hops included) ends within the request deadline;
+ * - only images are kept: a Content-Type other than a PNG, JPEG, GIF or WebP image (or a
+ *   generic binary type) is refused before the body is read, and the first bytes must be
+ *   one of those formats (NotAnImage: the caller skips the file with the reason).
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 
@@ -28,18 +31,71 @@ export type DownloadContext = IExecuteFunctions | IPollFunctions;
 
 export interface Downloaded {
 	data: Buffer;
-	/** The Content-Type the server sent, if any. */
-	contentType?: string;
+	/** The image type its first bytes show (image/png, image/jpeg, image/gif, image/webp). */
+	contentType: string;
 	/** The address the file came from (after redirects). */
 	url: string;
 }
 
 /** Why a download failed, in a sentence (no credential in it). */
 export class DownloadError extends Error {
-	constructor(readonly reason: string) {
+	constructor(
+		readonly reason: string,
+		/** The file passed `maxBytes`. */
+		readonly tooLarge = false,
+	) {
 		super(reason);
 		this.name = 'DownloadError';
 	}
+}
+
+/** What was downloaded (or announced) is not an image: the caller skips it with the reason. */
+export class NotAnImage extends DownloadError {
+	constructor(reason: string) {
+		super(reason);
+		this.name = 'NotAnImage';
+	}
+}
+
+/** The image formats kept, by their first bytes (the service's visualisations are PNG). */
+const IMAGE_SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
+	{
+		type: 'image/png',
+		test: (b) =>
+			b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+	},
+	{
+		type: 'image/jpeg',
+		test: (b) => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+	},
+	{ type: 'image/gif', test: (b) => /^GIF8[79]a/.test(b.subarray(0, 6).toString('latin1')) },
+	{
+		type: 'image/webp',
+		test: (b) =>
+			b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+			b.subarray(8, 12).toString('latin1') === 'WEBP',
+	},
+];
+
+/** The image type of a file by its first bytes (PNG, JPEG, GIF, WebP), or undefined. */
+export function imageTypeOf(data: Buffer): string | undefined {
+	return IMAGE_SIGNATURES.find((s) => s.test(data))?.type;
+}
+
+/** Content-Types a visualisation may come with: those images, or a generic binary type. */
+const ACCEPTED_TYPES = new Set([
+	...IMAGE_SIGNATURES.map((s) => s.type),
+	'image/jpg',
+	'image/pjpeg',
+	'application/octet-stream',
+	'binary/octet-stream',
+]);
+
+/** Why a Content-Type is refused, or undefined when it may be an image (or says nothing). */
+function refusedType(contentType: string | undefined): string | undefined {
+	const type = contentType?.split(';')[0].trim().toLowerCase();
+	if (!type || ACCEPTED_TYPES.has(type)) return undefined;
+	return `it is not an image: the server sent ${JSON.stringify(type.slice(0, 60))} content, and only PNG, JPEG, GIF and WebP images are attached`;
 }
 
 function megabytes(bytes: number): string {
@@ -57,6 +113,7 @@ async function readCapped(body: unknown, maxBytes: number, signal: AbortSignal):
 	const tooLarge = (bytes: number, exact: boolean) =>
 		new DownloadError(
 			`the file is larger than the download limit of ${megabytes(maxBytes)} (${exact ? '' : 'more than '}${megabytes(bytes)})`,
+			true,
 		);
 	if (body === undefined || body === null || body === '') return Buffer.alloc(0);
 	if (Buffer.isBuffer(body) || body instanceof ArrayBuffer || typeof body === 'string') {
@@ -157,15 +214,26 @@ export async function downloadFile(
 				release(response.body);
 				throw new DownloadError(`the server answered HTTP ${status}`);
 			}
+			const refused = refusedType(headers['content-type']);
+			if (refused !== undefined) {
+				release(response.body);
+				throw new NotAnImage(refused);
+			}
 			const length = Number(headers['content-length']);
 			if (Number.isFinite(length) && length > maxBytes) {
 				release(response.body);
 				throw new DownloadError(
 					`the file is larger than the download limit of ${megabytes(maxBytes)} (${megabytes(length)})`,
+					true,
 				);
 			}
 			const data = await readCapped(response.body, maxBytes, signal);
-			return { data, contentType: headers['content-type'], url: current };
+			const type = imageTypeOf(data);
+			if (type === undefined)
+				throw new NotAnImage(
+					'it is not an image: its content is not a PNG, JPEG, GIF or WebP image (whatever its name or Content-Type says)',
+				);
+			return { data, contentType: type, url: current };
 		}
 	}).then(
 		(file) => ({ file }),

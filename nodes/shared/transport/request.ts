@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
+import type { ParsedBody } from './answers';
 import { boundedBody, describeBody, parseBody } from './answers';
 import {
 	AttemptAborted,
@@ -22,7 +23,14 @@ import {
 	contextWithSignal,
 	withDeadline,
 } from './deadline';
-import { mapServiceError, redact } from './errors';
+import {
+	MIN_SECRET_CHARS,
+	MIN_SECRET_CHARS_IN_DATA,
+	mapServiceError,
+	mayHoldSecret,
+	redact,
+	redactValue,
+} from './errors';
 import { CREDENTIAL_FAILURE, attachFailure, describeFailure, networkCodeOf } from './failure';
 import type { RedirectRefusal } from './redirects';
 import { isRedirect, nextRedirect } from './redirects';
@@ -58,6 +66,11 @@ export interface ApiRequestOptions {
 	idempotent?: boolean;
 	/** Item the request is made for, named in errors. */
 	itemIndex?: number;
+	/**
+	 * A deadline for this request shorter than the node's Request Timeout, in milliseconds
+	 * (a status check of Wait for Completion gets what is left of Max Wait).
+	 */
+	timeoutMs?: number;
 	retryPolicy?: Partial<RetryPolicy>;
 	/** Return { body, headers, statusCode } instead of the body. */
 	returnFullResponse?: boolean;
@@ -169,13 +182,27 @@ export async function credentialInfo(this: ServiceContext, fresh = false): Promi
 	return await reading;
 }
 
+/** The value of the HTTP Basic header the login sends (`username:password` in base64). */
+function basicValue(username: unknown, password: unknown): string | undefined {
+	if (typeof username !== 'string' || typeof password !== 'string' || password === '')
+		return undefined;
+	return Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+}
+
 async function readCredentialInfo(this: ServiceContext): Promise<CredentialInfo> {
 	const method = authenticationMethod(this);
 	const type = CREDENTIAL_TYPES[method];
 	const credentials = await this.getCredentials(type);
-	const secrets = [credentials.apiKey, credentials.password, credentials.sessionToken].filter(
-		(v): v is string => typeof v === 'string' && v.length > 0,
-	);
+	const secrets = [
+		credentials.apiKey,
+		credentials.password,
+		credentials.sessionToken,
+		basicValue(credentials.username, credentials.password),
+	]
+		.filter((v): v is string => typeof v === 'string')
+		// As stored and as sent (n8n may trim what was pasted with a space).
+		.flatMap((v) => [v, v.trim()])
+		.filter((v, i, all) => v.length > 0 && all.indexOf(v) === i);
 	try {
 		if (method === 'apiKey') checkApiKey(credentials.apiKey);
 		const baseUrl = normaliseBaseUrl(credentials.baseUrl);
@@ -266,14 +293,20 @@ export function toNodeApiError(
 	},
 	secrets: string[],
 ): NodeApiError {
-	const mapped = mapServiceError({
+	// Every secret out of the whole body first: messages and kept bodies are cut afterwards.
+	const clean: ErrorParts = {
 		...parts,
+		body: redactValue(parts.body, secrets),
+		...(parts.unexpected !== undefined ? { unexpected: redact(parts.unexpected, secrets) } : {}),
+	};
+	const mapped = mapServiceError({
+		...clean,
 		method: request.method,
 		path: request.path,
 		baseOrigin: request.baseOrigin,
 		idempotent: request.idempotent,
 	});
-	const body = boundedBody(redactDeep(parts.body, secrets));
+	const body = boundedBody(redactDeep(clean.body, secrets));
 	const response: JsonObject = {
 		status: parts.status ?? null,
 		kind: mapped.kind,
@@ -372,9 +405,17 @@ function buildRequest(
 		qs: options.qs,
 		body: options.body,
 		returnFullResponse: options.returnFullResponse === true,
-		timeoutMs: requestTimeoutMs(ctx),
+		timeoutMs: Math.max(
+			1,
+			Math.min(requestTimeoutMs(ctx), options.timeoutMs ?? Number.POSITIVE_INFINITY),
+		),
 		expect: options.expect,
 	};
+}
+
+/** The body as JSON text. */
+function jsonText(body: unknown): string {
+	return JSON.stringify(body);
 }
 
 /**
@@ -397,7 +438,9 @@ function hopOptions(
 		url: hop.url,
 		headers,
 		...(hop.first && request.qs ? { qs: request.qs } : {}),
-		...(hop.body !== undefined ? { body: hop.body as IDataObject } : {}),
+		// Sent as the JSON text of the body: n8n's helper copies an object body key by key,
+		// which drops a key such as `__proto__` (Additional Info keys are sent as typed).
+		...(hop.body !== undefined ? { body: jsonText(hop.body) } : {}),
 		json: false,
 		encoding: 'text',
 		returnFullResponse: true,
@@ -437,7 +480,7 @@ export async function sendToService(
 	// The answer of the 401 is not needed: release its connection if it is a stream.
 	(response.body as { destroy?: () => void } | null)?.destroy?.();
 	const stored = await ctx.getCredentials(credential.type);
-	return await send({
+	const renewed = await send({
 		credentialsDecrypted: {
 			id: 'session-renewal',
 			name: 'session renewal',
@@ -445,13 +488,41 @@ export async function sendToService(
 			data: { ...stored, sessionToken: '' },
 		},
 	});
+	if (renewed !== null && typeof renewed === 'object') afterRenewal.add(renewed);
+	return renewed;
+}
+
+/** Answers to a request sent again with a new session token (the secrets to redact changed). */
+const afterRenewal = new WeakSet<object>();
+
+/**
+ * A body with every secret redacted over the whole of it, before anything reads, describes or
+ * cuts it: in the values and keys of JSON, in the text of anything else. In an answer that
+ * succeeded only secrets of MIN_SECRET_CHARS_IN_DATA characters or more are redacted (a
+ * short password would blank dates and names).
+ */
+function redactedBody(
+	raw: unknown,
+	parsed: ParsedBody,
+	secrets: string[],
+	success: boolean,
+): ParsedBody {
+	const min = success ? MIN_SECRET_CHARS_IN_DATA : MIN_SECRET_CHARS;
+	// Most answers hold neither a secret nor an escape: nothing to walk through.
+	if (secrets.length === 0 || (typeof raw === 'string' && !mayHoldSecret(raw, secrets, min)))
+		return parsed;
+	if (parsed.kind === 'text') return { kind: 'text', text: redact(parsed.text, secrets, min) };
+	if (parsed.kind === 'json')
+		return { kind: 'json', value: redactValue(parsed.value, secrets, min, false) };
+	return parsed;
 }
 
 /** Step 3: the body (or the full response) of a 2xx; the parts of anything else. */
 function readResponse(response: FullResponse<unknown>, request: PreparedRequest): AttemptResult {
 	const headers = normaliseHeaders(response.headers);
-	const parsed = parseBody(response.body);
-	if (response.statusCode >= 200 && response.statusCode < 300) {
+	const success = response.statusCode >= 200 && response.statusCode < 300;
+	const parsed = redactedBody(response.body, parseBody(response.body), request.secrets, success);
+	if (success) {
 		const status = response.statusCode;
 		if (parsed.kind !== 'json' || parsed.value === null)
 			return {
@@ -459,7 +530,7 @@ function readResponse(response: FullResponse<unknown>, request: PreparedRequest)
 				parts: {
 					status,
 					headers,
-					body: response.body,
+					body: parsed.kind === 'text' ? parsed.text : response.body,
 					unexpected: `it was ${describeBody(parsed)}`,
 				},
 			};
@@ -515,6 +586,9 @@ async function attemptOnce(ctx: ServiceContext, request: PreparedRequest): Promi
 			for (let hops = 0; ; hops++) {
 				const options = hopOptions(request, hop, signal, request.timeoutMs);
 				const response = await sendToService(ctx, sendCtx, credential, options);
+				// A new session token is redacted from this answer on, like the old one.
+				if (afterRenewal.has(response))
+					request.secrets = await currentSecrets(ctx, request.secrets);
 				if (!isRedirect(response.statusCode)) return readResponse(response, request);
 				const headers = normaliseHeaders(response.headers);
 				const step = nextRedirect({

@@ -306,6 +306,77 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 });
 
 /**
+ * A wait is a loop of checks: a 500 and a dropped connection on status checks during a job of
+ * about 90 s are missed rounds, not the end (the scenario of a real n8n run: Create Job, then
+ * Wait for Completion with a login credential whose JWT lives 10 s, 8 plots).
+ */
+describe('Job → Wait for Completion through failed status checks', () => {
+	let fake: FakeService;
+	afterAll(async () => {
+		mockTiming.current = undefined;
+		await fake.close();
+	});
+
+	it('a 500 and a dropped connection during a 90-second wait still give every per-plot row', async () => {
+		fake = await startFakeService({ perPlotDurationMs: 11_000, jwtLifetimeSeconds: 10 });
+		fake.clock.setScale(0);
+		let now = 0;
+		mockTiming.current = {
+			now: () => now,
+			sleep: async (ms: number) => {
+				now += ms;
+				fake.clock.advance(ms);
+			},
+			random: () => 0.5,
+		};
+		const store = new CredentialStore({
+			geospatialAnalysisLoginApi: {
+				baseUrl: fake.url,
+				username: fake.users.alice.username,
+				password: fake.users.alice.password,
+				sessionToken: '',
+			},
+		});
+		const ids = fake.seedPlots('alice', 8, { commodity: 'cocoa' });
+		const created = await runNode({
+			parameters: {
+				authentication: 'login',
+				resource: 'job',
+				operation: 'create',
+				plotIds: ids.join(','),
+			},
+			store,
+		});
+		expect(created.error).toBeUndefined();
+		const jobId = String(created.items[0].json.job_id);
+		const status = { method: 'GET', path: `/jobs/job/${jobId}` };
+		// The second check answers 500; the fourth loses its connection.
+		fake.faults.add({ kind: 'status', status: 500, times: 1, skip: 1, match: status });
+		fake.faults.add({ kind: 'drop-before', times: 1, skip: 1, match: status });
+		fake.log.clear();
+		const { items, error } = await runNode({
+			parameters: {
+				authentication: 'login',
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: jobId,
+				output: 'perPlot',
+			},
+			store,
+		});
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.json.plot_id)).toEqual(ids);
+		expect(items.every((i) => i.json.failed === false && i.json.job_status === 'done')).toBe(true);
+		const checks = fake.log.entries().filter((e) => e.path === status.path);
+		expect(checks.some((e) => e.status === 500)).toBe(true);
+		expect(checks.some((e) => e.dropped === true)).toBe(true);
+		// The job took about 90 s on the fake's clock, and the wait went on after both failures.
+		expect(now).toBeGreaterThanOrEqual(88_000);
+		expect(checks[checks.length - 1].status).toBe(200);
+	});
+});
+
+/**
  * Job → Wait for Completion with real timing (n8n's sleep), its sleeps recorded: when the
  * execution is cancelled (the editor's Stop button, or a timeout), the wait stops polling at once.
  */

@@ -122,6 +122,14 @@ function lastCheckFailures(jobs: Array<JobWait<IDataObject>>): string {
 		.join('');
 }
 
+/** "; the last status check failed: …" when the last check of a job still running failed. */
+function lastErrorNote(jobs: Array<JobWait<IDataObject>>): string {
+	const failed = jobs.find((t) => t.lastCheckError !== undefined);
+	if (!failed) return '';
+	const text = checkErrorText(failed.lastCheckError);
+	return `; the last status check${jobs.length > 1 ? ` (job ${failed.jobId})` : ''} failed: ${text.length > 200 ? `${text.slice(0, 199)}…` : text}`;
+}
+
 function cancelled(ctx: IExecuteFunctions): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Waiting for the jobs was cancelled', {
 		description:
@@ -201,7 +209,9 @@ async function waitFor(
 		waited = await waitForJobs({
 			jobIds: ready.flatMap((r) => r.value.jobIds),
 			// The loop owns retries and their timing: the transport must not sleep on its own.
-			fetchJob: async (id) => await fetchJob(ctx, id, first, { maxAttempts: 1 }),
+			// Each check ends within what is left of Max Wait.
+			fetchJob: async (id, timeoutMs) =>
+				await fetchJob(ctx, id, first, { maxAttempts: 1 }, timeoutMs),
 			schedule: settings.schedule,
 			maxWaitMs: settings.maxWaitMs,
 			timing: systemTiming,
@@ -218,17 +228,20 @@ async function waitFor(
 		stillRunning.length > 0 && settings.onTimeout === 'fail'
 			? new NodeOperationError(
 					ctx.getNode(),
-					maxWaitMessage(
+					`${maxWaitMessage(
 						stillRunning.map((t) => ({ job_id: t.jobId, status: t.status })),
 						settings.maxWaitMs,
-					),
+					)}${lastErrorNote(stillRunning)}`,
 					{
 						description: `${lastCheckFailures(stillRunning)}The jobs keep running on the service. Raise Max Wait, set On Timeout to "Output Current Status" and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.`,
 					},
 				)
 			: undefined;
 	const running = new Set(stillRunning.map((t) => t.jobId));
-	const resultKeys = settings.output.output === 'perPlot' ? await catalogResultKeys(ctx) : {};
+	// The catalog only when some item gets rows (not after Max Wait failed them all).
+	const rowsToMake = ready.some((r) => !(timeout && r.value.jobIds.some((id) => running.has(id))));
+	const resultKeys =
+		settings.output.output === 'perPlot' && rowsToMake ? await catalogResultKeys(ctx) : {};
 
 	const outputs: BatchOutput[] = [];
 	for (const { itemIndex, value: item } of ready) {

@@ -10,12 +10,14 @@ import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/ch
 import {
 	CHECK_BATCH_LIMIT,
 	checkRequestBody,
-	matchCheckResults,
 	mergeCheckAnswers,
+	missingCheckRow,
 	packCheckEntries,
+	pairCheckResults,
 	paidBeforeFailure,
 	summariseCheck,
 	tokensOfCheckAnswer,
+	unrequestedWarning,
 } from '../../../../shared/protectedAreas/check';
 import { lostAnswerReason } from '../../../../shared/helpers/lostAnswer';
 import { serviceErrorOf } from '../../../../shared/transport/failure';
@@ -229,9 +231,9 @@ async function checkChunk(
 		run.paid.push({ entries: chunk, outputs, tokens });
 		return outputs;
 	}
-	let matched: IDataObject[];
+	let pairing: ReturnType<typeof pairCheckResults>;
 	try {
-		matched = matchCheckResults(chunk, answer) as IDataObject[];
+		pairing = pairCheckResults(chunk, answer);
 	} catch (error) {
 		// Paid for but not pairable: the answer is output as it is, beside the error.
 		const outputs = [{ item: chunkItems, json: { unpaired_check_answer: true, ...answer } }];
@@ -243,21 +245,32 @@ async function checkChunk(
 		});
 		return [...outputs, ...chunkItems.map((item) => ({ item, error: unpaired }))];
 	}
-	const outputs = chunk.map((entry, k) => ({
-		item: entry.itemIndex,
-		json: rowOf(matched[k], entry, run.byItem.get(entry.itemIndex) as PreparedItem, run.repair),
-	}));
+	// Results for plots or geometries nobody asked for are paired with no one: a warning says so.
+	const warning = unrequestedWarning(pairing.unrequested);
+	const outputs = chunk.map((entry, k) => {
+		const json = rowOf(
+			pairing.results[k],
+			entry,
+			run.byItem.get(entry.itemIndex) as PreparedItem,
+			run.repair,
+		);
+		if (warning !== undefined)
+			json.warnings = [...((json.warnings as string[] | undefined) ?? []), warning];
+		return { item: entry.itemIndex, json };
+	});
 	run.paid.push({ entries: chunk, outputs, tokens });
 	return outputs;
 }
 
 function rowOf(
-	feature: Record<string, unknown>,
+	feature: Record<string, unknown> | null,
 	entry: CheckEntry,
 	item: PreparedItem,
 	repair: boolean,
 ): IDataObject {
-	const json = summariseCheck(feature, entry) as IDataObject;
+	const json = (
+		feature === null ? missingCheckRow(entry) : summariseCheck(feature, entry)
+	) as IDataObject;
 	if (entry.kind === 'geojson' && repair) json.repairs = item.repairs;
 	if (entry.kind === 'geojson' && item.warnings.length > 0) json.warnings = item.warnings;
 	return json;
