@@ -1,0 +1,102 @@
+/**
+ * KML (and the doc.kml of a KMZ) through @tmcw/togeojson on a safely parsed document:
+ * Placemarks in nested Folders (the folder path becomes the layer), MultiGeometry folded
+ * into Multi* types, name/description/ExtendedData/SchemaData as properties. Google Earth
+ * `gx:` extensions are removed before conversion (with a warning); NetworkLinks are listed
+ * in a warning and never followed.
+ */
+import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
+import { kmlWithFolders } from '@tmcw/togeojson';
+import type { Folder, F } from '@tmcw/togeojson';
+
+import { flat2d, foldCollection } from './geometry';
+import type { Geometry } from './types';
+import { parseXml } from './xml';
+
+export interface XmlFeature {
+	layer: string | null;
+	index: number;
+	geometry: Geometry | null;
+	properties: Record<string, unknown>;
+	warnings: string[];
+}
+
+const GX = 'http://www.google.com/kml/ext/2.2';
+
+/** Removes `gx:` elements; returns their names with counts. */
+function stripGx(root: XmlNode): Map<string, number> {
+	const found = new Map<string, number>();
+	const visit = (node: XmlNode) => {
+		let child = node.firstChild;
+		while (child) {
+			const next = child.nextSibling;
+			if (child.nodeType === 1) {
+				const el = child as XmlElement;
+				if (el.namespaceURI === GX || el.prefix === 'gx') {
+					found.set(el.nodeName, (found.get(el.nodeName) ?? 0) + 1);
+					node.removeChild(child);
+				} else visit(child);
+			}
+			child = next;
+		}
+	};
+	visit(root);
+	return found;
+}
+
+export function readKmlText(
+	text: string,
+	fileName: string,
+): { features: XmlFeature[]; warnings: string[]; layers: string[] } {
+	const doc = parseXml(text, fileName);
+	const warnings: string[] = [];
+	const gx = stripGx(doc as unknown as XmlNode);
+	if (gx.size > 0) {
+		const list = [...gx].map(([name, n]) => `${name} ×${n}`).join(', ');
+		warnings.push(
+			`Google Earth extensions (${list}) were ignored: only standard KML geometry is read (a gx:Track walked in Google Earth can be saved as a path or polygon there)`,
+		);
+	}
+	const tree = kmlWithFolders(doc as never);
+	const features: XmlFeature[] = [];
+	const layers = new Set<string>();
+	const networkLinks: string[] = [];
+	const counters = new Map<string, number>();
+	const walk = (children: Array<Folder | F>, path: string[]) => {
+		for (const child of children) {
+			if (child.type === 'folder') {
+				const name = String(child.meta?.name ?? '').trim() || '(unnamed folder)';
+				walk(child.children, [...path, name]);
+				continue;
+			}
+			const properties = { ...(child.properties ?? {}) } as Record<string, unknown>;
+			if (properties['@geometry-type'] === 'networklink') {
+				networkLinks.push(String(properties.href ?? properties.name ?? '(no link)'));
+				continue;
+			}
+			if (properties['@geometry-type'] === 'groundoverlay') continue;
+			delete properties['@geometry-type'];
+			const layer = path.length > 0 ? path.join(' / ') : null;
+			if (layer) layers.add(layer);
+			const key = layer ?? '';
+			const index = counters.get(key) ?? 0;
+			counters.set(key, index + 1);
+			const featureWarnings: string[] = [];
+			let geometry = (child.geometry as Geometry | null) ?? null;
+			if (geometry) geometry = flat2d(foldCollection(geometry, featureWarnings));
+			else
+				featureWarnings.push(
+					`Placemark "${String(properties.name ?? index + 1)}" has no geometry that could be read`,
+				);
+			features.push({ layer, index, geometry, properties, warnings: featureWarnings });
+		}
+	};
+	walk(tree.children, []);
+	if (networkLinks.length > 0) {
+		const shown = networkLinks.slice(0, 3).join(', ');
+		warnings.push(
+			`${networkLinks.length} NetworkLink(s) not followed (${shown}${networkLinks.length > 3 ? ', …' : ''}): the node reads only what is in the file; save the linked places into the file in Google Earth`,
+		);
+	}
+	return { features, warnings, layers: [...layers] };
+}
