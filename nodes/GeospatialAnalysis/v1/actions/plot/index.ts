@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 				value: 'readFile',
 				description:
 					'Read a geo file (GeoJSON, KML, KMZ, GPX or zipped Shapefile, e.g. an email attachment) into one item per feature: GeoJSON geometry in WGS84, attributes, source and warnings. Free: no request is sent.',
-				action: 'Read geo file',
+				action: 'Read geo file — free — returns one item per feature',
 			},
 			{
 				name: 'Register',
