@@ -5,7 +5,7 @@
  * are read as they are; projected ones (UTM, SIRGAS 2000 / UTM, …) go through proj4. A
  * `.prj` proj4 cannot read is refused naming the system: never read as degrees.
  */
-import proj4 from 'proj4';
+import { Proj, proj4 } from './projections';
 
 import type { Position } from './types';
 import { GeoFileError } from './types';
@@ -48,7 +48,7 @@ export function layerCrs(prjText: string, layer: string): LayerCrs {
 		);
 	let proj: ProjLike;
 	try {
-		proj = proj4.Proj(wkt) as unknown as ProjLike;
+		proj = new Proj(wkt) as unknown as ProjLike;
 	} catch (error) {
 		throw refuse((error as Error)?.message || 'not a coordinate system proj4 can read');
 	}
@@ -67,7 +67,7 @@ export function layerCrs(prjText: string, layer: string): LayerCrs {
 	}
 	const geographic = proj.projName === 'longlat';
 	if (geographic && (wgs84Like || !shifted)) return { name, geographic, warnings };
-	let converter: proj4.Converter;
+	let converter: ReturnType<typeof proj4>;
 	try {
 		converter = proj4(wkt, 'WGS84');
 	} catch (error) {

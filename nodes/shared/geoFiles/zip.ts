@@ -1,10 +1,10 @@
 /**
- * Zip archives (KMZ, zipped Shapefiles) read with fflate, bounded: only the entries asked for
+ * Zip archives (KMZ, zipped Shapefiles) read with fflate (its build without worker threads), bounded: only the entries asked for
  * are inflated; each entry's declared uncompressed size is checked against the budget before
  * it is inflated, and fflate inflates into a buffer of exactly the declared size, so an entry
  * that lies about its size cannot produce more (it comes out cut, and its reader says so).
  */
-import { unzipSync } from 'fflate';
+import { unzipSync } from 'fflate/browser';
 
 import { GeoFileError, MB } from './types';
 
