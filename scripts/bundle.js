@@ -24,6 +24,20 @@ function entries() {
 	});
 }
 
+/**
+ * `import proj4 from 'proj4'` bundles proj4's core with the projections Plot → Read File
+ * converts from (nodes/shared/geoFiles/proj4Bundled.ts), not its whole catalogue and MGRS:
+ * the same projections its `.prj` check accepts under any build (projectionNames.ts).
+ */
+const proj4Core = {
+	name: 'proj4-core',
+	setup(build) {
+		build.onResolve({ filter: /^proj4$/ }, () => ({
+			path: path.join(root, 'nodes/shared/geoFiles/proj4Bundled.ts'),
+		}));
+	},
+};
+
 /** esbuild options writing the bundles into `outdir` (the package's `dist/` by default). */
 function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 	return {
@@ -51,6 +65,7 @@ function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 		logLevel: 'warning',
 		// Provided by n8n at run time (peer dependency).
 		external: ['n8n-workflow'],
+		plugins: [proj4Core],
 	};
 }
 

@@ -14,6 +14,7 @@ import proj4 from 'proj4';
 
 import type { GeoFileOptions, Geometry, Position } from '../../nodes/shared/geoFiles';
 import { DEFAULT_OPTIONS, GeoFileError, readGeoFile } from '../../nodes/shared/geoFiles';
+import { SUPPORTED_PROJECTIONS } from '../../nodes/shared/geoFiles/projectionNames';
 import { assembleRings, readShp } from '../../nodes/shared/geoFiles/shapefile';
 
 const dir = path.join(__dirname, '../fixtures/geofiles');
@@ -601,5 +602,44 @@ describe('Read File: beside shpjs 6 (the maintained JavaScript reader, measured)
 		const shp = unzipSync(bytesOf('broken-truncated-shp.zip'))['fazendas.shp'];
 		expect(shpjsParseShp(view(shp))).toHaveLength(2); // 3 plots in the file
 		expect(refused('broken-truncated-shp.zip').message).toMatch(/cut short/);
+	});
+});
+
+describe('Read File: the projections of the published bundle', () => {
+	it('proj4Bundled.ts registers exactly the modules of SUPPORTED_PROJECTIONS (what the .prj check accepts)', () => {
+		const text = fs.readFileSync(
+			path.join(__dirname, '../../nodes/shared/geoFiles/proj4Bundled.ts'),
+			'utf8',
+		);
+		const imported = [...text.matchAll(/from 'proj4\/lib\/projections\/(\w+)'/g)].map((m) => m[1]);
+		const registered = text
+			.slice(text.indexOf('for (const projection of ['))
+			.match(/\[([^\]]*)\]/)![1];
+		expect(
+			registered
+				.split(',')
+				.map((s) => s.trim())
+				.filter(Boolean)
+				.sort(),
+		).toEqual([...imported].sort());
+		// each module's names include the one listed (merc and longlat are built into proj4's core)
+		const expectedNames = imported.map((m) => (m === 'tmerc' ? 'Fast_Transverse_Mercator' : m));
+		expect([...SUPPORTED_PROJECTIONS].sort()).toEqual([...expectedNames, 'longlat', 'merc'].sort());
+		for (const module of imported) {
+			const source = fs.readFileSync(require.resolve(`proj4/lib/projections/${module}.js`), 'utf8');
+			const names = /names = \[([^\]]*)\]/.exec(source)![1];
+			expect(names).toContain(`'${module === 'tmerc' ? 'Fast_Transverse_Mercator' : module}'`);
+		}
+	});
+
+	it('a projection outside that list is refused naming the system, as the bundle would', () => {
+		const robinson = expected.prj.utm22s
+			.replace('WGS_1984_UTM_Zone_22S', 'World_Robinson')
+			.replace('PROJECTION["Transverse_Mercator"]', 'PROJECTION["Robinson"]');
+		const files = unzipSync(bytesOf('fazendas-utm22s-no-cpg.zip'));
+		files['fazendas_utm22s.prj'] = new TextEncoder().encode(robinson);
+		expect(failure(() => readGeoFile(zipSync(files), 'x.zip')).message).toMatch(
+			/"World_Robinson", which cannot be recognised \(the projection "Robinson" is not one this node converts from\)/,
+		);
 	});
 });

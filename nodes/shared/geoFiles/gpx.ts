@@ -4,6 +4,7 @@
  * `closingDistanceM` metres becomes a polygon. The per-point times and sensor readings
  * (togeojson's coordinateProperties) are left out: one plot, not one record per fix.
  */
+import type { Document } from '@xmldom/xmldom';
 import { gpx } from '@tmcw/togeojson';
 
 import { flat2d, foldCollection, lineAsPolygon } from './geometry';
@@ -18,7 +19,13 @@ export function readGpxText(
 	fileName: string,
 	options: { closedLinesAsPolygons: boolean; closingDistanceM: number },
 ): { features: XmlFeature[]; warnings: string[] } {
-	const doc = parseXml(text, fileName);
+	return readGpxDocument(parseXml(text, fileName), options);
+}
+
+export function readGpxDocument(
+	doc: Document,
+	options: { closedLinesAsPolygons: boolean; closingDistanceM: number },
+): { features: XmlFeature[]; warnings: string[] } {
 	const collection = gpx(doc as never);
 	const counters = new Map<string, number>();
 	const features: XmlFeature[] = [];

@@ -6,9 +6,9 @@
  */
 import { outOfRange } from './geometry';
 import { readGeoJsonText } from './geojson';
-import { readGpxText } from './gpx';
+import { readGpxDocument } from './gpx';
 import type { XmlFeature } from './kml';
-import { readKmlText } from './kml';
+import { readKmlDocument, readKmlText } from './kml';
 import { readShapefileLayer } from './shapefile';
 import type { ShapefileParts } from './shapefile';
 import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './types';
@@ -33,10 +33,10 @@ const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/,
 
 function fromXml(text: string, fileName: string, options: GeoFileOptions) {
 	// The root element decides (the extension may be wrong or missing).
-	const root = rootName(parseXml(text, fileName));
-	if (root === 'kml') return { format: 'kml' as GeoFormat, ...readKmlText(text, fileName) };
-	if (root === 'gpx')
-		return { format: 'gpx' as GeoFormat, ...readGpxText(text, fileName, options) };
+	const doc = parseXml(text, fileName);
+	const root = rootName(doc);
+	if (root === 'kml') return { format: 'kml' as GeoFormat, ...readKmlDocument(doc) };
+	if (root === 'gpx') return { format: 'gpx' as GeoFormat, ...readGpxDocument(doc, options) };
 	throw unknownFormat(
 		fileName,
 		`an XML document whose root element is <${root}>, not <kml> or <gpx>`,

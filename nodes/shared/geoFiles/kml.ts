@@ -5,7 +5,7 @@
  * `gx:` extensions are removed before conversion (with a warning); NetworkLinks are listed
  * in a warning and never followed.
  */
-import type { Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
+import type { Document, Element as XmlElement, Node as XmlNode } from '@xmldom/xmldom';
 import { kmlWithFolders } from '@tmcw/togeojson';
 import type { Folder, F } from '@tmcw/togeojson';
 
@@ -48,7 +48,15 @@ export function readKmlText(
 	text: string,
 	fileName: string,
 ): { features: XmlFeature[]; warnings: string[]; layers: string[] } {
-	const doc = parseXml(text, fileName);
+	return readKmlDocument(parseXml(text, fileName));
+}
+
+/** A parsed KML document (its gx: elements are removed from it). */
+export function readKmlDocument(doc: Document): {
+	features: XmlFeature[];
+	warnings: string[];
+	layers: string[];
+} {
 	const warnings: string[] = [];
 	const gx = stripGx(doc as unknown as XmlNode);
 	if (gx.size > 0) {

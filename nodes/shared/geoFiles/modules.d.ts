@@ -1,4 +1,5 @@
-// Types of modules Read File imports by a path their packages give no types for.
+// Types of modules Read File imports by a path their packages give no types for (proj4's
+// core and projections, imported by the bundle's proj4: proj4Bundled.ts).
 declare module 'proj4/lib/core' {
 	interface Converter {
 		forward(point: number[]): number[];

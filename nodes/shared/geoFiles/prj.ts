@@ -3,9 +3,12 @@
  * conversion to WGS84 longitude/latitude with proj4. Geographic systems on a datum that
  * agrees with WGS84 to well under a metre (WGS84, SIRGAS 2000, ETRS89, NAD83, GDA, ITRF…)
  * are read as they are; projected ones (UTM, SIRGAS 2000 / UTM, …) go through proj4. A
- * `.prj` proj4 cannot read is refused naming the system: never read as degrees.
+ * `.prj` proj4 cannot read, or in a projection outside SUPPORTED_PROJECTIONS, is refused
+ * naming the system: never read as degrees.
  */
-import { Proj, proj4 } from './projections';
+import proj4 from 'proj4';
+
+import { SUPPORTED_PROJECTIONS } from './projectionNames';
 
 import type { Position } from './types';
 import { GeoFileError } from './types';
@@ -29,6 +32,7 @@ export function wktName(wkt: string): string {
 }
 
 interface ProjLike {
+	names?: string[];
 	projName?: string;
 	datumCode?: string;
 	ellps?: string;
@@ -48,11 +52,14 @@ export function layerCrs(prjText: string, layer: string): LayerCrs {
 		);
 	let proj: ProjLike;
 	try {
-		proj = new Proj(wkt) as unknown as ProjLike;
+		proj = new proj4.Proj(wkt) as unknown as ProjLike;
 	} catch (error) {
 		throw refuse((error as Error)?.message || 'not a coordinate system proj4 can read');
 	}
 	if (!proj || typeof proj.projName !== 'string') throw refuse('no projection found');
+	const names = Array.isArray(proj.names) ? proj.names : [];
+	if (!SUPPORTED_PROJECTIONS.some((n) => names.includes(n)))
+		throw refuse(`the projection "${proj.projName}" is not one this node converts from`);
 	const warnings: string[] = [];
 	const datumName = proj.GEOGCS?.DATUM?.name ?? proj.DATUM?.name ?? proj.datumCode ?? '';
 	const wgs84Like =
@@ -67,7 +74,7 @@ export function layerCrs(prjText: string, layer: string): LayerCrs {
 	}
 	const geographic = proj.projName === 'longlat';
 	if (geographic && (wgs84Like || !shifted)) return { name, geographic, warnings };
-	let converter: ReturnType<typeof proj4>;
+	let converter: proj4.Converter;
 	try {
 		converter = proj4(wkt, 'WGS84');
 	} catch (error) {

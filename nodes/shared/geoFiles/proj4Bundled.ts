@@ -1,13 +1,15 @@
 /**
- * proj4 as Read File uses it: its core (WKT parsing, datums, transforms) with the map
- * projections supplier and GIS data uses, not its whole catalogue (nor MGRS), to keep the
- * bundle small (BENCHMARKS.md "Read File"). Built in: longlat and merc. Added: Transverse
+ * What `proj4` is in the published bundle (scripts/bundle.js resolves the bare import
+ * 'proj4' here): its core (WKT parsing, datums, transforms) with the map projections that
+ * supplier and GIS data use, not its whole catalogue (nor MGRS), to keep the package small
+ * (BENCHMARKS.md "Read File"). Tests and ts-node load proj4's full build instead; prj.ts
+ * accepts only SUPPORTED_PROJECTIONS (projectionNames.ts) either way, and a unit test keeps
+ * that list and the modules registered here the same. Built in: longlat and merc. Added: Transverse
  * Mercator (UTM, Gauss-Krüger; tmerc, etmerc, utm), Lambert Conformal Conic, Albers Equal
  * Area (IBGE's Brazil Albers), Polyconic (Brazil's older national mapping), Sinusoidal
  * (MODIS), Lambert Azimuthal Equal Area (the EU's ETRS89-LAEA), Cylindrical Equal Area,
  * Equidistant Cylindrical, Hotine Oblique Mercator (Malaysia's RSO, Madagascar), Cassini,
- * polar and oblique Stereographic, Swiss Oblique Mercator, Krovak. A `.prj` in any other
- * projection is refused naming it (prj.ts), never read as degrees.
+ * polar and oblique Stereographic, Swiss Oblique Mercator, Krovak.
  */
 import proj4 from 'proj4/lib/core';
 import Proj from 'proj4/lib/Proj';
@@ -48,4 +50,6 @@ for (const projection of [
 ])
 	Proj.projections.add(projection);
 
-export { proj4, Proj };
+Object.assign(proj4, { Proj });
+
+export default proj4;
