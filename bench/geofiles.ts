@@ -1,5 +1,5 @@
 /**
- * 8. Read File (issue 24): a 10,000-placemark KML and a 10,000-polygon zipped Shapefile
+ * Read File (issue 24): a 10,000-placemark KML and a 10,000-polygon zipped Shapefile
  *    (WGS 84 / UTM zone 22S, reprojected through proj4, Latin-1 table) read by
  *    `readGeoFile`, beside the naive way (the file converted to GeoJSON outside n8n, then
  *    read as rows: JSON.parse of the converted file, the conversion itself not counted), the
