@@ -139,4 +139,35 @@ describe('Plot → Read File (through the n8n engine)', () => {
 		const validation = items.map((i) => i.json.validation as IDataObject);
 		expect(validation.map((v) => v.valid)).toEqual([true, true, true, true, true]);
 	});
+
+	it('the output feeds Plot → Export for EU Information System unchanged (Geometry Fields)', async () => {
+		const read = await readFile([fileItem('fazendas-utm22s-latin1.zip')]);
+		expect(read.error).toBeUndefined();
+		const { items, error } = await runNode({
+			parameters: {
+				resource: 'plot',
+				operation: 'exportEu',
+				exportInput: 'geometry',
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geometry }}',
+				producerCountry: 'BR',
+				productionPlace: '={{ $json.properties.Name }}',
+				options: { holes: 'drop' },
+			},
+			input: read.items.map((i) => i.json),
+			store: new CredentialStore(),
+			withCredential: false,
+		});
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		const file = JSON.parse(Buffer.from(items[0].binary!.data.data, 'base64').toString('utf8')) as {
+			features: Array<{ properties: IDataObject; geometry: { type: string } }>;
+		};
+		expect(file.features.map((f) => f.properties.ProductionPlace)).toEqual([
+			'Fazenda São João',
+			'Sítio Boa Esperança',
+			'Lote Três Irmãos',
+		]);
+		expect(file.features.every((f) => f.geometry.type === 'Polygon')).toBe(true);
+	});
 });
