@@ -276,6 +276,25 @@ describe('Read File: GeoJSON', () => {
 				.features[0].properties,
 		).toEqual({ a: 1 });
 	});
+	it('a zip as a Mac or Windows user makes it: a folder, upper-case extensions, __MACOSX resource forks', () => {
+		const files = unzipSync(bytesOf('fazendas-utm22s-no-cpg.zip'));
+		const zipped: Record<string, Uint8Array> = {
+			'__MACOSX/export/._FAZENDAS.SHP': new Uint8Array([0, 5, 22, 7, 0, 2, 0, 0]),
+		};
+		for (const [name, data] of Object.entries(files))
+			zipped[
+				`export/${name.replace('fazendas_utm22s', 'FAZENDAS').replace(/\.(\w+)$/, (m) => m.toUpperCase())}`
+			] = data;
+		const result = readGeoFile(zipSync(zipped), 'export.zip');
+		expect(result.features.map((f) => [f.source.layer, f.properties.Name])).toEqual(
+			expected.plots.map((p) => ['FAZENDAS', p.name]),
+		);
+		expectRings(
+			(result.features[0].geometry as { coordinates: Position[][] }).coordinates,
+			expected.plots[0].rings,
+			1e-9,
+		);
+	});
 	it('the format is detected from the content, not the name', () => {
 		const result = readGeoFile(bytesOf('cooperativa-nested-folders.kmz'), 'attachment.bin');
 		expect(result.format).toBe('kmz');
@@ -384,6 +403,22 @@ describe('Read File: hostile and broken files (issue 24, item 4)', () => {
 		expect(collection.features[0].geometry?.type).toBe('GeometryCollection');
 		expect(collection.features[0].warnings.join()).toMatch(
 			/without a polygon .* Validate and Register refuse/,
+		);
+	});
+	it('KML folders (or GPX elements) nested thousands deep: refused with a clear error, not a stack overflow', () => {
+		const deep = (n: number) =>
+			new TextEncoder().encode(
+				`<kml xmlns="http://www.opengis.net/kml/2.2"><Document>${'<Folder><name>f</name>'.repeat(n)}<Placemark><Point><coordinates>1,2</coordinates></Point></Placemark>${'</Folder>'.repeat(n)}</Document></kml>`,
+			);
+		expect(readGeoFile(deep(50), 'ok.kml').features[0].source.layer).toBe(
+			Array(50).fill('f').join(' / '),
+		);
+		expect(failure(() => readGeoFile(deep(20000), 'deep.kml')).message).toMatch(
+			/nests its XML elements more than 200 deep: refused/,
+		);
+		const gpx = `<gpx xmlns="http://www.topografix.com/GPX/1/1">${'<extensions>'.repeat(20000)}${'</extensions>'.repeat(20000)}</gpx>`;
+		expect(failure(() => readGeoFile(new TextEncoder().encode(gpx), 'deep.gpx')).message).toMatch(
+			/nests its XML elements more than 200 deep/,
 		);
 	});
 	it('Shapefile without .dbf: features without attributes, with a warning', () => {

@@ -9,6 +9,7 @@ import { gpx } from '@tmcw/togeojson';
 
 import { flat2d, foldCollection, lineAsPolygon } from './geometry';
 import type { XmlFeature } from './kml';
+import { checkNesting } from './kml';
 import type { Geometry, Position } from './types';
 import { parseXml } from './xml';
 
@@ -26,6 +27,7 @@ export function readGpxDocument(
 	doc: Document,
 	options: { closedLinesAsPolygons: boolean; closingDistanceM: number },
 ): { features: XmlFeature[]; warnings: string[] } {
+	checkNesting(doc);
 	const collection = gpx(doc as never);
 	const counters = new Map<string, number>();
 	const features: XmlFeature[] = [];

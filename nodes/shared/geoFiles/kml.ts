@@ -11,6 +11,7 @@ import type { Folder, F } from '@tmcw/togeojson';
 
 import { flat2d, foldCollection } from './geometry';
 import type { Geometry } from './types';
+import { GeoFileError } from './types';
 import { parseXml } from './xml';
 
 export interface XmlFeature {
@@ -22,6 +23,34 @@ export interface XmlFeature {
 }
 
 const GX = 'http://www.google.com/kml/ext/2.2';
+
+/** Deepest XML element nesting read (Google Earth files nest a few folders; a crafted one, thousands). */
+const MAX_FOLDER_DEPTH = 200;
+
+const nestedTooDeep = () =>
+	new GeoFileError(
+		`The file nests its XML elements more than ${MAX_FOLDER_DEPTH} deep: refused (a damaged or crafted file)`,
+		'Export the file again from Google Earth or QGIS; real files nest a few folders.',
+	);
+
+/** Refuses a document nested deeper than real files are (the readers after it recurse). */
+export function checkNesting(doc: Document): void {
+	if (depthOf(doc as unknown as XmlNode) > MAX_FOLDER_DEPTH) throw nestedTooDeep();
+}
+
+/** The deepest element nesting under `root`, counted without recursion. */
+function depthOf(root: XmlNode): number {
+	let deepest = 0;
+	const stack: Array<[XmlNode, number]> = [[root, 0]];
+	while (stack.length > 0) {
+		const [node, depth] = stack.pop()!;
+		if (depth > deepest) deepest = depth;
+		if (deepest > MAX_FOLDER_DEPTH) return deepest;
+		for (let child = node.firstChild; child; child = child.nextSibling)
+			if (child.nodeType === 1) stack.push([child, depth + 1]);
+	}
+	return deepest;
+}
 
 /** Removes `gx:` elements; returns their names with counts. */
 function stripGx(root: XmlNode): Map<string, number> {
@@ -58,6 +87,7 @@ export function readKmlDocument(doc: Document): {
 	layers: string[];
 } {
 	const warnings: string[] = [];
+	checkNesting(doc);
 	const gx = stripGx(doc as unknown as XmlNode);
 	if (gx.size > 0) {
 		const list = [...gx].map(([name, n]) => `${name} ×${n}`).join(', ');
