@@ -2,13 +2,14 @@
  * `npm run bench` (see BENCHMARKS.md). Each section prints its figures with the ratio to the
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
- *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint   (default: all)
+ *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint,readfile   (default: all)
  *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  */
 import { startFakeService } from '../test/fake-service';
 import { crossingsBench } from './crossings';
 import { figures, fmt, markdownTable } from './lib';
 import { footprintBench } from './footprint';
+import { geofilesBench } from './geofiles';
 import { growthBench } from './growth';
 import { overlapsBench } from './overlaps';
 import { registrationBench } from './registration';
@@ -25,6 +26,7 @@ const SECTIONS = [
 	'waiting',
 	'trigger',
 	'footprint',
+	'readfile',
 ] as const;
 
 export async function main(): Promise<number> {
@@ -43,6 +45,7 @@ export async function main(): Promise<number> {
 	if (wanted('crossings')) await crossingsBench();
 	if (wanted('overlaps')) await overlapsBench();
 	if (wanted('footprint')) await footprintBench();
+	if (wanted('readfile')) await geofilesBench();
 	const fake = await startFakeService({ host: '127.0.0.1' });
 	try {
 		// sections on the fake clock, in this process

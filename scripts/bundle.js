@@ -24,6 +24,20 @@ function entries() {
 	});
 }
 
+/**
+ * `import proj4 from 'proj4'` bundles proj4's core with the projections Plot → Read File
+ * converts from (nodes/shared/geoFiles/proj4Bundled.ts), not its whole catalogue and MGRS:
+ * the same projections its `.prj` check accepts under any build (projectionNames.ts).
+ */
+const proj4Core = {
+	name: 'proj4-core',
+	setup(build) {
+		build.onResolve({ filter: /^proj4$/ }, () => ({
+			path: path.join(root, 'nodes/shared/geoFiles/proj4Bundled.ts'),
+		}));
+	},
+};
+
 /** esbuild options writing the bundles into `outdir` (the package's `dist/` by default). */
 function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 	return {
@@ -42,12 +56,16 @@ function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 		treeShaking: true,
 		minify: false,
 		sourcemap: false,
+		// Bundled libraries' console calls (xmldom's, togeojson's and proj4's diagnostics) are
+		// removed: n8n Cloud's scanner refuses console statements in dist/, and the nodes have none.
+		drop: ['console'],
 		// The licences of bundled code go to THIRD_PARTY_NOTICES.md (writeNotices) in full.
 		legalComments: 'none',
 		metafile: true,
 		logLevel: 'warning',
 		// Provided by n8n at run time (peer dependency).
 		external: ['n8n-workflow'],
+		plugins: [proj4Core],
 	};
 }
 

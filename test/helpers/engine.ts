@@ -262,6 +262,8 @@ export interface RunNodeOptions {
 	parameters: INodeParameters;
 	/** Input items' json. Default: one empty item. */
 	input?: IDataObject[];
+	/** Whole input items (e.g. with binary data), instead of `input`. */
+	inputItems?: INodeExecutionData[];
 	store: CredentialStore;
 	continueOnFail?: boolean;
 	nodeType?: string;
@@ -342,7 +344,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 			nodeExecutionStack: [
 				{
 					node: workflow.getNode('Input')!,
-					data: { main: [(options.input ?? [{}]).map((json) => ({ json }))] },
+					data: {
+						main: [options.inputItems ?? (options.input ?? [{}]).map((json) => ({ json }))],
+					},
 					source: null,
 				},
 			],

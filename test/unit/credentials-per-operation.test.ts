@@ -1,5 +1,5 @@
 /**
- * Operations that send no request (Plot → Validate, Plot → Export for EU Information System)
+ * Operations that send no request (Plot → Validate, Export for EU Information System, Read File)
  * need no credential. n8n's editor marks a node whose credential is `required` and shown for
  * its parameters (NodeHelpers.displayParameter on the credential description) as having an
  * issue, and will not run the workflow until one is chosen: so for those operations no
@@ -31,8 +31,8 @@ function required(parameters: INodeParameters): string[] {
 }
 
 describe('credentials per operation', () => {
-	it('Validate and Export for EU Information System are the operations without requests', () => {
-		expect(OPERATIONS_WITHOUT_REQUESTS.sort()).toEqual(['exportEu', 'validate']);
+	it('Validate, Export for EU Information System and Read File are the operations without requests', () => {
+		expect(OPERATIONS_WITHOUT_REQUESTS.sort()).toEqual(['exportEu', 'readFile', 'validate']);
 		for (const op of OPERATIONS_WITHOUT_REQUESTS)
 			expect(resources.plot.operations[op]).toBeDefined();
 	});

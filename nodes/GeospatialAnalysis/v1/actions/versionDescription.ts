@@ -14,13 +14,13 @@ import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 
 /**
- * Operations that send no request (Plot → Validate and Export for EU Information System):
+ * Operations that send no request (Plot → Validate, Export for EU Information System, Read File):
  * no credential is shown or needed for them. n8n's editor flags a credential that is
  * `required` and shown for the node's current parameters, and refuses to run the workflow
  * until one is chosen; hiding both credentials (and the Authentication choice) for these
  * operations lets them run without any (test/unit/credentials-per-operation.test.ts).
  */
-export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu'];
+export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu', 'readFile'];
 
 const withoutRequests = { operation: OPERATIONS_WITHOUT_REQUESTS };
 

@@ -4,6 +4,7 @@ import type { ResourceModule } from '../operation';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as exportEu from './exportEu.operation';
+import * as readFile from './readFile.operation';
 import * as register from './register.operation';
 import * as validate from './validate.operation';
 
@@ -13,6 +14,7 @@ export const operations: ResourceModule['operations'] = {
 	getMany,
 	validate,
 	exportEu,
+	readFile,
 };
 
 export const description: INodeProperties[] = [
@@ -45,6 +47,13 @@ export const description: INodeProperties[] = [
 				action: 'Get many plots — free — returns one item per plot',
 			},
 			{
+				name: 'Read File',
+				value: 'readFile',
+				description:
+					'Read a geo file (GeoJSON, KML, KMZ, GPX or zipped Shapefile, e.g. an email attachment) into one item per feature: GeoJSON geometry in WGS84, attributes, source and warnings. Free: no request is sent.',
+				action: 'Read geo file — free — returns one item per feature',
+			},
+			{
 				name: 'Register',
 				value: 'register',
 				description:
@@ -66,4 +75,5 @@ export const description: INodeProperties[] = [
 	...getMany.description,
 	...validate.description,
 	...exportEu.description,
+	...readFile.description,
 ];

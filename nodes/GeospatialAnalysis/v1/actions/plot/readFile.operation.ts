@@ -1,0 +1,176 @@
+import type {
+	IBinaryData,
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { GeoFileOptions } from '../../../../shared/geoFiles';
+import { DEFAULT_OPTIONS, GeoFileError, MB, readGeoFile } from '../../../../shared/geoFiles';
+import { readNumber, readText } from '../../../../shared/input';
+import { runItems } from '../../../../shared/runner';
+
+const show = { resource: ['plot'], operation: ['readFile'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
+		name: 'readFileNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'data',
+		displayOptions: { show },
+		hint: 'The name of the input binary field holding the file (Read/Write Files, Gmail, Google Drive and HTTP Request put it in "data", Gmail attachments in "attachment_0")',
+		description:
+			'The format is detected from the content: GeoJSON (also newline-delimited), KML, KMZ, GPX, or a zip with one or more Shapefile layers (.shp, .dbf, .prj, .cpg)',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Attribute Encoding (Shapefiles)',
+				name: 'attributeEncoding',
+				type: 'options',
+				default: 'ISO-8859-1',
+				description:
+					'How to read the text of a Shapefile\'s .dbf when the layer has no .cpg file and its .dbf names no code page. Latin-1 is what GDAL and QGIS assume then; QGIS writes a .cpg saying "UTF-8" on export.',
+				options: [
+					{ name: 'Latin-1 (ISO-8859-1)', value: 'ISO-8859-1' },
+					{ name: 'UTF-8', value: 'utf-8' },
+					{ name: 'Windows-1250 (Central European)', value: 'windows-1250' },
+					{ name: 'Windows-1251 (Cyrillic)', value: 'windows-1251' },
+					{ name: 'Windows-1252', value: 'windows-1252' },
+				],
+			},
+			{
+				displayName: 'Closed Tracks as Polygons (GPX)',
+				name: 'closedLinesAsPolygons',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether a GPX track or route that ends where it started (within Closing Distance) becomes a polygon: a boundary walked with a GPS app. Off: tracks stay lines, which Validate reports as not a plot.',
+			},
+			{
+				displayName: 'Closing Distance (M)',
+				name: 'closingDistanceM',
+				type: 'number',
+				default: 10,
+				typeOptions: { minValue: 0 },
+				description:
+					'With Closed Tracks as Polygons: how close, in metres, the end of a track must be to its start for it to count as closed',
+			},
+			{
+				displayName: 'Maximum Features',
+				name: 'maxFeatures',
+				type: 'number',
+				default: 100000,
+				typeOptions: { minValue: 1 },
+				description: 'A file with more features than this is refused (one output item per feature)',
+			},
+			{
+				displayName: 'Maximum File Size (MB)',
+				name: 'maxFileMb',
+				type: 'number',
+				default: 50,
+				typeOptions: { minValue: 0.001, numberPrecision: 3 },
+				description: 'A larger file is refused before it is read (megabytes of 1,000,000 bytes)',
+			},
+			{
+				displayName: 'Maximum Uncompressed Size (MB)',
+				name: 'maxUncompressedMb',
+				type: 'number',
+				default: 250,
+				typeOptions: { minValue: 0.001, numberPrecision: 3 },
+				description:
+					'Most a KMZ or zipped Shapefile may unpack to, checked before unpacking (guards against zip bombs)',
+			},
+		],
+	},
+];
+
+interface Prepared {
+	binary: IBinaryData;
+	field: string;
+	options: GeoFileOptions;
+}
+
+export async function execute(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
+	return await runItems<Prepared>(this, items, {
+		prepare: (i, problems) => {
+			const field = problems.take(
+				'Input Binary Field',
+				readText(this.getNodeParameter('binaryPropertyName', i, 'data')),
+				'it is empty. Give the name of the binary field holding the file, e.g. "data".',
+			);
+			const raw = this.getNodeParameter('options', i, {}) as IDataObject;
+			const number = (label: string, value: unknown, fallback: number, min: number) =>
+				value === undefined
+					? fallback
+					: (problems.take(label, readNumber(value, { min })) ?? fallback);
+			const options: GeoFileOptions = {
+				...DEFAULT_OPTIONS,
+				defaultEncoding: String(raw.attributeEncoding ?? DEFAULT_OPTIONS.defaultEncoding),
+				closedLinesAsPolygons: raw.closedLinesAsPolygons === true,
+				closingDistanceM: number('Closing Distance (M)', raw.closingDistanceM, 10, 0),
+				maxFeatures: number('Maximum Features', raw.maxFeatures, DEFAULT_OPTIONS.maxFeatures, 1),
+				maxFileBytes: number('Maximum File Size (MB)', raw.maxFileMb, 50, 0) * MB,
+				maxUncompressedBytes:
+					number('Maximum Uncompressed Size (MB)', raw.maxUncompressedMb, 250, 0) * MB,
+			};
+			if (field === undefined) return undefined as unknown as Prepared;
+			const binary = items[i].binary?.[field];
+			if (!binary) {
+				const present = Object.keys(items[i].binary ?? {});
+				problems.field(
+					'Input Binary Field',
+					`the item has no binary field "${field}"${present.length ? ` (it has ${present.map((k) => `"${k}"`).join(', ')})` : ' (it has no file at all)'}. Put the name of the field holding the file.`,
+				);
+			}
+			return { binary: binary as IBinaryData, field, options };
+		},
+		run: async (i, { binary, field, options }) => {
+			const bytes = await this.helpers.getBinaryDataBuffer(i, field);
+			const fileName =
+				binary.fileName ?? `${field}${binary.fileExtension ? `.${binary.fileExtension}` : ''}`;
+			let failure: GeoFileError | undefined;
+			try {
+				const file = readGeoFile(
+					new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+					fileName,
+					options,
+				);
+				return file.features as unknown as IDataObject[];
+			} catch (error) {
+				if (!(error instanceof GeoFileError))
+					failure = new GeoFileError(
+						`"${fileName}" could not be read: ${(error as Error)?.message ?? String(error)}`,
+						'',
+					);
+				else failure = error;
+			}
+			throw new NodeOperationError(this.getNode(), `Item ${i}: ${failure.message}`, {
+				itemIndex: i,
+				description: failure.description || undefined,
+			});
+		},
+	});
+}

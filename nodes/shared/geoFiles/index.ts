@@ -1,0 +1,191 @@
+/**
+ * Plot → Read File's domain: a supplier's file (GeoJSON, newline-delimited GeoJSON, KML,
+ * KMZ, GPX, zipped Shapefile), detected from its content, read into features in WGS84
+ * longitude/latitude with their attributes, where they came from and the warnings met.
+ * Pure: bytes in, features out; every limit is an option with a stated default.
+ */
+import { outOfRange } from './geometry';
+import { readGeoJsonText } from './geojson';
+import { readGpxDocument } from './gpx';
+import type { XmlFeature } from './kml';
+import { readKmlDocument, readKmlText } from './kml';
+import { readShapefileLayer } from './shapefile';
+import type { ShapefileParts } from './shapefile';
+import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './types';
+import { DEFAULT_OPTIONS, GeoFileError, MB } from './types';
+import { parseXml, rootName, xmlText } from './xml';
+import { isZip, readZip } from './zip';
+
+export * from './types';
+
+const FORMATS =
+	'GeoJSON (.geojson, .json, newline-delimited), KML, KMZ, GPX or a zipped Shapefile (.zip with .shp, .dbf, .prj)';
+
+function unknownFormat(fileName: string, what: string): GeoFileError {
+	return new GeoFileError(
+		`"${fileName}" is not a geo file this node reads: ${what}`,
+		`Read File takes ${FORMATS}. Other formats (GeoPackage, CSV, Excel…): export them from QGIS as GeoJSON, or read CSV/Excel with n8n's Extract From File node.`,
+	);
+}
+
+const extension = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
+const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
+
+function fromXml(text: string, fileName: string, options: GeoFileOptions) {
+	// The root element decides (the extension may be wrong or missing).
+	const doc = parseXml(text, fileName);
+	const root = rootName(doc);
+	if (root === 'kml') return { format: 'kml' as GeoFormat, ...readKmlDocument(doc) };
+	if (root === 'gpx') return { format: 'gpx' as GeoFormat, ...readGpxDocument(doc, options) };
+	throw unknownFormat(
+		fileName,
+		`an XML document whose root element is <${root}>, not <kml> or <gpx>`,
+	);
+}
+
+function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
+	const wanted = (name: string) => /\.(shp|dbf|prj|cpg|kml)$/i.test(name);
+	const zip = readZip(bytes, fileName, wanted, options.maxUncompressedBytes);
+	const shps = zip.names.filter((n) => /\.shp$/i.test(n));
+	const kmls = zip.names.filter((n) => /\.kml$/i.test(n));
+	const warnings: string[] = [];
+	if (shps.length > 0) {
+		if (kmls.length > 0)
+			warnings.push(`The zip also holds KML (${kmls.join(', ')}), which was not read`);
+		const features: XmlFeature[] = [];
+		const layerNames = new Set<string>();
+		for (const shp of shps) {
+			const stem = shp.slice(0, -4);
+			const part = (ext: string) =>
+				[...zip.files].find(
+					([n]) => n.slice(0, -4) === stem && n.slice(-4).toLowerCase() === ext,
+				)?.[1];
+			let name = baseName(shp);
+			if (layerNames.has(name)) name = stem;
+			layerNames.add(name);
+			const parts: ShapefileParts = {
+				shp: part('.shp') as Uint8Array,
+				dbf: part('.dbf'),
+				prj: part('.prj'),
+				cpg: part('.cpg'),
+			};
+			const layer = readShapefileLayer(name, parts, options.defaultEncoding);
+			warnings.push(...layer.warnings);
+			if (layer.features.length === 0) warnings.push(`Layer "${name}" is empty (no features)`);
+			for (const f of layer.features) {
+				features.push({
+					layer: name,
+					index: f.index,
+					geometry: f.geometry,
+					properties: f.properties,
+					warnings: f.warnings,
+				});
+			}
+		}
+		return { format: 'shapefile' as GeoFormat, features, warnings };
+	}
+	if (kmls.length > 0) {
+		// Google Earth's main file is doc.kml; otherwise the first .kml at the top level.
+		const main =
+			kmls.find((n) => n.toLowerCase() === 'doc.kml') ??
+			[...kmls].sort((a, b) => a.split('/').length - b.split('/').length)[0];
+		const others = kmls.filter((n) => n !== main);
+		if (others.length > 0)
+			warnings.push(`The KMZ holds other KML files (${others.join(', ')}), which were not read`);
+		const read = readKmlText(xmlText(zip.files.get(main) as Uint8Array), `${fileName}/${main}`);
+		return {
+			format: 'kmz' as GeoFormat,
+			features: read.features,
+			warnings: [...warnings, ...read.warnings],
+		};
+	}
+	const shown = zip.names.slice(0, 8).join(', ') || 'nothing';
+	throw unknownFormat(
+		fileName,
+		`a zip holding ${shown}${zip.names.length > 8 ? ', …' : ''} (no .shp layer and no .kml)`,
+	);
+}
+
+/** Reads one geo file. Throws `GeoFileError` (what is wrong, what to do) when it cannot. */
+export function readGeoFile(
+	bytes: Uint8Array,
+	fileName: string,
+	given: Partial<GeoFileOptions> = {},
+): GeoFile {
+	const options = { ...DEFAULT_OPTIONS, ...given };
+	if (bytes.length > options.maxFileBytes) {
+		throw new GeoFileError(
+			`"${fileName}" is ${(bytes.length / MB).toFixed(1)} MB, over the ${(options.maxFileBytes / MB).toFixed(0)} MB this node reads (Maximum File Size)`,
+			'Split the file (e.g. by region or folder) or raise Maximum File Size (MB) in the options.',
+		);
+	}
+	if (bytes.length === 0) throw unknownFormat(fileName, 'the file is empty');
+	let read: { format: GeoFormat; features: XmlFeature[]; warnings: string[] };
+	if (isZip(bytes)) read = fromZip(bytes, fileName, options);
+	else if (
+		bytes.length >= 4 &&
+		bytes[0] === 0 &&
+		bytes[1] === 0 &&
+		bytes[2] === 0x27 &&
+		bytes[3] === 0x0a
+	)
+		throw new GeoFileError(
+			`"${fileName}" is a bare .shp file: without its .dbf (attributes) and .prj (coordinate system) it cannot be read safely`,
+			"Zip the layer's files together (.shp, .shx, .dbf, .prj, .cpg) and read the zip.",
+		);
+	else if (bytes[0] === 0x1f && bytes[1] === 0x8b)
+		throw unknownFormat(fileName, "a gzip archive; unpack it first (n8n's Compression node)");
+	else {
+		const utf16 =
+			(bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
+		const text = utf16 ? xmlText(bytes) : new TextDecoder('utf-8').decode(bytes);
+		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
+		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
+		else if (start === '{' || start === '[') {
+			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName);
+			read = {
+				format: r.ndjson ? 'ndjson' : 'geojson',
+				features: r.features,
+				warnings: r.warnings,
+			};
+		} else {
+			const ext = extension(fileName);
+			throw unknownFormat(
+				fileName,
+				ext === 'shp' || ext === 'dbf'
+					? 'a part of a Shapefile; zip the .shp, .shx, .dbf, .prj and .cpg together'
+					: 'it is neither JSON, XML (KML, GPX) nor a zip',
+			);
+		}
+	}
+	if (read.features.length > options.maxFeatures) {
+		throw new GeoFileError(
+			`"${fileName}" holds ${read.features.length} features, over the ${options.maxFeatures} one file may give (Maximum Features)`,
+			'Split the file, or raise Maximum Features in the options.',
+		);
+	}
+	if (read.features.length === 0) {
+		throw new GeoFileError(
+			`"${fileName}" (${read.format}) holds no features${read.warnings.length ? `: ${read.warnings.join('; ')}` : ''}`,
+			'Check that the intended file was attached; an empty layer or folder gives nothing to read.',
+		);
+	}
+	for (const f of read.features) {
+		const bad = f.geometry ? outOfRange(f.geometry) : undefined;
+		if (bad) {
+			const where = `${f.layer ? `layer "${f.layer}", ` : ''}feature ${f.index + 1}`;
+			throw new GeoFileError(
+				`"${fileName}": ${where} has the position ${JSON.stringify(bad.slice(0, 2))}, which is not WGS84 longitude/latitude in degrees (metres of a projected system?): the file is refused rather than read as degrees`,
+				'Export the file in WGS84 (EPSG:4326), longitude first; for a Shapefile, send its .prj with it.',
+			);
+		}
+	}
+	const warnings = [...new Set(read.warnings)];
+	const features: ReadFeature[] = read.features.map((f) => ({
+		geometry: f.geometry,
+		properties: f.properties,
+		source: { fileName, format: read.format, layer: f.layer, featureIndex: f.index },
+		warnings: [...warnings, ...f.warnings],
+	}));
+	return { format: read.format, features, warnings };
+}

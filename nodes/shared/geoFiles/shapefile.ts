@@ -1,0 +1,512 @@
+/**
+ * Shapefile layers (`.shp` geometry, `.dbf` attributes, `.prj` coordinate system, `.cpg`
+ * attribute encoding) read into WGS84 GeoJSON. Pure.
+ *
+ * Our own reader of the two binary formats, measured against shpjs 6 (the maintained
+ * JavaScript reader; BENCHMARKS.md "Read File"), which it is cross-checked against on the
+ * fixtures (test/unit/geofiles.shapefile.test.ts). shpjs was not used because on the cases
+ * this node must get right it is wrong: a record cut short at the end of a `.shp` is dropped
+ * without a word (plots lost); a `.prj` it cannot read is swallowed and the layer read as
+ * degrees; its `.dbf` reader (parsedbf) falls back to UTF-8 for an unknown or absent `.cpg`
+ * (Latin-1 names garbled), returns dates in the machine's time zone and keeps deleted
+ * records; and its entry module reaches for `fetch` and `globalThis`, which n8n Cloud's
+ * scanner refuses in the bundle.
+ *
+ * Rings: a `.shp` polygon is a list of rings, outer ones clockwise, holes counter-clockwise
+ * (ESRI's white paper); each hole goes to the smallest outer ring that contains it, and the
+ * GeoJSON is written in RFC 7946 order (outer counter-clockwise, holes clockwise).
+ */
+import { flat2d } from './geometry';
+import { layerCrs } from './prj';
+import type { LayerCrs } from './prj';
+import type { Geometry, Position } from './types';
+import { GeoFileError } from './types';
+
+export interface ShapefileParts {
+	shp: Uint8Array;
+	dbf?: Uint8Array;
+	prj?: Uint8Array;
+	cpg?: Uint8Array;
+}
+
+export interface ShapefileFeature {
+	/** Record number minus one. */
+	index: number;
+	geometry: Geometry | null;
+	properties: Record<string, unknown>;
+	warnings: string[];
+}
+
+export interface ShapefileLayer {
+	name: string;
+	crs: string | null;
+	encoding: string | null;
+	features: ShapefileFeature[];
+	warnings: string[];
+}
+
+const damaged = (layer: string, what: string) =>
+	new GeoFileError(
+		`The Shapefile layer "${layer}" is damaged: ${what}`,
+		'Export the layer again (QGIS: Export → Save Features As…, ESRI Shapefile) and send the complete zip with its .shp, .shx, .dbf, .prj and .cpg files.',
+	);
+
+// ----- .shp -------------------------------------------------------------------------
+
+/** Signed area ×2 of a ring (positive when counter-clockwise). */
+function ringArea2(ring: Position[]): number {
+	let sum = 0;
+	for (let i = 0, n = ring.length - 1; i < n; i++) {
+		sum += ring[i][0] * ring[i + 1][1] - ring[i + 1][0] * ring[i][1];
+	}
+	return sum;
+}
+
+function ringContains(ring: Position[], p: Position): boolean {
+	let inside = false;
+	for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+		const [xi, yi] = ring[i];
+		const [xj, yj] = ring[j];
+		if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi)
+			inside = !inside;
+	}
+	return inside;
+}
+
+/** Rings of a `.shp` polygon as GeoJSON polygons (RFC 7946 winding). */
+export function assembleRings(rings: Position[][]): Position[][][] {
+	const outers: Array<{ ring: Position[]; area: number; holes: Position[][] }> = [];
+	const holes: Position[][] = [];
+	for (const ring of rings) {
+		if (ring.length < 4) continue;
+		const a = ringArea2(ring);
+		if (a < 0) outers.push({ ring: ring.slice().reverse(), area: -a, holes: [] });
+		else if (a > 0) holes.push(ring);
+	}
+	for (const hole of holes) {
+		let best: (typeof outers)[number] | undefined;
+		const probe = hole[0];
+		for (const outer of outers) {
+			if (ringContains(outer.ring, probe) && (!best || outer.area < best.area)) best = outer;
+		}
+		// A "hole" outside every outer ring was written counter-clockwise by mistake: an outer ring.
+		if (best) best.holes.push(hole.slice().reverse());
+		else outers.push({ ring: hole, area: ringArea2(hole), holes: [] });
+	}
+	return outers.map((o) => [o.ring, ...o.holes]);
+}
+
+const SHP_NULL = 0;
+const KIND: Record<number, 'point' | 'line' | 'polygon' | 'multipoint' | 'multipatch'> = {
+	1: 'point',
+	11: 'point',
+	21: 'point',
+	3: 'line',
+	13: 'line',
+	23: 'line',
+	5: 'polygon',
+	15: 'polygon',
+	25: 'polygon',
+	8: 'multipoint',
+	18: 'multipoint',
+	28: 'multipoint',
+	31: 'multipatch',
+};
+
+interface RawRecord {
+	geometry: Geometry | null;
+	warning?: string;
+}
+
+function readRecord(
+	view: DataView,
+	at: number,
+	length: number,
+	layer: string,
+	n: number,
+): RawRecord {
+	if (length < 4) throw damaged(layer, `record ${n} is shorter than its shape type`);
+	const type = view.getInt32(at, true);
+	if (type === SHP_NULL) return { geometry: null };
+	const kind = KIND[type];
+	if (!kind) throw damaged(layer, `record ${n} has the unknown shape type ${type}`);
+	const end = at + length;
+	const need = (bytes: number, from: number) => {
+		if (from + bytes > end) throw damaged(layer, `record ${n} is cut short`);
+	};
+	const xy = (o: number): Position => [view.getFloat64(o, true), view.getFloat64(o + 8, true)];
+	if (kind === 'point') {
+		need(16, at + 4);
+		return { geometry: { type: 'Point', coordinates: xy(at + 4) } };
+	}
+	if (kind === 'multipoint') {
+		need(36, at + 4);
+		const count = view.getInt32(at + 36, true);
+		need(16 * count, at + 40);
+		const coordinates: Position[] = [];
+		for (let i = 0; i < count; i++) coordinates.push(xy(at + 40 + 16 * i));
+		return {
+			geometry:
+				count === 1
+					? { type: 'Point', coordinates: coordinates[0] }
+					: { type: 'MultiPoint', coordinates },
+		};
+	}
+	if (kind === 'multipatch')
+		return { geometry: null, warning: 'a MultiPatch (3D surface) shape, which is not read' };
+	// polyline / polygon: box (32), numParts, numPoints, parts[], points[]
+	need(40, at + 4);
+	const numParts = view.getInt32(at + 36, true);
+	const numPoints = view.getInt32(at + 40, true);
+	if (numParts < 0 || numPoints < 0) throw damaged(layer, `record ${n} has a negative count`);
+	const partsAt = at + 44;
+	const pointsAt = partsAt + 4 * numParts;
+	need(4 * numParts + 16 * numPoints, partsAt);
+	const parts: Position[][] = [];
+	for (let p = 0; p < numParts; p++) {
+		const from = view.getInt32(partsAt + 4 * p, true);
+		const to = p + 1 < numParts ? view.getInt32(partsAt + 4 * (p + 1), true) : numPoints;
+		if (from < 0 || to > numPoints || from > to)
+			throw damaged(layer, `record ${n} has a part outside its points`);
+		const part: Position[] = [];
+		for (let i = from; i < to; i++) part.push(xy(pointsAt + 16 * i));
+		parts.push(part);
+	}
+	if (kind === 'line') {
+		const lines = parts.filter((part) => part.length >= 2);
+		if (lines.length === 0) return { geometry: null, warning: 'a line without points' };
+		return {
+			geometry:
+				lines.length === 1
+					? { type: 'LineString', coordinates: lines[0] }
+					: { type: 'MultiLineString', coordinates: lines },
+		};
+	}
+	return { geometry: ringsGeometry(parts) };
+}
+
+function ringsGeometry(rings: Position[][]): Geometry | null {
+	const polygons = assembleRings(rings);
+	if (polygons.length === 0) return null;
+	return polygons.length === 1
+		? { type: 'Polygon', coordinates: polygons[0] }
+		: { type: 'MultiPolygon', coordinates: polygons };
+}
+
+/** The records of a `.shp` (null for null shapes), in the file's own coordinates. */
+export function readShp(bytes: Uint8Array, layer: string): RawRecord[] {
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	if (bytes.length < 100 || view.getInt32(0, false) !== 9994)
+		throw damaged(layer, 'the .shp does not start with a Shapefile header');
+	const declared = view.getInt32(24, false) * 2;
+	const records: RawRecord[] = [];
+	let at = 100;
+	const end = Math.min(bytes.length, declared > 100 ? declared : bytes.length);
+	if (declared > bytes.length)
+		throw damaged(
+			layer,
+			`the .shp is cut short (${bytes.length} of the ${declared} bytes its header declares)`,
+		);
+	while (at + 8 <= end) {
+		const n = view.getInt32(at, false);
+		const length = view.getInt32(at + 4, false) * 2;
+		if (length < 0 || at + 8 + length > end)
+			throw damaged(layer, `record ${n} is cut short (the .shp ends inside it)`);
+		records.push(readRecord(view, at + 8, length, layer, n));
+		at += 8 + length;
+	}
+	if (at !== end) throw damaged(layer, `the .shp ends inside a record header`);
+	return records;
+}
+
+// ----- .dbf -------------------------------------------------------------------------
+
+/** Language driver ids (byte 29 of a .dbf) to WHATWG encoding labels, as GDAL maps them. */
+const LDID: Record<number, string> = {
+	0x03: 'windows-1252',
+	0x57: 'iso-8859-1',
+	0x13: 'shift_jis',
+	0x4d: 'gbk',
+	0x4e: 'euc-kr',
+	0x4f: 'big5',
+	0x78: 'big5',
+	0x79: 'euc-kr',
+	0x7a: 'gbk',
+	0x7b: 'shift_jis',
+	0x7c: 'windows-874',
+	0x7d: 'windows-1255',
+	0x7e: 'windows-1256',
+	0xc8: 'windows-1250',
+	0xc9: 'windows-1251',
+	0xca: 'windows-1254',
+	0xcb: 'windows-1253',
+};
+
+/** A `.cpg` text ("UTF-8", "1252", "ANSI 1252", "ISO-8859-1", "CP1251") as an encoding label. */
+export function cpgLabel(text: string): string | undefined {
+	const t = text.replace(/^\uFEFF/, '').trim();
+	if (!t) return undefined;
+	const digits = /^(?:ANSI\s*|CP\s*|LDID\/)?(\d+)$/i.exec(t)?.[1];
+	let label = t;
+	if (digits === '65001') label = 'utf-8';
+	else if (digits === '88591') label = 'iso-8859-1';
+	else if (digits && /^(125\d|874)$/.test(digits)) label = `windows-${digits}`;
+	else if (digits === '932') label = 'shift_jis';
+	else if (digits === '936') label = 'gbk';
+	else if (digits === '949') label = 'euc-kr';
+	else if (digits === '950') label = 'big5';
+	else if (digits) return undefined;
+	try {
+		new TextDecoder(label);
+		return label;
+	} catch {
+		return undefined;
+	}
+}
+
+export interface DbfTable {
+	fields: string[];
+	rows: Array<Record<string, unknown> | null>;
+	/** False when the file ends before the rows its header declares. */
+	complete: boolean;
+	encoding: string;
+	warnings: string[];
+}
+
+export function readDbf(
+	bytes: Uint8Array,
+	layer: string,
+	cpg: string | undefined,
+	defaultEncoding: string,
+): DbfTable {
+	const warnings: string[] = [];
+	if (bytes.length < 32) throw damaged(layer, 'the .dbf is shorter than its header');
+	const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	const count = view.getUint32(4, true);
+	const headerLength = view.getUint16(8, true);
+	const recordLength = view.getUint16(10, true);
+	let encoding: string | undefined;
+	if (cpg !== undefined) {
+		encoding = cpgLabel(cpg);
+		if (!encoding)
+			warnings.push(
+				`Layer "${layer}": the .cpg names the encoding "${cpg.trim()}", which is not known: attributes read as ${defaultEncoding}`,
+			);
+	}
+	encoding ??= LDID[bytes[29]] ?? defaultEncoding;
+	const decoder = new TextDecoder(encoding);
+	const fields: Array<{ name: string; type: string; length: number; offset: number }> = [];
+	let offset = 1;
+	for (let at = 32; at + 32 <= headerLength && bytes[at] !== 0x0d; at += 32) {
+		let nameEnd = at;
+		while (nameEnd < at + 11 && bytes[nameEnd] !== 0) nameEnd++;
+		const length = bytes[at + 16];
+		fields.push({
+			name: decoder.decode(bytes.subarray(at, nameEnd)).trim(),
+			type: String.fromCharCode(bytes[at + 11]).toUpperCase(),
+			length,
+			offset,
+		});
+		offset += length;
+	}
+	if (headerLength > bytes.length) throw damaged(layer, 'the .dbf is cut short inside its header');
+	const available = Math.floor((bytes.length - headerLength) / Math.max(1, recordLength));
+	if (available < count) {
+		warnings.push(
+			`Layer "${layer}": the .dbf is cut short (${available} of ${count} attribute rows): the features after row ${available} have no attributes`,
+		);
+	}
+	const rows: Array<Record<string, unknown> | null> = [];
+	for (let r = 0; r < Math.min(count, available); r++) {
+		const base = headerLength + r * recordLength;
+		if (bytes[base] === 0x2a) {
+			rows.push(null); // deleted
+			continue;
+		}
+		const row: Record<string, unknown> = {};
+		for (const f of fields) {
+			const raw = bytes.subarray(base + f.offset, base + f.offset + f.length);
+			Object.defineProperty(row, f.name, {
+				value: fieldValue(f.type, raw, decoder),
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		}
+		rows.push(row);
+	}
+	return {
+		fields: fields.map((f) => f.name),
+		rows,
+		complete: available >= count,
+		encoding,
+		warnings,
+	};
+}
+
+function fieldValue(
+	type: string,
+	raw: Uint8Array,
+	decoder: InstanceType<typeof TextDecoder>,
+): unknown {
+	if (type === 'N' || type === 'F') {
+		const text = asciiTrim(raw);
+		if (text === '' || /^\*+$/.test(text)) return null;
+		const n = Number(text);
+		return Number.isFinite(n) ? n : text;
+	}
+	if (type === 'L') {
+		const c = asciiTrim(raw).toUpperCase();
+		if ('TY'.includes(c) && c) return true;
+		if ('FN'.includes(c) && c) return false;
+		return null;
+	}
+	if (type === 'D') {
+		const t = asciiTrim(raw);
+		return /^\d{8}$/.test(t) ? `${t.slice(0, 4)}-${t.slice(4, 6)}-${t.slice(6, 8)}` : null;
+	}
+	if (type === 'C' || type === 'M' || type === 'V') {
+		let end = raw.length;
+		while (end > 0 && (raw[end - 1] === 0x20 || raw[end - 1] === 0)) end--;
+		return decoder.decode(raw.subarray(0, end));
+	}
+	return asciiTrim(raw);
+}
+
+function asciiTrim(raw: Uint8Array): string {
+	let s = '';
+	for (const b of raw) if (b !== 0) s += String.fromCharCode(b);
+	return s.trim();
+}
+
+// ----- a layer ----------------------------------------------------------------------
+
+function convert(geometry: Geometry, to: (p: Position) => Position): Geometry {
+	const ring = (r: Position[]) => r.map(to);
+	switch (geometry.type) {
+		case 'Point':
+			return { type: 'Point', coordinates: to(geometry.coordinates) };
+		case 'MultiPoint':
+		case 'LineString':
+			return { type: geometry.type, coordinates: ring(geometry.coordinates) } as Geometry;
+		case 'MultiLineString':
+		case 'Polygon':
+			return { type: geometry.type, coordinates: geometry.coordinates.map(ring) } as Geometry;
+		case 'MultiPolygon':
+			return { type: 'MultiPolygon', coordinates: geometry.coordinates.map((p) => p.map(ring)) };
+		default:
+			return geometry;
+	}
+}
+
+function bounds(records: RawRecord[]): [number, number, number, number] | undefined {
+	let b: [number, number, number, number] | undefined;
+	const visit = (p: Position) => {
+		if (!b) b = [p[0], p[1], p[0], p[1]];
+		else {
+			if (p[0] < b[0]) b[0] = p[0];
+			if (p[1] < b[1]) b[1] = p[1];
+			if (p[0] > b[2]) b[2] = p[0];
+			if (p[1] > b[3]) b[3] = p[1];
+		}
+	};
+	for (const r of records) {
+		const g = r.geometry;
+		if (!g) continue;
+		if (g.type === 'Point') visit(g.coordinates);
+		else if (g.type === 'MultiPoint' || g.type === 'LineString') g.coordinates.forEach(visit);
+		else if (g.type === 'MultiLineString' || g.type === 'Polygon')
+			g.coordinates.forEach((r2) => r2.forEach(visit));
+		else if (g.type === 'MultiPolygon')
+			g.coordinates.forEach((p) => p.forEach((r2) => r2.forEach(visit)));
+	}
+	return b;
+}
+
+const isDegrees = (b: [number, number, number, number] | undefined) =>
+	!b || (b[0] >= -180 && b[2] <= 180 && b[1] >= -90 && b[3] <= 90);
+
+const showBounds = (b: [number, number, number, number]) =>
+	`x ${b[0].toFixed(1)} to ${b[2].toFixed(1)}, y ${b[1].toFixed(1)} to ${b[3].toFixed(1)}`;
+
+/**
+ * One Shapefile layer. Without a `.prj`: read as WGS84 degrees when every coordinate fits
+ * them (with a warning), refused otherwise. Without a `.dbf`: features without attributes
+ * (with a warning). Records deleted in the `.dbf` are left out (as QGIS and GDAL do).
+ */
+export function readShapefileLayer(
+	name: string,
+	parts: ShapefileParts,
+	defaultEncoding: string,
+): ShapefileLayer {
+	const warnings: string[] = [];
+	const records = readShp(parts.shp, name);
+	const box = bounds(records);
+	let crs: LayerCrs | undefined;
+	const prjText = parts.prj ? new TextDecoder('utf-8').decode(parts.prj).trim() : '';
+	if (prjText) {
+		crs = layerCrs(prjText, name);
+		warnings.push(...crs.warnings);
+		if (crs.geographic && !isDegrees(box)) {
+			throw new GeoFileError(
+				`The Shapefile layer "${name}" has coordinates that cannot be degrees (${showBounds(box!)}), but its .prj says "${crs.name}", a geographic system in degrees: the .prj does not belong to this data (metres under a geographic .prj)`,
+				'Give the layer its real coordinate system in QGIS (Layer Properties → Source → Assigned Coordinate Reference System), export it to WGS84 (EPSG:4326) and send the zip again.',
+			);
+		}
+		if (!crs.geographic && box && isDegrees(box)) {
+			throw new GeoFileError(
+				`The Shapefile layer "${name}" has coordinates that look like degrees (${showBounds(box)}), but its .prj says "${crs.name}", a projected system in metres: the .prj does not belong to this data`,
+				'Give the layer its real coordinate system in QGIS (Layer Properties → Source → Assigned Coordinate Reference System), export it to WGS84 (EPSG:4326) and send the zip again.',
+			);
+		}
+	} else if (!isDegrees(box)) {
+		throw new GeoFileError(
+			`The Shapefile layer "${name}" has no .prj and its coordinates are not degrees (${showBounds(box!)}): its coordinate system is unknown, so it is refused`,
+			'Send the zip with the layer\'s .prj file (it names the coordinate system, e.g. "SIRGAS 2000 / UTM zone 22S"), or export the layer to WGS84 (EPSG:4326).',
+		);
+	} else {
+		warnings.push(
+			`Layer "${name}" has no .prj: its coordinates were read as WGS84 longitude/latitude (they all fit degrees)`,
+		);
+	}
+	let table: DbfTable | undefined;
+	if (parts.dbf) {
+		const cpg = parts.cpg ? new TextDecoder('utf-8').decode(parts.cpg) : undefined;
+		table = readDbf(parts.dbf, name, cpg, defaultEncoding);
+		warnings.push(...table.warnings);
+		if (table.rows.length !== records.length && table.complete)
+			warnings.push(
+				`Layer "${name}": the .dbf has ${table.rows.length} rows for ${records.length} shapes; rows were paired with shapes in order`,
+			);
+	} else {
+		warnings.push(`Layer "${name}" has no .dbf: its features have no attributes`);
+	}
+	const features: ShapefileFeature[] = [];
+	let deleted = 0;
+	records.forEach((record, index) => {
+		const row = table ? table.rows[index] : undefined;
+		if (table && row === null) {
+			deleted++;
+			return;
+		}
+		const featureWarnings: string[] = [];
+		if (record.warning) featureWarnings.push(`Record ${index + 1}: ${record.warning}`);
+		else if (!record.geometry)
+			featureWarnings.push(`Record ${index + 1} has no geometry (a null shape)`);
+		let geometry = record.geometry;
+		if (geometry && crs?.toWgs84) geometry = convert(geometry, crs.toWgs84);
+		if (geometry) geometry = flat2d(geometry);
+		features.push({ index, geometry, properties: row ?? {}, warnings: featureWarnings });
+	});
+	if (deleted > 0)
+		warnings.push(
+			`Layer "${name}": ${deleted} record(s) marked deleted in the .dbf were left out (as QGIS does)`,
+		);
+	return {
+		name,
+		crs: crs?.name ?? null,
+		encoding: table?.encoding ?? null,
+		features,
+		warnings,
+	};
+}
