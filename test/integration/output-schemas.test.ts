@@ -51,7 +51,8 @@ function operationsOf(version: number): Array<[string, string]> {
 }
 
 describe('output schemas (__schema__) for the editor, from outputs at the defaults', () => {
-	useFakeService({ perPlotDurationMs: 1000, failingPlotNames: [FAILING] });
+	// the contract's shapes (the default variant), whatever FAKE_VARIANT says
+	useFakeService({ perPlotDurationMs: 1000, failingPlotNames: [FAILING], variant: {} });
 
 	/** The json of what each operation gave, per version: `resource.operation` → items. */
 	const recorded = new Map<number, Map<string, IDataObject[]>>();
