@@ -244,11 +244,36 @@ async function openCanvas(page, inst, workflowId) {
 	await page.waitForTimeout(1500);
 }
 
+/**
+ * Opens a node's panel as a user does, by double-clicking it on the canvas (the workflow is
+ * loaded once); by its URL (`/workflow/<id>/<node id>`, a full load) when that fails.
+ */
 async function openPanel(page, inst, workflowId, nodeId) {
-	await page.goto(`${inst.url}/workflow/${workflowId}/${nodeId}`, {
-		waitUntil: 'domcontentloaded',
-	});
-	await page.locator('[data-test-id="ndv"]').first().waitFor({ timeout: 60000 });
+	const ndv = page.locator('[data-test-id="ndv"]').first();
+	const onCanvas = new URL(page.url()).pathname.startsWith(`/workflow/${workflowId}`);
+	let opened = false;
+	if (onCanvas) {
+		if (await ndv.isVisible().catch(() => false)) {
+			const close = page.locator('[data-test-id="ndv-close-button"]').first();
+			if (await close.isVisible().catch(() => false)) await close.click().catch(() => {});
+			else await page.keyboard.press('Escape');
+			await ndv.waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+		}
+		const node = page.locator(`.vue-flow__node[data-id="${nodeId}"]`).first();
+		if (await node.isVisible().catch(() => false)) {
+			await node.dblclick({ timeout: 10000 }).catch(() => {});
+			opened = await ndv
+				.waitFor({ timeout: 15000 })
+				.then(() => true)
+				.catch(() => false);
+		}
+	}
+	if (!opened) {
+		await page.goto(`${inst.url}/workflow/${workflowId}/${nodeId}`, {
+			waitUntil: 'domcontentloaded',
+		});
+		await ndv.waitFor({ timeout: 60000 });
+	}
 	await page.locator('[data-test-id="node-parameters"]').first().waitFor({ timeout: 30000 });
 	// the parameters settle (load options, the credential)
 	await page.waitForTimeout(1500);

@@ -26,7 +26,7 @@ const ALLOWED = [
 	/^dist\/icons\/[^/]+\.svg$/,
 	/^dist\/nodes\/[^/]+\/[^/]+\.node\.json$/,
 	// output schemas the editor loads before a node has run (GET /schemas/<type>/<version>/…)
-	/^dist\/nodes\/[^/]+\/__schema__\/v\d+\.\d+\.\d+\/[^/]+\/[^/]+\.json$/,
+	/^dist\/nodes\/[^/]+\/__schema__\/v\d+\.\d+\.\d+(\/[^/]+\/[^/]+)?\.json$/,
 ];
 
 /**

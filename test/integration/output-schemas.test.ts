@@ -19,9 +19,11 @@ import type {
 } from 'n8n-workflow';
 
 import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 import { runNode } from '../helpers/engine';
 import type { OutputSchema } from '../helpers/outputSchema';
 import { misfits, schemaOfOutputs } from '../helpers/outputSchema';
+import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
 import { fake, storeWithApiKey, useFakeService } from './shared/service';
 
 const FAILING = 'Plot whose analysis fails';
@@ -36,6 +38,25 @@ const versionDir = (v: number) =>
 	`v${String(v).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
 const schemaFile = (v: number, resource: string, operation: string) =>
 	join(SCHEMA_DIR, versionDir(v), resource, `${operation}.json`);
+/** A node without resource and operation (the trigger): `__schema__/v1.0.0.json`. */
+const TRIGGER_SCHEMA_DIR = join(__dirname, '../../nodes/GeospatialAnalysisTrigger/__schema__');
+
+/** Writes the schema (UPDATE_OUTPUT_SCHEMAS=1), then checks the committed file against the outputs. */
+function checkSchemaFile(file: string, outputs: IDataObject[]): void {
+	expect(outputs.length).toBeGreaterThan(0);
+	const generated = schemaOfOutputs(outputs);
+	if (UPDATE) {
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, JSON.stringify(generated, null, '\t') + '\n');
+	}
+	expect(existsSync(file)).toBe(true);
+	const committed = JSON.parse(readFileSync(file, 'utf8')) as OutputSchema;
+	// what the editor requires of a schema (n8n's schemaPreview store)
+	expect(committed.type).toBe('object');
+	expect(Object.keys(committed.properties ?? {}).length).toBeGreaterThan(0);
+	expect(outputs.flatMap((json) => misfits(json, committed))).toEqual([]);
+	expect(committed).toEqual(generated);
+}
 
 /** Every resource/operation pair a node version offers. */
 function operationsOf(version: number): Array<[string, string]> {
@@ -131,22 +152,42 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			for (const [resource, operation] of operationsOf(version)) {
 				it(`${resource} → ${operation}: every key of the output is in the schema with its type`, () => {
 					const outputs = recorded.get(version)?.get(`${resource}.${operation}`) ?? [];
-					expect(outputs.length).toBeGreaterThan(0);
-					const generated = schemaOfOutputs(outputs);
-					const file = schemaFile(version, resource, operation);
-					if (UPDATE) {
-						mkdirSync(dirname(file), { recursive: true });
-						writeFileSync(file, JSON.stringify(generated, null, '\t') + '\n');
-					}
-					expect(existsSync(file)).toBe(true);
-					const committed = JSON.parse(readFileSync(file, 'utf8')) as OutputSchema;
-					// what the editor requires of a schema (n8n's schemaPreview store)
-					expect(committed.type).toBe('object');
-					expect(Object.keys(committed.properties ?? {}).length).toBeGreaterThan(0);
-					expect(outputs.flatMap((json) => misfits(json, committed))).toEqual([]);
-					expect(committed).toEqual(generated);
+					checkSchemaFile(schemaFile(version, resource, operation), outputs);
 				});
 			}
 		});
 	}
+});
+
+describe('output schema (__schema__) of the trigger, from what it emits at its defaults', () => {
+	// n8n's editor asks for it (`/schemas/<trigger type>/1.0.0.json`) when the trigger is the
+	// parent of an open panel and has not run
+	useFakeService({ perPlotDurationMs: 1000, failingPlotNames: [FAILING], variant: {} });
+	const trigger = new GeospatialAnalysisTrigger();
+	const versions = [trigger.description.version].flat();
+
+	it.each(versions)(
+		'version %s: every key of the output is in the schema with its type',
+		async (version) => {
+			fake.reset();
+			fake.clock.setScale(0);
+			const store = new CredentialStore({
+				geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
+			});
+			const baseline = await runPoll({ parameters: {}, store });
+			expect(baseline.error).toBeUndefined();
+			const [ok] = fake.seedPlots('alice', 1, { namePrefix: 'Farm', commodity: 'soy' });
+			const apiKey = fake.users.alice.apiKey;
+			await makeJob(fake.url, apiKey, { plot_ids: [ok], job_name: 'Weekly' });
+			const failing = fake.seedPlots('alice', 1, { namePrefix: FAILING, commodity: 'soy' });
+			fake.setFailingPlotIds(failing);
+			await makeJob(fake.url, apiKey, { plot_ids: [ok, ...failing], job_name: 'With a failure' });
+			fake.clock.advance(10 * 60_000);
+			const polled = await runPoll({ parameters: {}, store, staticData: baseline.staticData });
+			expect(polled.error).toBeUndefined();
+			const outputs = (polled.items ?? []).map((i) => i.json);
+			expect(outputs.length).toBe(2);
+			checkSchemaFile(join(TRIGGER_SCHEMA_DIR, `${versionDir(version)}.json`), outputs);
+		},
+	);
 });
