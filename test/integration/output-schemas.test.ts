@@ -109,6 +109,8 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			...rows,
 			{ name: 'Swapped', latitude: '-55.512345', longitude: '-6.712345', ha: '1', crop: 'soy' },
 			{ name: 'Big', latitude: '-6.812345', longitude: '-55.612345', ha: '6', crop: 'soy' },
+			{ name: 'Bananas', latitude: '-6.912345', longitude: '-55.712345', ha: '1', crop: 'bananas' },
+			{ name: 'Same place', latitude: '-6.712345', longitude: '-55.512345', ha: '2', crop: 'soy' },
 		]);
 		outputs.set(
 			'plot.validate',
