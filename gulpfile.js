@@ -1,8 +1,8 @@
 /**
  * Build: type-check → bundle every node and credential entry with esbuild (Turf and the
  * other dev-time libraries end up inside, tree-shaken; n8n-workflow stays external as a
- * peer dependency) → THIRD_PARTY_NOTICES.md of the bundled packages → copy icons and codex
- * files. The published package has no runtime dependencies.
+ * peer dependency) → THIRD_PARTY_NOTICES.md of the bundled packages → copy icons, codex
+ * files and the output schemas (`__schema__`). The published package has no runtime dependencies.
  */
 const { series, src, dest } = require('gulp');
 const { execFileSync } = require('node:child_process');
@@ -47,6 +47,11 @@ function codex() {
 	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest(out));
 }
 
+/** Output schemas the editor shows before a node has run (nodes/<Node>/__schema__/v<x.y.z>/…). */
+function schemas() {
+	return src('nodes/**/__schema__/**/*.json', { base: '.' }).pipe(dest(out));
+}
+
 function verify(done) {
 	const pkg = require('./package.json');
 	const missing = [...pkg.n8n.credentials, ...pkg.n8n.nodes].filter(
@@ -54,11 +59,14 @@ function verify(done) {
 	);
 	if (missing.length)
 		throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
+	const schemaDir = path.join(out, 'nodes', 'GeospatialAnalysis', '__schema__');
+	if (!fs.existsSync(schemaDir))
+		throw new Error(`Build is missing ${path.relative(root, schemaDir)} (npm run schemas)`);
 	if (!fs.existsSync(NOTICES)) throw new Error(`Build is missing ${path.relative(root, NOTICES)}`);
 	done();
 }
 
 exports.typecheck = typecheck;
-exports.bundle = series(clean, bundle, icons, codex, verify);
-exports.build = series(clean, typecheck, bundle, icons, codex, verify);
+exports.bundle = series(clean, bundle, icons, codex, schemas, verify);
+exports.build = series(clean, typecheck, bundle, icons, codex, schemas, verify);
 exports.default = exports.build;

@@ -63,6 +63,30 @@ module.exports = async (runData, ctx) => {
 		['Koffi farm', 'Mensah farm', 'Big estate'],
 	);
 	assert.ok(/swapped/.test(fix[0]['what to fix']), fix[0]['what to fix']);
+	// the answer as columns beside the input's (the fix list maps them), equal to the detail
+	for (const v of validated) {
+		assert.strictEqual(v.valid, v.validation.valid, v.name);
+		assert.strictEqual(v.problem_count, v.validation.problems.length, v.name);
+		assert.strictEqual(v.problem_summary, v.validation.problem_summary, v.name);
+	}
+	// the fix list reads in the sheet's column names: one plain sentence first, naming the
+	// columns mapped to Latitude, Longitude, Point Area (Ha) and Commodity, the detail after it;
+	// no "feature 0" (a row is one point); the codes stay for machines
+	const whatToFix = Object.fromEntries(fix.map((f) => [f.name, f['what to fix']]));
+	const plain = (text) => text.split(' Detail: ')[0];
+	assert.match(
+		whatToFix['Koffi farm'],
+		/^latitude and longitude look swapped: swap the two values\. Detail: /,
+	);
+	assert.match(whatToFix['Mensah farm'], /^commodity: "bananas" is not a commodity/);
+	assert.match(
+		whatToFix['Big estate'],
+		/^area_ha \(Point Area \(Ha\)\) is 6 ha: a plot of 4 ha or more needs its boundary/,
+	);
+	for (const [name, text] of Object.entries(whatToFix)) {
+		assert.ok(!/feature 0/.test(text), `${name}: ${text}`);
+		assert.ok(!/GeoJSON|point_ha|\[/.test(plain(text)), `${name}: ${plain(text)}`);
+	}
 	const fixFile = ctx.items('Fix List CSV');
 	assert.strictEqual(fixFile.length, 1);
 	const { bin: fixBin, text: fixText } = fileText(fixFile[0]);

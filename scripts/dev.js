@@ -49,7 +49,7 @@ async function portFree(port) {
 	});
 }
 
-/** package.json, icons and codex files beside the bundles, as `npm publish` ships them. */
+/** package.json, icons, codex files and output schemas beside the bundles, as `npm publish` ships them. */
 function copyStatics(pkgDir) {
 	const copy = (from, to) => writeIfChanged(to, fs.readFileSync(from, 'utf8'));
 	copy(path.join(root, 'package.json'), path.join(pkgDir, 'package.json'));
@@ -61,6 +61,11 @@ function copyStatics(pkgDir) {
 		if (!fs.statSync(dir).isDirectory()) continue;
 		for (const f of fs.readdirSync(dir).filter((name) => name.endsWith('.node.json')))
 			copy(path.join(dir, f), path.join(pkgDir, 'dist', 'nodes', node, f));
+		const schemas = path.join(dir, '__schema__');
+		if (fs.existsSync(schemas))
+			for (const f of fs.readdirSync(schemas, { recursive: true }))
+				if (String(f).endsWith('.json'))
+					copy(path.join(schemas, f), path.join(pkgDir, 'dist', 'nodes', node, '__schema__', f));
 	}
 }
 

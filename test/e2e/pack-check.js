@@ -4,7 +4,7 @@
  * does: scripts on whatever `.npmrc` says (`prepack` builds `dist/` first; package.json's
  * `publishConfig` turns scripts on for `npm publish` itself), the `files` field respected.
  * The tarball must hold every file of the package.json `n8n` field, the icons and codex
- * files, LICENSE, README.md, package.json and dist/THIRD_PARTY_NOTICES.md, and nothing else
+ * files, the output schemas (`__schema__`), LICENSE, README.md, package.json and dist/THIRD_PARTY_NOTICES.md, and nothing else
  * (no source maps, tests, TypeScript sources, node_modules); no runtime dependencies.
  *
  * `node test/e2e/pack-check.js` prints `pack: N passed, M failed`; `packAndCheck()` is what
@@ -25,6 +25,8 @@ const ALLOWED = [
 	/^dist\/THIRD_PARTY_NOTICES\.md$/,
 	/^dist\/icons\/[^/]+\.svg$/,
 	/^dist\/nodes\/[^/]+\/[^/]+\.node\.json$/,
+	// output schemas the editor loads before a node has run (GET /schemas/<type>/<version>/…)
+	/^dist\/nodes\/[^/]+\/__schema__\/v\d+\.\d+\.\d+(\/[^/]+\/[^/]+)?\.json$/,
 ];
 
 /**
@@ -71,6 +73,10 @@ function packAndCheck({ destination } = {}) {
 	check(
 		'publishes the codex files',
 		files.some((f) => f.endsWith('.node.json')),
+	);
+	check(
+		'publishes the output schemas (__schema__)',
+		files.some((f) => /\/__schema__\/v\d+\.\d+\.\d+\/plot\/validate\.json$/.test(f)),
 	);
 	const extra = files.filter((f) => !n8nFiles.includes(f) && !ALLOWED.some((re) => re.test(f)));
 	check('nothing else (no maps, tests, sources, tooling)', extra.length === 0, extra.join(', '));

@@ -13,7 +13,9 @@
  * Then one queue-mode run (Redis + main + worker) of the workflows whose
  * assert module sets `queue = true`, and on n8n 2.x one run with the durable
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
- * (durable.js; N8N_E2E_DURABLE=0 skips it).
+ * (durable.js; N8N_E2E_DURABLE=0 skips it). On n8n 2.x, after the workflows, the browser
+ * check (browser.js): the editor in headless Chromium, every operation's panel at its
+ * defaults and the examples (N8N_E2E_BROWSER=0 skips it; N8N_E2E_ONLY=browser runs only it).
  *
  * Other env: N8N_E2E_SKIP_BUILD=1, N8N_E2E_PACKAGE_DIR (stage another copy of
  * the package), N8N_E2E_ONLY (substring filter on workflow paths),
@@ -26,6 +28,7 @@ const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
 const durable = require('./durable');
+const browser = require('./browser');
 const {
 	loadWorkflowFiles,
 	importWorkflows,
@@ -120,7 +123,9 @@ async function main() {
 			throw new Error(`no seeded user with an API key: ${JSON.stringify(fake.users)}`);
 	});
 
-	const workflows = loadWorkflowFiles(process.env.N8N_E2E_ONLY);
+	// N8N_E2E_ONLY=browser: only the browser check (the examples imported, not run)
+	const browserOnly = process.env.N8N_E2E_ONLY === 'browser';
+	const workflows = loadWorkflowFiles(browserOnly ? 'examples/' : process.env.N8N_E2E_ONLY);
 	console.log(`# ${workflows.length} workflow(s): ${workflows.map((w) => w.rel).join(', ')}`);
 
 	for (const v of versions) {
@@ -134,7 +139,7 @@ async function main() {
 			console.log(
 				`# n8n ${v} installed in ${install.stats.totalSeconds}s (${(install.stats.bytes / 1e9).toFixed(2)} GB)`,
 			);
-		await runVersion(install, { fake, fakeOk, workflows, packageDir });
+		await runVersion(install, { fake, fakeOk, workflows, packageDir, browserOnly });
 	}
 
 	const queueVersions = (process.env.N8N_E2E_QUEUE_VERSIONS || versions[versions.length - 1] || '')
@@ -185,7 +190,7 @@ async function main() {
 	return failed === 0 && passed > 0 ? 0 : 1;
 }
 
-async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
+async function runVersion(install, { fake, fakeOk, workflows, packageDir, browserOnly }) {
 	const v = install.version;
 	const tag = `[n8n ${v}]`;
 	let inst;
@@ -213,7 +218,7 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 	});
 	if (!imported) return;
 
-	for (const w of workflows) {
+	for (const w of browserOnly ? [] : workflows) {
 		await test(`${tag} ${w.rel}`, async () => {
 			if (!w.startable) {
 				await runActivated(inst, w, makeCtx({ inst, fake, creds, workflow: w, mode: 'activate' }));
@@ -242,6 +247,10 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir }) {
 			if (w.assert) await w.assert(r.runData, ctx);
 		});
 	}
+	// the editor in headless Chromium (n8n 2.x): every operation's panel and the examples
+	const only = process.env.N8N_E2E_ONLY;
+	if (inst.major >= 2 && process.env.N8N_E2E_BROWSER !== '0' && (!only || browserOnly))
+		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups });
 	await n8n.stop(inst);
 }
 

@@ -15,6 +15,8 @@ import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
 import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
 import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './overlaps';
+import type { UserTerms } from './userTerms';
+import { inUserTerms } from './userTerms';
 
 /** A Plot Field that cannot be used (e.g. an unknown commodity). */
 export interface FieldProblem {
@@ -107,6 +109,8 @@ export interface ValidateRowsOptions {
 	minOverlapM2?: number;
 	/** Whether duplicates and overlaps across rows make a row invalid (default: warnings). */
 	crossPlotSeverity?: 'warning' | 'error';
+	/** The fields the user mapped, for messages in the user's terms (`userTerms.ts`). */
+	terms?: UserTerms;
 }
 
 export interface ValidationSummary {
@@ -144,20 +148,36 @@ function where(feature: number | null, location?: Location): ProblemWhere {
 	return { feature: feature !== null && feature >= 0 ? feature : null, ...(location ?? {}) };
 }
 
-/** `feature 0, ring 2, position 5` (the words the messages use), or '' for the whole row. */
-function placeOf(w: ProblemWhere): string {
+/**
+ * `feature 1, ring 2, position 5` (the words the technical detail uses), or '' for the whole
+ * row. No feature number when the row has one feature; no field (the message names it).
+ */
+function placeOf(w: ProblemWhere, oneFeature: boolean): string {
 	const parts: string[] = [];
-	if (w.field !== undefined) parts.push(`field "${w.field}"`);
-	if (w.feature !== null) parts.push(`feature ${w.feature}`);
+	if (w.feature !== null && !oneFeature) parts.push(`feature ${w.feature}`);
 	if (w.polygon !== undefined) parts.push(`polygon ${w.polygon}`);
 	if (w.ring !== undefined) parts.push(`ring ${w.ring}`);
 	if (w.position !== undefined) parts.push(`position ${w.position}`);
 	return parts.join(', ');
 }
 
-function line(p: ReportedProblem, warning = false): string {
-	const place = placeOf(p.where);
-	return `${place}${warning ? `${place ? ' ' : ''}(warning)` : ''}${place || warning ? ': ' : ''}${p.message}`;
+/** One problem as a line of `problem_summary`: the message (plain sentence first), then where. */
+function line(p: ReportedProblem, oneFeature: boolean, warning = false): string {
+	const place = placeOf(p.where, oneFeature);
+	return `${warning ? 'Warning: ' : ''}${p.message}${place ? ` (at ${place})` : ''}`;
+}
+
+/** The problems' messages in the user's terms (the codes and places stay). */
+function sayInUserTerms(c: Checked, terms: UserTerms): void {
+	const pointHa = readLooseNumber(c.input.pointHa);
+	for (const list of [c.problems, c.warnings]) {
+		for (const p of list) {
+			p.message = inUserTerms(
+				{ ...p, pointHa: pointHa.kind === 'number' ? pointHa.value : undefined },
+				terms,
+			);
+		}
+	}
 }
 
 function vertexCount(geometry: PlotGeometry): number {
@@ -352,6 +372,9 @@ export function validateRows(
 	const byRow = crossProblems(checked, cross, options.crossPlotSeverity ?? 'warning');
 
 	const reports = checked.map((c): RowReport => {
+		sayInUserTerms(c, options.terms ?? {});
+		// a row of one feature (always so for Latitude/Longitude) is not told "feature 0"
+		const oneFeature = c.features.length === 1 || options.terms?.source === 'latLon';
 		const types = [...new Set(c.features.map((f) => f.geometry_type).filter((t) => t !== null))];
 		const areas = c.features.map((f) => f.area_ha);
 		const rules = c.features.map((f) => f.meets_4ha_rule);
@@ -362,8 +385,8 @@ export function validateRows(
 			problems: c.problems,
 			warnings: c.warnings,
 			problem_summary: [
-				...c.problems.map((p) => line(p)),
-				...c.warnings.map((p) => line(p, true)),
+				...c.problems.map((p) => line(p, oneFeature)),
+				...c.warnings.map((p) => line(p, oneFeature, true)),
 			].join(' | '),
 			geometry_type: types.length > 0 ? types.join(', ') : null,
 			is_point: types.length === 1 && types[0] === 'Point',

@@ -283,11 +283,110 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 				where: { feature: null, field: 'Commodity' },
 			}),
 		]);
-		expect(a.problem_summary).toMatch(/^field "Commodity": /);
+		// the field is named as the user mapped it: its input column (here the same word), first
+		expect(a.problem_summary).toMatch(/^commodity: "bananas" is not a commodity/);
 		expect(b.problems).toEqual([
 			expect.objectContaining({ where: { feature: null, field: 'Harvest Date' } }),
 		]);
+		expect(validationOf(items[1].json).problem_summary).toMatch(/^date \(Harvest Date\): /);
 		expect(fake.log.count()).toBe(0);
+	});
+
+	it('the answer as columns: valid, problem_count and problem_summary beside the nested detail', async () => {
+		const rows = [
+			{ name: 'ok', latitude: '6.812345', longitude: '-5.287654', area: '1.5' },
+			{ name: 'big', latitude: '6.702345', longitude: '-5.307654', area: '6' },
+		];
+		const { items } = await validate(rows, {
+			geometrySource: 'latLon',
+			plotFields: { pointHa: '={{ $json.area }}' },
+		});
+		expect(items.map((i) => Object.keys(i.json))).toEqual(
+			rows.map((r) => [
+				...Object.keys(r),
+				'valid',
+				'problem_count',
+				'problem_summary',
+				'validation',
+			]),
+		);
+		for (const { json } of items) {
+			const v = validationOf(json);
+			expect(json.valid).toBe(v.valid);
+			expect(json.problem_count).toBe(v.problems.length);
+			expect(json.problem_summary).toBe(v.problem_summary);
+		}
+		expect(items[0].json).toMatchObject({ valid: true, problem_count: 0, problem_summary: '' });
+		expect(items[1].json).toMatchObject({ valid: false, problem_count: 1 });
+	});
+
+	it("messages in the user's terms: the mapped columns, no feature 0 for one feature, a plain sentence first, then the detail; the codes stay", async () => {
+		const rows = [
+			{ lat: '-5.297654', lon: '6.802345', country: 'CI', ha: '2' },
+			{ lat: '6.702345', lon: '-5.307654', country: 'CI', ha: '6' },
+			{ lat: '6.702345', lon: '', country: 'CI', ha: '1' },
+		];
+		const { items } = await validate(rows, {
+			geometrySource: 'latLon',
+			latitude: '={{ $json.lat }}',
+			longitude: '={{ $json["lon"] }}',
+			plotFields: { country: '={{ $json.country }}', pointHa: '={{ $json.ha }}' },
+		});
+		const [swapped, big, empty] = items.map((i) => validationOf(i.json));
+		expect(swapped.problems.map((p) => p.code)).toEqual(['swapped_lat_lon']);
+		expect(big.problems.map((p) => p.code)).toEqual(['point_requires_polygon']);
+		expect(empty.problems.map((p) => p.code)).toEqual(['longitude_missing']);
+		expect(swapped.problem_summary).toMatch(
+			/^lat \(Latitude\) and lon \(Longitude\) look swapped: swap the two values\. Detail: /,
+		);
+		expect(big.problem_summary).toMatch(
+			/^ha \(Point Area \(Ha\)\) is 6 ha: a plot of 4 ha or more needs its boundary \(a polygon\), not a single point\. Detail: /,
+		);
+		expect(empty.problem_summary).toMatch(/^lon \(Longitude\) is empty\. Detail: /);
+		for (const v of [swapped, big, empty]) {
+			expect(v.problem_summary).not.toMatch(/feature 0/);
+			// the plain sentence says nothing of GeoJSON or the service's field names
+			const plain = v.problem_summary.split(' Detail: ')[0];
+			expect(plain).not.toMatch(/GeoJSON|point_ha|position|\[/);
+			// the technical detail is still there
+			expect(v.problem_summary.split(' Detail: ')[1].length).toBeGreaterThan(20);
+			expect(v.problems[0].message).toBe(v.problem_summary);
+		}
+		// a field not mapped from a column is named by its label
+		const { items: byLabel } = await validate([{ a: 1 }], {
+			geometrySource: 'latLon',
+			latitude: '95',
+			longitude: '10',
+		});
+		expect(validationOf(byLabel[0].json).problem_summary).toMatch(
+			/^Latitude and Longitude look swapped/,
+		);
+		// several features: the feature is named after the message
+		const { items: many } = await validate(
+			[
+				{
+					geojson: {
+						type: 'FeatureCollection',
+						features: [
+							{
+								type: 'Feature',
+								properties: {},
+								geometry: { type: 'Point', coordinates: [1.123456, 1.123456] },
+							},
+							{
+								type: 'Feature',
+								properties: {},
+								geometry: { type: 'Point', coordinates: [200, 1.123456] },
+							},
+						],
+					},
+				},
+			],
+			GEOJSON,
+		);
+		expect(validationOf(many[0].json).problem_summary).toMatch(
+			/^A coordinate is out of range .* Detail: .*\(at feature 1\)/,
+		);
 	});
 
 	it('warnings: fewer than six decimals, a point without an area, a centre outside the country', async () => {

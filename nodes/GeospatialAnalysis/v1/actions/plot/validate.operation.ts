@@ -9,6 +9,8 @@ import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
 import type { DateOrder } from '../../../../shared/input';
 import { readDateOrder } from '../../../../shared/input';
 import { DEFAULT_MIN_OVERLAP_M2 } from '../../../../shared/plots/overlaps';
+import type { UserTerms } from '../../../../shared/plots/userTerms';
+import { columnOfExpression } from '../../../../shared/plots/userTerms';
 import type { FieldProblem, RowInput } from '../../../../shared/plots/validation';
 import { validateRows } from '../../../../shared/plots/validation';
 import type { BatchOutput } from '../../../../shared/runner';
@@ -45,7 +47,7 @@ export const description: INodeProperties[] = [
 				name: 'One Item per Row',
 				value: 'allRows',
 				description:
-					'Each input item with a "validation" object added: valid, problems, warnings, area, vertices, duplicates, overlaps',
+					'Each input item with valid, problem_count and problem_summary added, and a "validation" object: problems, warnings, area, vertices, duplicates, overlaps',
 			},
 			{
 				name: 'Only Invalid Rows',
@@ -111,6 +113,43 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The fields the user mapped, for messages in the user's terms: each field's label as the panel
+ * shows it, and the input column it is mapped from (a plain `{{ $json.column }}` expression).
+ */
+function userTerms(ctx: IExecuteFunctions): UserTerms {
+	const parameters = ctx.getNode().parameters;
+	const source = String(parameters.geometrySource ?? '');
+	const plotFields = (parameters.plotFields ?? {}) as IDataObject;
+	const columns: Record<string, string> = {};
+	const labels: Record<string, string> = {};
+	for (const property of description) {
+		const fields =
+			property.name === 'plotFields'
+				? ((property.options ?? []) as INodeProperties[]).map((o) => ({
+						name: o.name,
+						label: o.displayName,
+						value: plotFields[o.name],
+					}))
+				: [{ name: property.name, label: property.displayName, value: parameters[property.name] }];
+		for (const { name, label, value } of fields) {
+			labels[name] = label;
+			const column = columnOfExpression(value);
+			if (column !== undefined) columns[label] = column;
+		}
+	}
+	return {
+		source,
+		columns,
+		labels: {
+			latitude: labels.latitude,
+			longitude: labels.longitude,
+			pointHa: labels.pointHa,
+			country: labels.country,
+		},
+	};
+}
+
 /** Reads one row's fields and geometry; problems go on the row's output, never stop the run. */
 function readRow(
 	ctx: IExecuteFunctions,
@@ -139,6 +178,7 @@ export async function execute(
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
 	const dateOrder = readDateOrder(options.dateOrder);
+	const terms = userTerms(this);
 	return await runItems<RowInput>(this, items, {
 		prepare: (i) => readRow(this, i, repair, dateOrder),
 		// One batch for all rows: duplicates and overlaps are found across them. Nothing is sent.
@@ -153,13 +193,26 @@ export async function execute(
 						overlaps: options.checkOverlaps !== false,
 						minOverlapM2: Number(options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2),
 						crossPlotSeverity: options.crossPlotSeverity === 'error' ? 'error' : 'warning',
+						terms,
 					},
 				);
 				if (output === 'summary') return [{ item: itemIndexes, json: { ...summary } }];
+				// the answer as columns beside the input's, the detail nested
 				return reports.flatMap((validation, k) =>
 					output === 'invalidRows' && validation.valid
 						? []
-						: [{ item: itemIndexes[k], json: { ...items[itemIndexes[k]].json, validation } }],
+						: [
+								{
+									item: itemIndexes[k],
+									json: {
+										...items[itemIndexes[k]].json,
+										valid: validation.valid,
+										problem_count: validation.problems.length,
+										problem_summary: validation.problem_summary,
+										validation,
+									},
+								},
+							],
 				);
 			};
 			return [{ items: itemIndexes, send }];

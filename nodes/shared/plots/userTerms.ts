@@ -1,0 +1,134 @@
+/**
+ * Validate's messages in the user's terms: one plain sentence that names the fields the user
+ * mapped (the input column when a field is mapped from one, e.g. `latitude`, else the field's
+ * label, e.g. Point Area (Ha)), then the technical detail (the geometry layer's message, with
+ * the place: feature, ring, position). The problem codes stay as they are for machines. Pure.
+ */
+import type { ProblemWhere } from './validation';
+
+/** What the user mapped. */
+export interface UserTerms {
+	/** Where the geometry comes from: `latLon`, `geoJson` or `wkt`. */
+	source?: string;
+	/** Field label (e.g. `Latitude`) → the input column it is mapped from (e.g. `latitude`). */
+	columns?: Record<string, string>;
+	/** Field labels by role, as the node shows them. */
+	labels?: Partial<Record<'latitude' | 'longitude' | 'pointHa' | 'country', string>>;
+}
+
+/**
+ * The input column of a parameter mapped as a plain `{{ $json.name }}` or
+ * `{{ $json["name"] }}` expression; undefined for anything else.
+ */
+export function columnOfExpression(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const m =
+		/^=\s*\{\{\s*\$json(?:\.([A-Za-z_$][\w$]*)|\[\s*(["'])((?:(?!\2).)+)\2\s*\])\s*\}\}\s*$/.exec(
+			value,
+		);
+	if (!m) return undefined;
+	return m[1] ?? m[3];
+}
+
+const simple = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** How a field is named to the user: its column (with the field's label when they differ). */
+export function fieldName(label: string, terms: UserTerms): string {
+	const column = terms.columns?.[label];
+	if (column === undefined || column === '') return label;
+	return simple(column) === simple(label) ? column : `${column} (${label})`;
+}
+
+const DEFAULT_LABELS = {
+	latitude: 'Latitude',
+	longitude: 'Longitude',
+	pointHa: 'Point Area (Ha)',
+	country: 'Country',
+};
+
+export interface PlainInput {
+	code: string;
+	message: string;
+	where: ProblemWhere;
+	/** Point Area (Ha) of the row, when it is a number. */
+	pointHa?: number;
+}
+
+/** One plain sentence for a problem, or undefined when the technical message is all there is. */
+export function plainSentence(p: PlainInput, terms: UserTerms): string | undefined {
+	const label = { ...DEFAULT_LABELS, ...(terms.labels ?? {}) };
+	const lat = fieldName(label.latitude, terms);
+	const lon = fieldName(label.longitude, terms);
+	const area = fieldName(label.pointHa, terms);
+	const latLon = terms.source === 'latLon';
+	const coordinates = latLon ? `${lat} and ${lon}` : 'The coordinates';
+	const other = p.where.other_item;
+	switch (p.code) {
+		case 'swapped_lat_lon':
+			return latLon
+				? `${lat} and ${lon} look swapped: swap the two values.`
+				: 'Latitude and longitude look swapped in the geometry: each position must be longitude first, then latitude.';
+		case 'latitude_missing':
+			return /both empty/.test(p.message) ? `${lat} and ${lon} are empty.` : `${lat} is empty.`;
+		case 'longitude_missing':
+			return `${lon} is empty.`;
+		case 'latitude_not_a_number':
+			return `${lat} is not a number.`;
+		case 'longitude_not_a_number':
+			return `${lon} is not a number.`;
+		case 'latitude_out_of_range':
+			return `${lat} must be between -90 and 90.`;
+		case 'longitude_out_of_range':
+			return `${lon} must be between -180 and 180.`;
+		case 'projected_coordinates':
+		case 'crs_not_wgs84':
+			return `${coordinates} are not in degrees: give them in decimal degrees (WGS84).`;
+		case 'coordinate_out_of_range':
+			return latLon
+				? `${lat} or ${lon} is out of range.`
+				: 'A coordinate is out of range (longitude -180 to 180, latitude -90 to 90).';
+		case 'outside_country':
+			return `The plot lies outside the country given in ${fieldName(label.country, terms)}: check ${latLon ? `${lat}, ${lon}` : 'the coordinates'} and the country.`;
+		case 'point_requires_polygon':
+			return `${area} is ${p.pointHa !== undefined ? `${p.pointHa} ha` : '4 ha or more'}: a plot of 4 ha or more needs its boundary (a polygon), not a single point.`;
+		case 'point_ha_invalid':
+			return `${area} must be a number of hectares below 4 (e.g. 2.5), or empty.`;
+		case 'point_without_area':
+			return `${area} is empty: give the plot's area in hectares (below 4), or its boundary.`;
+		case 'low_precision':
+			return `${coordinates} have fewer than six decimals, which EUDR asks for.`;
+		case 'self_intersection':
+			return 'The plot boundary crosses itself.';
+		case 'ring_not_closed':
+			return 'The plot boundary is not closed.';
+		case 'ring_too_few_positions':
+			return 'The plot boundary has too few corners.';
+		case 'ring_zero_area':
+			return 'The plot boundary encloses no area.';
+		case 'duplicate_vertices':
+			return 'The plot boundary repeats a corner.';
+		case 'polygons_overlap':
+			return 'Parts of the plot overlap each other.';
+		case 'duplicate_feature':
+			return 'The row holds the same plot twice.';
+		case 'duplicate_geometry':
+			return other !== undefined ? `The same plot as item ${other}.` : undefined;
+		case 'overlapping_plots':
+			return other !== undefined ? `The plot overlaps the plot of item ${other}.` : undefined;
+		case 'overlap_not_computed':
+			return other !== undefined
+				? `The overlap with the plot of item ${other} could not be computed.`
+				: undefined;
+		default:
+			return undefined;
+	}
+}
+
+/** The message: the plain sentence, then the technical detail. */
+export function inUserTerms(p: PlainInput, terms: UserTerms): string {
+	// a field's reason is already a plain sentence: the field's name goes first
+	if (p.code === 'invalid_field' && p.where.field !== undefined)
+		return `${fieldName(p.where.field, terms)}: ${p.message}`;
+	const plain = plainSentence(p, terms);
+	return plain === undefined ? p.message : `${plain} Detail: ${p.message}`;
+}

@@ -1,0 +1,423 @@
+'use strict';
+/**
+ * The browser check: the package in n8n's editor as a user meets it, in headless Chromium
+ * (Debian's `chromium` package, driven by `playwright-core`; no browser download).
+ *
+ * Logged in through the sign-in form, it opens
+ *   - one workflow holding every operation of every version of the action node at its
+ *     defaults (each after a Manual Trigger and followed by a No Operation node) and the
+ *     trigger at its defaults: each operation's panel, then the panel of the node after it
+ *     (whose input panel shows the operation's output schema before anything has run);
+ *   - every example (examples/*.json, as the suite imported them): the canvas, then the
+ *     panel of every node.
+ * It fails on an issue badge (on the canvas or in a panel), a console error or uncaught page
+ * error, and any answer of 400 or more for the package's own files (icons, `/types`,
+ * the `__schema__` files at `/schemas/<package>.<node>/…`). A console error for a resource of
+ * n8n's own that failed to load (e.g. a schema n8n-nodes-base does not ship) is listed, not
+ * failed. Every panel and canvas is saved as a PNG under `N8N_E2E_ARTIFACTS` (default
+ * `<repo>/.e2e-artifacts`, gitignored) / browser / <n8n version>.
+ *
+ * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_CHROMIUM (default /usr/bin/chromium).
+ */
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const n8n = require('./n8n');
+
+const PACKAGE = 'n8n-nodes-geospatial-analysis';
+const ACTION = `${PACKAGE}.geospatialAnalysis`;
+const TRIGGER = `${PACKAGE}.geospatialAnalysisTrigger`;
+const CHROMIUM = process.env.N8N_E2E_CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = path.resolve(
+	process.env.N8N_E2E_ARTIFACTS || path.join(n8n.REPO_ROOT, '.e2e-artifacts'),
+);
+const ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+];
+
+/** A URL of the package's own files (what a 404 must never be). */
+const isOwnFile = (url) => url.includes(PACKAGE);
+
+const slug = (s) =>
+	String(s)
+		.replace(/[^A-Za-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '')
+		.slice(0, 80);
+
+/** Every resource/operation pair of one version's description. */
+function operationsOf(description) {
+	const pairs = [];
+	for (const p of description.properties) {
+		const resources = p.displayOptions && p.displayOptions.show && p.displayOptions.show.resource;
+		if (p.name !== 'operation' || !Array.isArray(resources)) continue;
+		for (const o of p.options || []) {
+			// n8n's own "Custom API Call" entry (added to nodes with an HTTP credential)
+			if (o.value === '__CUSTOM_API_CALL__') continue;
+			for (const r of resources) pairs.push({ resource: r, operation: o.value, name: o.name });
+		}
+	}
+	return pairs;
+}
+
+/**
+ * The fields of an operation that are required and empty at their defaults (an id the user
+ * types, e.g. Plot ID): n8n marks them with an issue until they are filled, as it does for
+ * its own nodes. The check fills them (with an expression, as a user maps them) and names
+ * them in its test title; any other issue fails it.
+ */
+function requiredEmpty(description, resource, operation) {
+	return description.properties.filter((p) => {
+		const show = (p.displayOptions && p.displayOptions.show) || {};
+		return (
+			p.required &&
+			p.default === '' &&
+			(!show.resource || show.resource.includes(resource)) &&
+			(!show.operation || show.operation.includes(operation))
+		);
+	});
+}
+
+/** The workflow of every operation at its defaults (per node version) and the trigger. */
+function defaultsWorkflow(types, creds) {
+	const apiKey = creds.find((c) => c.type === 'geospatialAnalysisApi');
+	const credentials = { geospatialAnalysisApi: { id: apiKey.id, name: apiKey.name } };
+	const nodes = [
+		{
+			id: 'manual-trigger',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
+	const connections = {};
+	const panels = [];
+	const actions = types.filter((t) => t.name === ACTION);
+	let row = 0;
+	for (const description of actions) {
+		const versions = [].concat(description.version);
+		const version = Math.max(...versions);
+		for (const { resource, operation } of operationsOf(description)) {
+			const filled = requiredEmpty(description, resource, operation);
+			const name = `v${version} ${resource} ${operation}`;
+			const after = `After ${name}`;
+			const id = `op-${slug(name)}`.toLowerCase();
+			nodes.push({
+				id,
+				name,
+				type: ACTION,
+				typeVersion: version,
+				position: [300, row * 160],
+				parameters: {
+					resource,
+					operation,
+					...Object.fromEntries(filled.map((f) => [f.name, `={{ $json.${f.name} }}`])),
+				},
+				credentials,
+			});
+			nodes.push({
+				id: `${id}-after`,
+				name: after,
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [600, row * 160],
+				parameters: {},
+			});
+			connections['Manual Trigger'] ??= { main: [[]] };
+			connections['Manual Trigger'].main[0].push({ node: name, type: 'main', index: 0 });
+			connections[name] = { main: [[{ node: after, type: 'main', index: 0 }]] };
+			const given = filled.length
+				? ` (${filled.map((f) => f.displayName).join(', ')} given: required, empty by default)`
+				: '';
+			panels.push({
+				id,
+				name,
+				what: `${resource} → ${operation} (v${version}) at its defaults${given}`,
+			});
+			panels.push({
+				id: `${id}-after`,
+				name: after,
+				what: `the node after ${resource} → ${operation} (v${version}): its output schema`,
+				schemaOf: { version, resource, operation },
+			});
+			row++;
+		}
+	}
+	const trigger = types.find((t) => t.name === TRIGGER);
+	if (trigger) {
+		nodes.push({
+			id: 'trigger',
+			name: 'Geospatial Analysis Trigger',
+			type: TRIGGER,
+			typeVersion: Math.max(...[].concat(trigger.version)),
+			position: [0, -300],
+			parameters: {},
+			credentials,
+		});
+		panels.push({
+			id: 'trigger',
+			name: 'Geospatial Analysis Trigger',
+			what: 'the trigger at its defaults',
+		});
+	}
+	return {
+		workflow: {
+			name: 'Browser check: every operation at its defaults',
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1' },
+		},
+		panels,
+	};
+}
+
+/** Watches a page: console errors, page errors, failed answers. */
+function watch(page) {
+	const seen = { errors: [], failed: [], notes: [], schemaRequests: [] };
+	page.on('console', (msg) => {
+		if (msg.type() !== 'error') return;
+		const where = (msg.location() && msg.location().url) || '';
+		const text = msg.text();
+		if (/^Failed to load resource/.test(text) && where && !isOwnFile(where)) {
+			seen.notes.push(`${text} (${where})`);
+			return;
+		}
+		seen.errors.push(`console error: ${text}${where ? ` (${where})` : ''}`);
+	});
+	page.on('pageerror', (e) => seen.errors.push(`page error: ${e.message}`));
+	page.on('response', (res) => {
+		const url = res.url();
+		if (url.includes('/schemas/') && isOwnFile(url))
+			seen.schemaRequests.push({ url, status: res.status() });
+		if (res.status() >= 400 && isOwnFile(url))
+			seen.failed.push(`${res.status()} for the package's file ${url}`);
+	});
+	page.on('requestfailed', (req) => {
+		if (isOwnFile(req.url()))
+			seen.failed.push(
+				`request failed for the package's file ${req.url()}: ${req.failure()?.errorText}`,
+			);
+	});
+	return seen;
+}
+
+/** Nothing wrong so far: throws with every problem seen since `mark`. */
+function assertClean(seen, mark, what) {
+	const problems = [...seen.errors.slice(mark.errors), ...seen.failed.slice(mark.failed)];
+	if (problems.length) throw new Error(`${what}:\n  ${problems.join('\n  ')}`);
+}
+const markOf = (seen) => ({ errors: seen.errors.length, failed: seen.failed.length });
+
+async function signIn(page, inst) {
+	await page.goto(`${inst.url}/signin`, { waitUntil: 'domcontentloaded' });
+	const email = page.locator(
+		'input[type="email"], input[name="emailOrLdapLoginId"], input[name="email"]',
+	);
+	await email.first().waitFor({ timeout: 60000 });
+	await email.first().fill(n8n.OWNER.email);
+	await page.locator('input[type="password"]').first().fill(n8n.OWNER.password);
+	await page.locator('[data-test-id="form-submit-button"], button[type="submit"]').first().click();
+	await page.waitForURL((url) => !/\/signin/.test(url.pathname), { timeout: 60000 });
+}
+
+/** Issue badges on the canvas and in an open panel (their count). */
+async function issueBadges(page) {
+	const canvas = await page.locator('[data-test-id="node-issues"]').count();
+	const panel = await page
+		.locator('[data-test-id="ndv"] [data-test-id="parameter-issues"]:visible')
+		.count();
+	return { canvas, panel };
+}
+
+async function openCanvas(page, inst, workflowId) {
+	await page.goto(`${inst.url}/workflow/${workflowId}`, { waitUntil: 'domcontentloaded' });
+	await page.locator('.vue-flow__node').first().waitFor({ timeout: 60000 });
+	await page.waitForTimeout(1500);
+}
+
+/**
+ * Opens a node's panel as a user does, by double-clicking it on the canvas (the workflow is
+ * loaded once); by its URL (`/workflow/<id>/<node id>`, a full load) when that fails.
+ */
+async function openPanel(page, inst, workflowId, nodeId) {
+	const ndv = page.locator('[data-test-id="ndv"]').first();
+	const onCanvas = new URL(page.url()).pathname.startsWith(`/workflow/${workflowId}`);
+	let opened = false;
+	if (onCanvas) {
+		if (await ndv.isVisible().catch(() => false)) {
+			const close = page.locator('[data-test-id="ndv-close-button"]').first();
+			if (await close.isVisible().catch(() => false)) await close.click().catch(() => {});
+			else await page.keyboard.press('Escape');
+			await ndv.waitFor({ state: 'hidden', timeout: 10000 }).catch(() => {});
+		}
+		const node = page.locator(`.vue-flow__node[data-id="${nodeId}"]`).first();
+		if (await node.isVisible().catch(() => false)) {
+			await node.dblclick({ timeout: 10000 }).catch(() => {});
+			opened = await ndv
+				.waitFor({ timeout: 15000 })
+				.then(() => true)
+				.catch(() => false);
+		}
+	}
+	if (!opened) {
+		await page.goto(`${inst.url}/workflow/${workflowId}/${nodeId}`, {
+			waitUntil: 'domcontentloaded',
+		});
+		await ndv.waitFor({ timeout: 60000 });
+	}
+	await page.locator('[data-test-id="node-parameters"]').first().waitFor({ timeout: 30000 });
+	// the parameters settle (load options, the credential)
+	await page.waitForTimeout(1500);
+}
+
+/**
+ * Runs the browser check on a started instance that has the suite's credentials and
+ * workflows imported. `test(name, fn)` records each check.
+ */
+async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [] }) {
+	let chromium;
+	try {
+		({ chromium } = require('playwright-core'));
+	} catch (e) {
+		await test(`${tag} browser check`, async () => {
+			throw new Error(`playwright-core is not installed (npm install): ${e.message}`);
+		});
+		return;
+	}
+	if (!fs.existsSync(CHROMIUM)) {
+		await test(`${tag} browser check`, async () => {
+			throw new Error(
+				`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set N8N_E2E_CHROMIUM`,
+			);
+		});
+		return;
+	}
+	const shots = path.join(ARTIFACTS, 'browser', inst.version);
+	fs.rmSync(shots, { recursive: true, force: true });
+	fs.mkdirSync(shots, { recursive: true });
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
+	let context;
+	let page;
+	let seen;
+	let shot = 0;
+	const save = async (name) =>
+		await page.screenshot({
+			path: path.join(shots, `${String(++shot).padStart(3, '0')}-${slug(name)}.png`),
+		});
+	try {
+		const started = await test(`${tag} browser: Chromium starts and signs in`, async () => {
+			context = await chromium.launchPersistentContext(profile, {
+				executablePath: CHROMIUM,
+				headless: true,
+				args: ARGS,
+				viewport: { width: 1440, height: 900 },
+			});
+			// closed on Ctrl-C too (the run's cleanups)
+			const opened = context;
+			cleanups.push(() => opened.close().catch(() => {}));
+			page = context.pages()[0] || (await context.newPage());
+			seen = watch(page);
+			await signIn(page, inst);
+			await save('signed-in');
+		});
+		if (!started) return;
+
+		// every operation at its defaults, and the node after each (the output schema)
+		const types = await n8n.rest(inst, 'GET', '/types/nodes.json');
+		if (types.status !== 200) throw new Error(`/types/nodes.json: ${types.status}`);
+		const { workflow, panels } = defaultsWorkflow(types.json, creds);
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', workflow);
+		if (created.status !== 200)
+			throw new Error(
+				`creating the defaults workflow: ${created.status} ${created.text.slice(0, 500)}`,
+			);
+		const defaultsId = (created.json.data || created.json).id;
+
+		await test(`${tag} browser: every operation at its defaults, canvas without issue badges`, async () => {
+			const mark = markOf(seen);
+			await openCanvas(page, inst, defaultsId);
+			await save('defaults-canvas');
+			const { canvas } = await issueBadges(page);
+			if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas`);
+			assertClean(seen, mark, 'the canvas');
+		});
+		for (const panel of panels) {
+			await test(`${tag} browser: panel of ${panel.what}`, async () => {
+				const mark = markOf(seen);
+				const requests = seen.schemaRequests.length;
+				await openPanel(page, inst, defaultsId, panel.id);
+				await save(panel.name);
+				const { canvas, panel: inPanel } = await issueBadges(page);
+				if (canvas || inPanel)
+					throw new Error(`issue badge(s): ${canvas} on the canvas, ${inPanel} in the panel`);
+				if (panel.schemaOf) {
+					// the editor asked for the operation's schema, got it, and shows its fields
+					const { version, resource, operation } = panel.schemaOf;
+					const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
+					const wanted = `/schemas/${ACTION}/${padded}/${resource}/${operation}.json`;
+					const askedFor = () =>
+						seen.schemaRequests.slice(requests).find((r) => r.url.endsWith(wanted));
+					await n8n.waitFor(askedFor, { timeoutMs: 15000, what: wanted }).catch(() => {});
+					const asked = askedFor();
+					if (!asked) throw new Error(`the editor did not ask for ${wanted}`);
+					if (asked.status !== 200) throw new Error(`${asked.status} for ${asked.url}`);
+					const fields = page.locator(
+						'[data-test-id="ndv-input-panel"] [data-test-id="run-data-schema-item"]',
+					);
+					await fields
+						.first()
+						.waitFor({ timeout: 15000 })
+						.catch(() => {});
+					if ((await fields.count()) === 0)
+						throw new Error('the input panel shows no field of the schema');
+				}
+				assertClean(seen, mark, panel.what);
+			});
+		}
+
+		// the examples: canvas, then every node's panel
+		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {
+			const wid = w.imported.id;
+			await test(`${tag} browser: example ${w.rel}`, async () => {
+				const mark = markOf(seen);
+				await openCanvas(page, inst, wid);
+				await save(`${path.basename(w.rel, '.json')}-canvas`);
+				const { canvas } = await issueBadges(page);
+				if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas`);
+				const problems = [];
+				for (const node of w.imported.nodes) {
+					await openPanel(page, inst, wid, node.id);
+					await save(`${path.basename(w.rel, '.json')}-${node.name}`);
+					const badges = await issueBadges(page);
+					if (badges.panel || badges.canvas)
+						problems.push(
+							`"${node.name}": ${badges.panel} issue badge(s) in its panel, ${badges.canvas} on the canvas`,
+						);
+				}
+				if (problems.length) throw new Error(problems.join('\n'));
+				assertClean(seen, mark, w.rel);
+			});
+		}
+		if (seen && seen.notes.length)
+			console.log(
+				`# browser: n8n's own resources that did not load (not the package's): ${[...new Set(seen.notes)].length}\n#   ${[...new Set(seen.notes)].slice(0, 10).join('\n#   ')}`,
+			);
+		console.log(
+			`# browser: ${shot} screenshots in ${path.relative(n8n.REPO_ROOT, shots) || shots}`,
+		);
+	} finally {
+		if (context) await context.close().catch(() => {});
+		fs.rmSync(profile, { recursive: true, force: true });
+	}
+}
+
+module.exports = { runBrowserCheck, defaultsWorkflow, operationsOf, ARTIFACTS };
