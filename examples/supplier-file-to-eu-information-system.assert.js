@@ -81,7 +81,7 @@ module.exports = async (runData, ctx) => {
 	assert.match(whatToFix['Mensah farm'], /^commodity: "bananas" is not a commodity/);
 	assert.match(
 		whatToFix['Big estate'],
-		/^area_ha \(Point Area \(Ha\)\) is 6 ha: a plot of 4 ha or more needs its boundary/,
+		/^area_ha \(Point Area \(Ha\)\) is 6 ha: a plot of more than 4 ha needs its boundary/,
 	);
 	for (const [name, text] of Object.entries(whatToFix)) {
 		assert.ok(!/feature 0/.test(text), `${name}: ${text}`);

@@ -42,7 +42,7 @@ describe('userTerms', () => {
 		expect(
 			plainSentence({ code: 'point_requires_polygon', message: '', where, pointHa: 4.5 }, {}),
 		).toBe(
-			'Point Area (Ha) is 4.5 ha: a plot of 4 ha or more needs its boundary (a polygon), not a single point.',
+			'Point Area (Ha) is 4.5 ha: a plot of more than 4 ha needs its boundary (a polygon), not a single point.',
 		);
 		expect(
 			plainSentence({ code: 'swapped_lat_lon', message: '', where }, { source: 'geoJson' }),

@@ -90,9 +90,17 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 		case 'outside_country':
 			return `The plot lies outside the country given in ${fieldName(label.country, terms)}: check ${latLon ? `${lat}, ${lon}` : 'the coordinates'} and the country.`;
 		case 'point_requires_polygon':
-			return `${area} is ${p.pointHa !== undefined ? `${p.pointHa} ha` : '4 ha or more'}: a plot of 4 ha or more needs its boundary (a polygon), not a single point.`;
+			return `${area} is ${p.pointHa !== undefined ? `${p.pointHa} ha` : 'more than 4 ha'}: a plot of more than 4 ha needs its boundary (a polygon), not a single point.`;
+		case 'point_ha_not_below_4':
+			return `${area} is ${p.pointHa !== undefined ? `${p.pointHa} ha` : '4 ha'}: the service registers a point only below 4 ha, so Register would refuse it; give the boundary (a polygon) or the real area.`;
 		case 'point_ha_invalid':
-			return `${area} must be a number of hectares below 4 (e.g. 2.5), or empty.`;
+			return `${area} must be a positive number of hectares (e.g. 2.5), or empty.`;
+		case 'crosses_antimeridian':
+			return 'The plot crosses the 180° meridian: split it there into two parts (a MultiPolygon).';
+		case 'json_too_deep':
+			return 'The geometry value is nested too deeply to be read: check what the field is mapped to.';
+		case 'crossing_check_incomplete':
+			return 'The plot boundary is too complex to check fully: simplify it or split it into smaller plots.';
 		case 'point_without_area':
 			return `${area} is empty: give the plot's area in hectares (below 4), or its boundary.`;
 		case 'low_precision':

@@ -169,11 +169,13 @@ function line(p: ReportedProblem, oneFeature: boolean, warning = false): string 
 
 /** The problems' messages in the user's terms (the codes and places stay). */
 function sayInUserTerms(c: Checked, terms: UserTerms): void {
-	const pointHa = readLooseNumber(c.input.pointHa);
 	for (const list of [c.problems, c.warnings]) {
 		for (const p of list) {
+			// the area the message is about: the mapped field, else the feature's own property
+			const feature = p.where.feature === null ? undefined : c.validation?.features[p.where.feature];
+			const pointHa = readPointArea(feature?.properties, c.input.pointHa);
 			p.message = inUserTerms(
-				{ ...p, pointHa: pointHa.kind === 'number' ? pointHa.value : undefined },
+				{ ...p, pointHa: pointHa.kind === 'value' ? pointHa.value : undefined },
 				terms,
 			);
 		}

@@ -340,7 +340,7 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 			/^lat \(Latitude\) and lon \(Longitude\) look swapped: swap the two values\. Detail: /,
 		);
 		expect(big.problem_summary).toMatch(
-			/^ha \(Point Area \(Ha\)\) is 6 ha: a plot of 4 ha or more needs its boundary \(a polygon\), not a single point\. Detail: /,
+			/^ha \(Point Area \(Ha\)\) is 6 ha: a plot of more than 4 ha needs its boundary \(a polygon\), not a single point\. Detail: /,
 		);
 		expect(empty.problem_summary).toMatch(/^lon \(Longitude\) is empty\. Detail: /);
 		for (const v of [swapped, big, empty]) {

@@ -87,7 +87,9 @@ describe('bounded on any input (through the n8n engine)', () => {
 					{
 						code: 'json_too_deep',
 						message: expect.stringMatching(
-							new RegExp(`^the GeoJSON value nests more than 100 levels deep \\(at ${at}\\.a\\.a`),
+							new RegExp(
+								`^The geometry value is nested too deeply to be read: .* Detail: the GeoJSON value nests more than 100 levels deep \\(at ${at}\\.a\\.a`,
+							),
 						),
 						where: { feature: null },
 					},
@@ -98,7 +100,7 @@ describe('bounded on any input (through the n8n engine)', () => {
 			expect(antimeridian).toMatchObject({ valid: false, area_ha: null });
 			expect(antimeridian.problems.map((p) => p.code)).toEqual(['crosses_antimeridian']);
 			expect(antimeridian.problem_summary).toMatch(
-				/feature 0, ring 0, position \d: the polygon crosses the antimeridian/,
+				/^The plot crosses the 180° meridian: split it there .* Detail: the polygon crosses the antimeridian.* \(at ring 0, position \d\)$/,
 			);
 			expect(good.valid).toBe(true);
 			expect(fake.log.count()).toBe(0);
