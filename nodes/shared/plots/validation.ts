@@ -172,7 +172,8 @@ function sayInUserTerms(c: Checked, terms: UserTerms): void {
 	for (const list of [c.problems, c.warnings]) {
 		for (const p of list) {
 			// the area the message is about: the mapped field, else the feature's own property
-			const feature = p.where.feature === null ? undefined : c.validation?.features[p.where.feature];
+			const feature =
+				p.where.feature === null ? undefined : c.validation?.features[p.where.feature];
 			const pointHa = readPointArea(feature?.properties, c.input.pointHa);
 			p.message = inUserTerms(
 				{ ...p, pointHa: pointHa.kind === 'value' ? pointHa.value : undefined },
