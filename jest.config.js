@@ -16,7 +16,9 @@ module.exports = {
 			{ diagnostics: false, tsconfig: { allowJs: true, isolatedModules: true } },
 		],
 	},
-	transformIgnorePatterns: ['/node_modules/(?!(p-retry|is-network-error|flatbush|flatqueue)/)'],
+	transformIgnorePatterns: [
+		'/node_modules/(?!(p-retry|is-network-error|flatbush|flatqueue|robust-predicates)/)',
+	],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/jest-teardown.ts'],
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],
 	testTimeout: 60000,
