@@ -258,6 +258,29 @@ describe('crossCheckPlots', () => {
 		expect(r.candidatePairs).toBe(0);
 	});
 
+	it('measures each plot against at most `maxMeasuredPerPlot` others (the most box overlap first) and counts the rest', () => {
+		// 30 copies of one square, each shifted 1e-7° further east: every pair overlaps
+		const shapes = Array.from({ length: 30 }, (_, i) =>
+			shape(i, poly(square(Number((i * 1e-7).toFixed(7)), 0, 0.01))),
+		);
+		const r = crossCheckPlots(shapes, { maxMeasuredPerPlot: 5 });
+		expect(r.candidatePairs).toBe((30 * 29) / 2);
+		expect(r.measuredPairs + r.unmeasuredPairs).toBe(r.candidatePairs);
+		expect(r.overlaps).toHaveLength(r.measuredPairs);
+		expect(r.unmeasured.reduce((n, u) => n + u.count, 0)).toBe(2 * r.unmeasuredPairs);
+		// the nearest 5 on each side of a plot in the middle are its first: measured
+		const partners = (row: number) =>
+			r.overlaps.flatMap((o) => (o.a.row === row ? [o.b.row] : o.b.row === row ? [o.a.row] : []));
+		expect(partners(15).sort((x, y) => x - y)).toEqual([12, 13, 14, 16, 17, 18]);
+		// a plot measured against fewer than all has its count; with no cap every pair is measured
+		expect(r.unmeasured.find((u) => u.plot.row === 15)?.count).toBe(29 - 6);
+		const all = crossCheckPlots(shapes, { maxMeasuredPerPlot: 1000 });
+		expect([all.overlaps.length, all.unmeasuredPairs, all.unmeasured]).toEqual([435, 0, []]);
+		// the same areas either way, pair by pair
+		const m2 = new Map(all.overlaps.map((o) => [`${o.a.row}|${o.b.row}`, o.overlapM2]));
+		for (const o of r.overlaps) expect(o.overlapM2).toBe(m2.get(`${o.a.row}|${o.b.row}`));
+	});
+
 	it('points take part in the duplicate check only', () => {
 		const point = { type: 'Point' as const, coordinates: [1, 2] };
 		const r = crossCheckPlots([
