@@ -104,7 +104,7 @@ export const DEFAULT_MIN_OVERLAP_M2 = 1;
  * copies gives every plot every other one (n² / 2 pairs), and then the rest are counted, not
  * measured, and the output says so (`overlaps_not_measured`).
  */
-export const MAX_MEASURED_PER_PLOT = 20;
+export const MAX_MEASURED_PER_PLOT = 10;
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
 export function geometryKey(geometry: PlotGeometry): string {
@@ -408,17 +408,35 @@ export function crossCheckPlots(
 	for (let a = 0; a < n; a++) {
 		const box = boxes[a];
 		const found: number[] = [];
+		const scores: number[] = [];
 		for (const b of index.search(box[0], box[1], box[2], box[3])) {
 			// Boxes that only touch share no area, so neither can the plots.
 			if (b === a || !boxesShareArea(box, boxes[b])) continue;
 			if (sameGeometry(areas[a], areas[b])) continue; // an exact duplicate, reported as such
 			found.push(b);
+			scores.push(boxOverlap(box, boxes[b]));
 		}
 		candidates[a] = found.length;
 		if (found.length > cap) {
-			const shared = new Map(found.map((b) => [b, boxOverlap(box, boxes[b])]));
-			found.sort((x, y) => shared.get(y)! - shared.get(x)! || x - y);
-			found.length = cap;
+			// the first `cap` by shared box area (ties: input order), kept in a short sorted list
+			const best: number[] = [];
+			const bestScore: number[] = [];
+			const before = (score: number, b: number, k: number) =>
+				score > bestScore[k] || (score === bestScore[k] && b < best[k]);
+			found.forEach((b, k) => {
+				const score = scores[k];
+				if (best.length === cap && !before(score, b, cap - 1)) return;
+				let at = best.length;
+				while (at > 0 && before(score, b, at - 1)) at--;
+				best.splice(at, 0, b);
+				bestScore.splice(at, 0, score);
+				if (best.length > cap) {
+					best.pop();
+					bestScore.pop();
+				}
+			});
+			found.length = 0;
+			found.push(...best);
 		}
 		for (const b of found) chosen.add(a < b ? a * n + b : b * n + a);
 	}

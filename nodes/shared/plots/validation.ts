@@ -19,9 +19,11 @@ import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2, MAX_MEASURED_PER_PLOT } from '
 /**
  * Output caps (a count with a cap, never a list that grows with the square of the rows):
  * each row lists at most this many duplicates and overlaps (overlaps largest first) and
- * carries their full counts (`duplicate_count`, `overlap_count`).
+ * carries their full counts (`duplicate_count`, `overlap_count`). A row with at most this
+ * many overlaps gets a warning for each; a row with more gets one warning naming the count
+ * and the largest.
  */
-export const MAX_LISTED_PER_ROW = 10;
+export const MAX_LISTED_PER_ROW = 5;
 /** The summary lists at most this many duplicates and overlaps (overlaps largest first); its counts are full. */
 export const MAX_LISTED_IN_SUMMARY = 100;
 
@@ -351,25 +353,29 @@ function crossProblems(
 		// the largest first (ties: input order, as the pairs came), then the cap
 		const order = new Map(entry.overlaps.map((o, k) => [o, k]));
 		entry.overlaps.sort((x, y) => y.overlap_ha - x.overlap_ha || order.get(x)! - order.get(y)!);
-		for (const o of entry.overlaps.slice(0, MAX_LISTED_PER_ROW)) {
+		const listed = entry.overlaps.slice(0, MAX_LISTED_PER_ROW);
+		if (entry.overlaps.length <= MAX_LISTED_PER_ROW) {
+			for (const o of listed) {
+				report(row, {
+					code: 'overlapping_plots',
+					message: `the plot overlaps item ${o.other_item}, feature ${o.other_feature} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} % of this plot, ${o.overlap_percent_of_other} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
+					where: { feature: o.feature, other_item: o.other_item, other_feature: o.other_feature },
+				});
+			}
+		} else {
+			const largest = listed
+				.map((o) => `item ${o.other_item} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} %)`)
+				.join(', ');
 			report(row, {
 				code: 'overlapping_plots',
-				message: `the plot overlaps item ${o.other_item}, feature ${o.other_feature} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} % of this plot, ${o.overlap_percent_of_other} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
-				where: { feature: o.feature, other_item: o.other_item, other_feature: o.other_feature },
-			});
-		}
-		const more = entry.overlaps.length - MAX_LISTED_PER_ROW;
-		if (more > 0) {
-			report(row, {
-				code: 'overlapping_plots',
-				message: `the plot overlaps ${more} more plots (${entry.overlaps.length} in all; the ${MAX_LISTED_PER_ROW} largest are listed). Check this plot against the others on a map: many overlaps usually mean copies of one plot.`,
+				message: `the plot overlaps ${entry.overlaps.length} other plots; the ${MAX_LISTED_PER_ROW} largest (in "overlaps"): ${largest}. Many overlaps usually mean copies of one plot: keep one and correct the others.`,
 				where: { feature: null },
 			});
 		}
 		if (entry.notMeasured > 0) {
 			checkedOf.get(row)?.warnings.push({
 				code: 'overlaps_not_measured',
-				message: `the boxes of ${entry.notMeasured} more plots meet this plot's, but their overlap was not measured: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those nearest in extent) so that a run stays bounded. Remove the copies and overlaps listed and validate again.`,
+				message: `${entry.notMeasured} more plots lie over this one's extent but were not measured: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those covering most of its extent) so that a run stays bounded. Remove the copies and overlaps found and validate again.`,
 				where: { feature: null },
 			});
 		}
