@@ -10,12 +10,10 @@
 import { area } from '@turf/area';
 import { intersect } from '@turf/intersect';
 import type { IDataObject } from 'n8n-workflow';
-
-import type { Polygon } from '../nodes/shared/geometry';
 import * as polyclip from 'polyclip-ts';
 import polygonClipping from 'polygon-clipping';
 
-import type { MultiPolygon } from '../nodes/shared/geometry';
+import type { MultiPolygon, Polygon } from '../nodes/shared/geometry';
 import { crossCheckPlots, sharedArea } from '../nodes/shared/plots/overlaps';
 import { CredentialStore, runNode } from '../test/helpers/engine';
 import { gisCorpus } from '../test/helpers/gisCorpus';
