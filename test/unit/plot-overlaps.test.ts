@@ -281,6 +281,26 @@ describe('crossCheckPlots', () => {
 		for (const o of r.overlaps) expect(o.overlapM2).toBe(m2.get(`${o.a.row}|${o.b.row}`));
 	});
 
+	it("stops looking for a plot's candidates after `maxCandidatesPerPlot` and marks its counts as minimums", () => {
+		const shapes = Array.from({ length: 30 }, (_, i) =>
+			shape(i, poly(square(Number((i * 1e-7).toFixed(7)), 0, 0.01))),
+		);
+		const r = crossCheckPlots(shapes, { maxMeasuredPerPlot: 5, maxCandidatesPerPlot: 12 });
+		expect(r.cappedPlots).toBe(30);
+		expect(r.unmeasured).toHaveLength(30);
+		expect(r.unmeasured.every((u) => u.atLeast)).toBe(true);
+		// what was measured is measured exactly, and no pair twice
+		const all = crossCheckPlots(shapes, { maxMeasuredPerPlot: 1000 });
+		const m2 = new Map(all.overlaps.map((o) => [`${o.a.row}|${o.b.row}`, o.overlapM2]));
+		const keys = r.overlaps.map((o) => `${o.a.row}|${o.b.row}`);
+		expect(new Set(keys).size).toBe(keys.length);
+		for (const o of r.overlaps) expect(o.overlapM2).toBe(m2.get(`${o.a.row}|${o.b.row}`));
+		expect(r.measuredPairs).toBeGreaterThanOrEqual(5 * 15);
+		expect(r.candidatePairs).toBeGreaterThanOrEqual(r.measuredPairs);
+		expect(r.candidatePairs).toBeLessThan((30 * 29) / 2);
+		expect(all.cappedPlots).toBe(0);
+	});
+
 	it('points take part in the duplicate check only', () => {
 		const point = { type: 'Point' as const, coordinates: [1, 2] };
 		const r = crossCheckPlots([

@@ -70,6 +70,8 @@ export interface CrossCheckOptions {
 	minOverlapM2?: number;
 	/** At most this many candidate pairs are measured per plot (default MAX_MEASURED_PER_PLOT). */
 	maxMeasuredPerPlot?: number;
+	/** The index stops looking for a plot's candidates after this many (default MAX_CANDIDATES_PER_PLOT). */
+	maxCandidatesPerPlot?: number;
 }
 
 /** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
@@ -77,6 +79,8 @@ export interface Unmeasured {
 	plot: PlotRef;
 	/** Candidate pairs of this plot that were not measured. */
 	count: number;
+	/** The index stopped at MAX_CANDIDATES_PER_PLOT for this plot: there may be more. */
+	atLeast: boolean;
 }
 
 export interface CrossCheck {
@@ -93,6 +97,11 @@ export interface CrossCheck {
 	unmeasured: Unmeasured[];
 	/** Candidate pairs not measured (each counted once). */
 	unmeasuredPairs: number;
+	/**
+	 * Plots for which the index stopped looking at MAX_CANDIDATES_PER_PLOT boxes: for them
+	 * (and so for `candidatePairs` and `unmeasuredPairs`) the counts are minimums.
+	 */
+	cappedPlots: number;
 }
 
 export const DEFAULT_MIN_OVERLAP_M2 = 1;
@@ -105,6 +114,15 @@ export const DEFAULT_MIN_OVERLAP_M2 = 1;
  * measured, and the output says so (`overlaps_not_measured`).
  */
 export const MAX_MEASURED_PER_PLOT = 10;
+
+/**
+ * The index stops looking for one plot's candidates after this many boxes that share area
+ * with its own (exact duplicates included), so that even a file of 10,000 copies of one plot
+ * costs n × this, not n² / 2; the counts of such a plot are then minimums (`atLeast`).
+ */
+export const MAX_CANDIDATES_PER_PLOT = 1_000;
+
+const STOP = new Error('enough candidates');
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
 export function geometryKey(geometry: PlotGeometry): string {
@@ -364,6 +382,7 @@ export function crossCheckPlots(
 ): CrossCheck {
 	const minOverlapM2 = Math.max(options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2, SLIVER_M2);
 	const cap = Math.max(1, options.maxMeasuredPerPlot ?? MAX_MEASURED_PER_PLOT);
+	const enough = Math.max(cap, options.maxCandidatesPerPlot ?? MAX_CANDIDATES_PER_PLOT);
 	const duplicates: Duplicate[] = [];
 	// Hashes find the candidates; equal text of the coordinates confirms them.
 	const hashes = shapes.map((s) => geometryHash(s.geometry));
@@ -390,6 +409,7 @@ export function crossCheckPlots(
 		clippedPairs: 0,
 		unmeasured: [],
 		unmeasuredPairs: 0,
+		cappedPlots: 0,
 	};
 	if (options.overlaps === false) return result;
 
@@ -404,17 +424,26 @@ export function crossCheckPlots(
 	//    plot's first `cap` by the area its box shares with the other's.
 	const n = areas.length;
 	const candidates = new Uint32Array(n);
+	const capped = new Uint8Array(n);
 	const chosen = new Set<number>();
 	for (let a = 0; a < n; a++) {
 		const box = boxes[a];
 		const found: number[] = [];
 		const scores: number[] = [];
-		for (const b of index.search(box[0], box[1], box[2], box[3])) {
+		let seen = 0;
+		const outcome = searchUntil(index, box, (b) => {
 			// Boxes that only touch share no area, so neither can the plots.
-			if (b === a || !boxesShareArea(box, boxes[b])) continue;
-			if (sameGeometry(areas[a], areas[b])) continue; // an exact duplicate, reported as such
+			if (b === a || !boxesShareArea(box, boxes[b])) return true;
+			if (++seen > enough) return false;
+			if (sameGeometry(areas[a], areas[b])) return true; // a duplicate, reported as such
 			found.push(b);
 			scores.push(boxOverlap(box, boxes[b]));
+			return true;
+		});
+		if (typeof outcome === 'object') throw outcome.failed;
+		if (outcome === 'stopped') {
+			capped[a] = 1;
+			result.cappedPlots++;
 		}
 		candidates[a] = found.length;
 		if (found.length > cap) {
@@ -440,10 +469,11 @@ export function crossCheckPlots(
 		}
 		for (const b of found) chosen.add(a < b ? a * n + b : b * n + a);
 	}
+	// Each pair is found from both ends, except where one end's search stopped early.
+	const pairs = Float64Array.from(chosen).sort();
 	let candidateEnds = 0;
 	for (const c of candidates) candidateEnds += c;
-	result.candidatePairs = candidateEnds / 2;
-	const pairs = Float64Array.from(chosen).sort();
+	result.candidatePairs = Math.max(pairs.length, Math.ceil(candidateEnds / 2));
 	result.measuredPairs = pairs.length;
 	result.unmeasuredPairs = result.candidatePairs - pairs.length;
 
@@ -492,10 +522,32 @@ export function crossCheckPlots(
 		});
 	}
 	for (let a = 0; a < n; a++) {
-		const count = candidates[a] - measured[a];
-		if (count > 0) result.unmeasured.push({ plot: ref(shapes[areas[a]]), count });
+		const count = Math.max(0, candidates[a] - measured[a]);
+		if (count > 0 || capped[a])
+			result.unmeasured.push({ plot: ref(shapes[areas[a]]), count, atLeast: capped[a] === 1 });
 	}
 	return result;
+}
+
+/**
+ * Calls `visit` for each box the index finds over `box` until it returns false (Flatbush has
+ * no way to stop a search but an exception): `stopped` when it did, `done` when the search
+ * ran out, or what the index threw otherwise (never expected: reported, not swallowed).
+ */
+function searchUntil(
+	index: Flatbush,
+	box: Box,
+	visit: (b: number) => boolean,
+): 'done' | 'stopped' | { failed: unknown } {
+	try {
+		index.search(box[0], box[1], box[2], box[3], (b) => {
+			if (!visit(b)) throw STOP;
+			return false;
+		});
+		return 'done';
+	} catch (error) {
+		return error === STOP ? 'stopped' : { failed: error };
+	}
 }
 
 function boxOverlap(a: Box, b: Box): number {

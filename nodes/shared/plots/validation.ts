@@ -14,7 +14,12 @@ import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { POINT_HA_LIMIT, readLooseNumber } from '../geometry';
 import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
-import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2, MAX_MEASURED_PER_PLOT } from './overlaps';
+import {
+	crossCheckPlots,
+	DEFAULT_MIN_OVERLAP_M2,
+	MAX_CANDIDATES_PER_PLOT,
+	MAX_MEASURED_PER_PLOT,
+} from './overlaps';
 
 /**
  * Output caps (a count with a cap, never a list that grows with the square of the rows):
@@ -142,11 +147,17 @@ export interface ValidationSummary {
 	overlap_candidate_pairs: number;
 	/** Candidate pairs left unmeasured by the per-plot cap (see `limits`). */
 	overlap_pairs_not_measured: number;
+	/**
+	 * Plots for which the index stopped looking after `limits.overlap_candidates_looked_at_per_plot`
+	 * plots over their extent: when not 0, the two counts above are minimums.
+	 */
+	plots_with_candidates_capped: number;
 	/** The caps on this output and on the overlap check, by name. */
 	limits: {
 		duplicates_and_overlaps_listed_per_item: number;
 		duplicates_and_overlaps_listed_in_summary: number;
 		overlaps_measured_per_plot: number;
+		overlap_candidates_looked_at_per_plot: number;
 	};
 	/** At most MAX_LISTED_IN_SUMMARY, in input order; `duplicate_pairs` is the full count. */
 	duplicates: Array<{
@@ -170,6 +181,8 @@ interface RowCross {
 	duplicates: DuplicateReport[];
 	overlaps: OverlapReport[];
 	notMeasured: number;
+	/** The index stopped looking for candidates of one of the row's plots: `notMeasured` is a minimum. */
+	atLeast: boolean;
 	failures: number;
 }
 
@@ -297,7 +310,10 @@ function crossProblems(
 	const of = (row: number) => {
 		let entry = byRow.get(row);
 		if (!entry)
-			byRow.set(row, (entry = { duplicates: [], overlaps: [], notMeasured: 0, failures: 0 }));
+			byRow.set(
+				row,
+				(entry = { duplicates: [], overlaps: [], notMeasured: 0, atLeast: false, failures: 0 }),
+			);
 		return entry;
 	};
 	const checkedOf = new Map(rows.map((r) => [r.input.row, r]));
@@ -348,7 +364,11 @@ function crossProblems(
 			});
 		}
 	}
-	for (const u of cross.unmeasured) of(u.plot.row).notMeasured += u.count;
+	for (const u of cross.unmeasured) {
+		const entry = of(u.plot.row);
+		entry.notMeasured += u.count;
+		entry.atLeast ||= u.atLeast;
+	}
 	for (const [row, entry] of byRow) {
 		// the largest first (ties: input order, as the pairs came), then the cap
 		const order = new Map(entry.overlaps.map((o, k) => [o, k]));
@@ -372,10 +392,13 @@ function crossProblems(
 				where: { feature: null },
 			});
 		}
-		if (entry.notMeasured > 0) {
+		if (entry.notMeasured > 0 || entry.atLeast) {
+			const found = entry.atLeast
+				? `More than ${MAX_CANDIDATES_PER_PLOT} plots (exact duplicates included) lie over this one's extent, where Validate stops looking; ${entry.notMeasured} of those it looked at were not measured`
+				: `${entry.notMeasured} more plots lie over this one's extent but were not measured`;
 			checkedOf.get(row)?.warnings.push({
 				code: 'overlaps_not_measured',
-				message: `${entry.notMeasured} more plots lie over this one's extent but were not measured: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those covering most of its extent) so that a run stays bounded. Remove the copies and overlaps found and validate again.`,
+				message: `${found}: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those covering most of its extent) so that a run stays bounded. Remove the copies and overlaps found and validate again.`,
 				where: { feature: null },
 			});
 		}
@@ -435,6 +458,7 @@ export function validateRows(
 			duplicates: [],
 			overlaps: [],
 			notMeasured: 0,
+			atLeast: false,
 			failures: 0,
 		};
 		const report: RowReport = {
@@ -517,10 +541,12 @@ function summarise(
 		overlapping_pairs: cross.overlaps.length,
 		overlap_candidate_pairs: cross.candidatePairs,
 		overlap_pairs_not_measured: cross.unmeasuredPairs,
+		plots_with_candidates_capped: cross.cappedPlots,
 		limits: {
 			duplicates_and_overlaps_listed_per_item: MAX_LISTED_PER_ROW,
 			duplicates_and_overlaps_listed_in_summary: MAX_LISTED_IN_SUMMARY,
 			overlaps_measured_per_plot: MAX_MEASURED_PER_PLOT,
+			overlap_candidates_looked_at_per_plot: MAX_CANDIDATES_PER_PLOT,
 		},
 		duplicates: cross.duplicates.slice(0, MAX_LISTED_IN_SUMMARY).map((d) => ({
 			item: d.duplicate.row,

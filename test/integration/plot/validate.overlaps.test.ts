@@ -159,4 +159,27 @@ describe('Plot → Validate: overlaps on snapped data, bounded output (through t
 		expect(summary[0].json).toMatchObject({ duplicate_pairs: 149, overlapping_pairs: 0 });
 		expect(summary[0].json.duplicates).toHaveLength(100);
 	});
+
+	it('1,100 copies of one plot: the index stops looking after 1,000 per plot, and the output says so', async () => {
+		const ring = outline(-60, -10);
+		const rows = Array.from({ length: 1_100 }, () => ({ geojson: polygon(ring) }));
+		const { items } = await validate(rows);
+		const v = items.map((i) => validationOf(i.json));
+		expect(v[0].duplicate_count).toBe(1_099);
+		expect(v[0].duplicates).toHaveLength(5);
+		for (const row of [v[0], v[550], v[1_099]]) {
+			expect(row.overlap_count).toBe(0);
+			const stopped = row.warnings.find((w) => w.code === 'overlaps_not_measured')!;
+			expect(stopped.message).toContain(
+				"More than 1000 plots (exact duplicates included) lie over this one's extent, where Validate stops looking",
+			);
+		}
+		const { items: summary } = await validate(rows, { output: 'summary' });
+		expect(summary[0].json).toMatchObject({
+			duplicate_pairs: 1_099,
+			overlapping_pairs: 0,
+			plots_with_candidates_capped: 1_100,
+			limits: { overlap_candidates_looked_at_per_plot: 1_000 },
+		});
+	});
 });
