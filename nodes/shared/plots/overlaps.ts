@@ -7,11 +7,16 @@
  * 1. duplicates: one hash map keyed by the geometry (type + coordinates), O(n);
  * 2. overlaps: the bounding boxes of all polygon plots go into a static spatial index
  *    (Flatbush, a packed Hilbert R-tree: built in O(n log n), each query O(log n + k)); each
- *    plot asks the index for the plots whose box meets its own, which gives the candidate
- *    pairs; boxes that only touch (no common area) are dropped at once; for the rest the
- *    exact shared area (geodesic, as `@turf/area` measures) is computed from the two
- *    boundaries, by Turf (`@turf/intersect` + `@turf/area`) where they touch or run along
- *    each other (see `sharedArea`).
+ *    plot asks the index for the plots whose box shares area with its own (boxes that only
+ *    touch are dropped at once), which gives the candidate pairs; for each the shared area
+ *    (geodesic, as `@turf/area` measures) comes from a polygon-clipping library, or from an
+ *    exact shortcut where no boundaries meet (see `sharedArea`). Whether two plots overlap is
+ *    that area against Minimum Overlap, never a floating-point coincidence: touching plots
+ *    share 0 m² or a sliver below SLIVER_M2.
+ * 3. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
+ *    the index stops looking after MAX_CANDIDATES_PER_PLOT candidates per plot, and each plot
+ *    is measured against at most MAX_MEASURED_PER_PLOT of them; the rest are counted, and the
+ *    output names both caps.
  * A naive check compares every pair (n² / 2 pairs: 50 million for 10,000 plots); the index
  * leaves the few pairs that are really near each other (see BENCHMARKS.md).
  *
