@@ -18,7 +18,7 @@ module.exports = {
 		],
 	},
 	transformIgnorePatterns: [
-		'/node_modules/(?!(p-retry|is-network-error|flatbush|flatqueue|shpjs|parsedbf)/)',
+		'/node_modules/(?!(p-retry|is-network-error|flatbush|flatqueue|shpjs|parsedbf|robust-predicates)/)',
 	],
 	setupFilesAfterEnv: ['<rootDir>/test/helpers/jest-teardown.ts'],
 	reporters: ['default', '<rootDir>/test/helpers/summary-reporter.js'],

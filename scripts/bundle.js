@@ -38,6 +38,28 @@ const proj4Core = {
 	},
 };
 
+/**
+ * polygon-clipping (Plot → Validate's overlaps) reads two tuning knobs from `process.env`,
+ * a global n8n Cloud's scanner refuses in `dist/`: its own defaults (1e6) are kept, the
+ * lookups dropped. Fails the build if the text it expects is not there.
+ */
+const withoutProcessEnv = {
+	name: 'polygon-clipping-without-process-env',
+	setup(build) {
+		build.onLoad({ filter: /polygon-clipping[\\/]dist[\\/].*\.js$/ }, async (args) => {
+			const text = await fs.promises.readFile(args.path, 'utf8');
+			const pattern = /typeof process !== "undefined" && process\.env\.POLYGON_CLIPPING_\w+ \|\| /g;
+			const matches = text.match(pattern) ?? [];
+			if (matches.length !== 2) {
+				throw new Error(
+					`polygon-clipping: expected 2 process.env lookups in ${args.path}, found ${matches.length}`,
+				);
+			}
+			return { contents: text.replace(pattern, ''), loader: 'js' };
+		});
+	},
+};
+
 /** esbuild options writing the bundles into `outdir` (the package's `dist/` by default). */
 function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 	return {
@@ -65,7 +87,7 @@ function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 		logLevel: 'warning',
 		// Provided by n8n at run time (peer dependency).
 		external: ['n8n-workflow'],
-		plugins: [proj4Core],
+		plugins: [proj4Core, withoutProcessEnv],
 	};
 }
 

@@ -116,10 +116,10 @@ describe('sharesArea', () => {
 				const b = poly(r2);
 				const turf = turfOverlap(a, b);
 				const sharing = sharedArea(a, b);
-				if (turf > 0.01) expect(sharing.verdict).toBe('overlap');
-				if (sharing.verdict === 'apart') expect(turf).toBeLessThan(0.01);
-				// the area computed from the boundaries is Turf's figure
-				if (sharing.verdict === 'overlap' && sharing.m2 !== undefined) {
+				if (turf > 0.01) expect(sharesArea(a, b)).toBe('overlap');
+				if (sharesArea(a, b) === 'apart') expect(turf).toBeLessThan(0.01);
+				// the area (clipped, or from the boundaries by the shortcut) is Turf's figure
+				if (sharesArea(a, b) === 'overlap') {
 					computed++;
 					expect(Math.abs(sharing.m2 - turf)).toBeLessThanOrEqual(1e-6 * turf + 1e-3);
 				}
@@ -178,22 +178,21 @@ describe('sharedArea against @turf/intersect + @turf/area', () => {
 		],
 	] as const)('%s', (_name, a, b) => {
 		const sharing = sharedArea(a, b);
-		expect(sharing.verdict).toBe('overlap');
-		if (sharing.verdict !== 'overlap') return;
+		expect(sharesArea(a, b)).toBe('overlap');
 		expect(sharing.m2).toBeDefined();
 		const turf = turfOverlap(a, b);
 		expect(turf).toBeGreaterThan(1000);
-		expect(Math.abs(sharing.m2! - turf) / turf).toBeLessThan(1e-9);
+		expect(Math.abs(sharing.m2 - turf) / turf).toBeLessThan(1e-9);
 		const reverse = sharedArea(b, a);
-		expect(reverse.verdict === 'overlap' && Math.abs(reverse.m2! - turf) / turf).toBeLessThan(1e-9);
+		expect(sharesArea(b, a) === 'overlap' && Math.abs(reverse.m2 - turf) / turf).toBeLessThan(1e-9);
 	});
 
-	it('leaves shared stretches of boundary to Turf (m2 undefined) and gets them right through crossCheckPlots', () => {
+	it('leaves shared stretches of boundary to the clipper and gets them right through crossCheckPlots', () => {
 		const a = poly(square(0, 0, 0.01));
 		const inside = poly(square(0, 0, 0.005));
-		expect(sharedArea(a, inside)).toEqual({ verdict: 'overlap', m2: undefined });
+		expect(sharedArea(a, inside).by).toBe('clipped');
 		const r = crossCheckPlots([shape(0, a), shape(1, inside)]);
-		expect(r.turfChecks).toBe(1);
+		expect(r.clippedPairs).toBe(1);
 		expect(r.overlaps[0].overlapM2).toBeCloseTo(turfOverlap(a, inside), 6);
 		expect(r.overlaps[0].percentOfB).toBeCloseTo(100, 6);
 	});
@@ -247,16 +246,59 @@ describe('crossCheckPlots', () => {
 		});
 	});
 
-	it('asks Turf only about candidate pairs that share area (the index drops the rest)', () => {
+	it('clips only candidate pairs that share area (the index drops the rest)', () => {
 		// a 100 × 100 grid of touching squares: every square's box meets its 8 neighbours'
 		const shapes = Array.from({ length: 10_000 }, (_, i) =>
 			shape(i, poly(square((i % 100) * 0.001, Math.floor(i / 100) * 0.001, 0.001))),
 		);
 		const r = crossCheckPlots(shapes);
 		expect(r.overlaps).toEqual([]);
-		expect(r.turfChecks).toBe(0);
+		expect(r.clippedPairs).toBe(0);
 		// boxes that only touch are not even candidates
 		expect(r.candidatePairs).toBe(0);
+	});
+
+	it('measures each plot against at most `maxMeasuredPerPlot` others (the most box overlap first) and counts the rest', () => {
+		// 30 copies of one square, each shifted 1e-7° further east: every pair overlaps
+		const shapes = Array.from({ length: 30 }, (_, i) =>
+			shape(i, poly(square(Number((i * 1e-7).toFixed(7)), 0, 0.01))),
+		);
+		const r = crossCheckPlots(shapes, { maxMeasuredPerPlot: 5 });
+		expect(r.candidatePairs).toBe((30 * 29) / 2);
+		expect(r.measuredPairs + r.unmeasuredPairs).toBe(r.candidatePairs);
+		expect(r.overlaps).toHaveLength(r.measuredPairs);
+		expect(r.unmeasured.reduce((n, u) => n + u.count, 0)).toBe(2 * r.unmeasuredPairs);
+		// the nearest 5 on each side of a plot in the middle are its first: measured
+		const partners = (row: number) =>
+			r.overlaps.flatMap((o) => (o.a.row === row ? [o.b.row] : o.b.row === row ? [o.a.row] : []));
+		expect(partners(15).sort((x, y) => x - y)).toEqual([12, 13, 14, 16, 17, 18]);
+		// a plot measured against fewer than all has its count; with no cap every pair is measured
+		expect(r.unmeasured.find((u) => u.plot.row === 15)?.count).toBe(29 - 6);
+		const all = crossCheckPlots(shapes, { maxMeasuredPerPlot: 1000 });
+		expect([all.overlaps.length, all.unmeasuredPairs, all.unmeasured]).toEqual([435, 0, []]);
+		// the same areas either way, pair by pair
+		const m2 = new Map(all.overlaps.map((o) => [`${o.a.row}|${o.b.row}`, o.overlapM2]));
+		for (const o of r.overlaps) expect(o.overlapM2).toBe(m2.get(`${o.a.row}|${o.b.row}`));
+	});
+
+	it("stops looking for a plot's candidates after `maxCandidatesPerPlot` and marks its counts as minimums", () => {
+		const shapes = Array.from({ length: 30 }, (_, i) =>
+			shape(i, poly(square(Number((i * 1e-7).toFixed(7)), 0, 0.01))),
+		);
+		const r = crossCheckPlots(shapes, { maxMeasuredPerPlot: 5, maxCandidatesPerPlot: 12 });
+		expect(r.cappedPlots).toBe(30);
+		expect(r.unmeasured).toHaveLength(30);
+		expect(r.unmeasured.every((u) => u.atLeast)).toBe(true);
+		// what was measured is measured exactly, and no pair twice
+		const all = crossCheckPlots(shapes, { maxMeasuredPerPlot: 1000 });
+		const m2 = new Map(all.overlaps.map((o) => [`${o.a.row}|${o.b.row}`, o.overlapM2]));
+		const keys = r.overlaps.map((o) => `${o.a.row}|${o.b.row}`);
+		expect(new Set(keys).size).toBe(keys.length);
+		for (const o of r.overlaps) expect(o.overlapM2).toBe(m2.get(`${o.a.row}|${o.b.row}`));
+		expect(r.measuredPairs).toBeGreaterThanOrEqual(5 * 15);
+		expect(r.candidatePairs).toBeGreaterThanOrEqual(r.measuredPairs);
+		expect(r.candidatePairs).toBeLessThan((30 * 29) / 2);
+		expect(all.cappedPlots).toBe(0);
 	});
 
 	it('points take part in the duplicate check only', () => {

@@ -7,11 +7,16 @@
  * 1. duplicates: one hash map keyed by the geometry (type + coordinates), O(n);
  * 2. overlaps: the bounding boxes of all polygon plots go into a static spatial index
  *    (Flatbush, a packed Hilbert R-tree: built in O(n log n), each query O(log n + k)); each
- *    plot asks the index for the plots whose box meets its own, which gives the candidate
- *    pairs; boxes that only touch (no common area) are dropped at once; for the rest the
- *    exact shared area (geodesic, as `@turf/area` measures) is computed from the two
- *    boundaries, by Turf (`@turf/intersect` + `@turf/area`) where they touch or run along
- *    each other (see `sharedArea`).
+ *    plot asks the index for the plots whose box shares area with its own (boxes that only
+ *    touch are dropped at once), which gives the candidate pairs; for each the shared area
+ *    (geodesic, as `@turf/area` measures) comes from a polygon-clipping library, or from an
+ *    exact shortcut where no boundaries meet (see `sharedArea`). Whether two plots overlap is
+ *    that area against Minimum Overlap, never a floating-point coincidence: touching plots
+ *    share 0 m² or a sliver below SLIVER_M2.
+ * 3. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
+ *    the index stops looking after MAX_CANDIDATES_PER_PLOT candidates per plot, and each plot
+ *    is measured against at most MAX_MEASURED_PER_PLOT of them; the rest are counted, and the
+ *    output names both caps.
  * A naive check compares every pair (n² / 2 pairs: 50 million for 10,000 plots); the index
  * leaves the few pairs that are really near each other (see BENCHMARKS.md).
  *
@@ -19,8 +24,10 @@
  * draws a circle around it), so it cannot be said to overlap.
  */
 import { area } from '@turf/area';
-import { intersect } from '@turf/intersect';
 import Flatbush from 'flatbush';
+import * as polyclip from 'polyclip-ts';
+import polygonClipping from 'polygon-clipping';
+import { orient2d } from 'robust-predicates';
 
 import type { MultiPolygon, PlotGeometry, Polygon, Position } from '../geometry';
 
@@ -54,7 +61,7 @@ export interface Overlap {
 	percentOfB: number;
 }
 
-/** A pair whose overlap could not be computed (Turf threw): reported, never dropped silently. */
+/** A pair whose overlap could not be computed (both clippers threw): reported, never dropped silently. */
 export interface OverlapFailure {
 	a: PlotRef;
 	b: PlotRef;
@@ -66,19 +73,61 @@ export interface CrossCheckOptions {
 	overlaps?: boolean;
 	/** Shared areas smaller than this (square metres) are not reported; default 1 m². */
 	minOverlapM2?: number;
+	/** At most this many candidate pairs are measured per plot (default MAX_MEASURED_PER_PLOT). */
+	maxMeasuredPerPlot?: number;
+	/** The index stops looking for a plot's candidates after this many (default MAX_CANDIDATES_PER_PLOT). */
+	maxCandidatesPerPlot?: number;
+}
+
+/** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
+export interface Unmeasured {
+	plot: PlotRef;
+	/** Candidate pairs of this plot that were not measured. */
+	count: number;
+	/** The index stopped at MAX_CANDIDATES_PER_PLOT for this plot: there may be more. */
+	atLeast: boolean;
 }
 
 export interface CrossCheck {
 	duplicates: Duplicate[];
 	overlaps: Overlap[];
 	failures: OverlapFailure[];
-	/** Pairs whose bounding boxes share an area (the candidates from the index). */
+	/** Pairs whose bounding boxes share an area (the candidates from the index; exact duplicates left out). */
 	candidatePairs: number;
-	/** Candidate pairs sharing area whose overlap was not plain, computed by Turf. */
-	turfChecks: number;
+	/** Candidate pairs whose shared area was measured (the others: `unmeasured`). */
+	measuredPairs: number;
+	/** Measured pairs whose shared area the clipping library computed (the rest: the exact shortcut). */
+	clippedPairs: number;
+	/** Plots with candidate pairs beyond the per-plot cap, in input order. */
+	unmeasured: Unmeasured[];
+	/** Candidate pairs not measured (each counted once). */
+	unmeasuredPairs: number;
+	/**
+	 * Plots for which the index stopped looking at MAX_CANDIDATES_PER_PLOT boxes: for them
+	 * (and so for `candidatePairs` and `unmeasuredPairs`) the counts are minimums.
+	 */
+	cappedPlots: number;
 }
 
 export const DEFAULT_MIN_OVERLAP_M2 = 1;
+
+/**
+ * The shared area of each plot is measured with at most this many other plots: those whose
+ * bounding boxes overlap its own the most (a pair is measured when it is among the first of
+ * either plot). Real plot files give a plot a handful of candidates; a file of near-identical
+ * copies gives every plot every other one (n² / 2 pairs), and then the rest are counted, not
+ * measured, and the output says so (`overlaps_not_measured`).
+ */
+export const MAX_MEASURED_PER_PLOT = 10;
+
+/**
+ * The index stops looking for one plot's candidates after this many boxes that share area
+ * with its own (exact duplicates included), so that even a file of 10,000 copies of one plot
+ * costs n × this, not n² / 2; the counts of such a plot are then minimums (`atLeast`).
+ */
+export const MAX_CANDIDATES_PER_PLOT = 1_000;
+
+const STOP = new Error('enough candidates');
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
 export function geometryKey(geometry: PlotGeometry): string {
@@ -129,161 +178,34 @@ function boxOf(geometry: Polygon | MultiPolygon): Box {
 }
 
 /*
- * The shared area of two polygons, computed exactly where that is plain, so that Turf's
- * intersect (polyclip-ts, exact arithmetic: about 1.5 ms per pair) runs only where it is
- * needed. Most candidate pairs (neighbours whose boxes meet) share no area at all, and the
- * overlaps of walked or digitised plots are plain crossings.
+ * The shared area of two polygons. A polygon-clipping library computes it (see `clipArea`);
+ * one shortcut is kept because it is exact by construction: when no edge of one polygon
+ * touches any edge of the other — decided with exact orientation tests (robust-predicates),
+ * so a corner that lies on an edge in decimal terms but not in binary ones is still a contact
+ * and goes to the clipper — every ring of each polygon lies wholly inside or wholly outside
+ * the other. By Green's theorem the boundary of the shared area is then the rings of each
+ * polygon that lie inside the other (told by an exact point-in-polygon test of one vertex,
+ * which is off the other boundary), so the shared area is the sum of their areas (outer rings
+ * added, holes taken away), each measured as @turf/area measures a ring: plots apart, a plot
+ * strictly inside another, a plot inside another's hole. Checked against the clippers in
+ * test/unit/plot-overlaps.test.ts and test/unit/plot-overlaps.corpus.test.ts.
  *
- * Each polygon part of one plot is compared with each part of the other. Every edge is cut
- * where the other boundary meets it; a piece that does not run along the other boundary lies
- * wholly inside or wholly outside the other polygon (its middle point tells). The boundary of
- * the shared area is made of the pieces of each boundary that lie inside the other, plus the
- * stretches both boundaries run along in the same direction. By Green's theorem the shared
- * area is the sum of those pieces' terms in the formula @turf/area uses for a ring,
- * (λ₂ − λ₁)(sin φ₁ + sin φ₂) · R² / 2, with every ring turned so that its polygon lies on its
- * left: the same figure as @turf/area of @turf/intersect's result (checked against them in
- * test/unit/plot-overlaps.test.ts).
- * - No piece inside the other polygon and no common stretch: the two only touch or are apart.
- * - Pieces inside, crossings in the middle of edges only: the sum is the shared area.
- * - Anything less plain (a common stretch of boundary, a corner of one on the other's
- *   boundary): Turf computes the shared area.
+ * The contact test compares edges pairwise, so it runs only while the two boundaries have at
+ * most SHORTCUT_MAX_EDGE_PAIRS edge pairs; bigger pairs go straight to the clipper (a sweep
+ * line: O((n + k) log n)).
  */
 
 type Rings = Position[][];
 
-const EPS = 1e-12;
-const RADIANS = Math.PI / 180;
-/** @turf/area's factor: R² / 2 with R = 6,371,008.8 m (@turf/helpers' earthRadius). */
-const AREA_FACTOR = (6_371_008.8 * 6_371_008.8) / 2;
+/** The largest product of the two polygons' edge counts for which the contact test runs. */
+const SHORTCUT_MAX_EDGE_PAIRS = 40_000;
 
-function cross(ax: number, ay: number, bx: number, by: number): number {
-	return ax * by - ay * bx;
-}
-
-/** Even-odd rule over all rings (holes included); the point is assumed off the boundary. */
-function insideRings(x: number, y: number, rings: Rings): boolean {
-	let inside = false;
-	for (const ring of rings) {
-		for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-			const [xi, yi] = ring[i];
-			const [xj, yj] = ring[j];
-			if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-		}
-	}
-	return inside;
-}
-
-/** +1 when a ring already has its polygon on its left (outer ring counter-clockwise, holes clockwise), else -1. */
-function turnOf(ring: Position[], hole: boolean): number {
-	let twice = 0;
-	for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
-		twice += ring[j][0] * ring[i][1] - ring[i][0] * ring[j][1];
-	return twice > 0 !== hole ? 1 : -1;
-}
-
-/** The ring-area term of the segment from (x1, y1) to (x2, y2), in radians (see above). */
-function term(x1: number, y1: number, x2: number, y2: number): number {
-	return (x2 - x1) * RADIANS * (Math.sin(y1 * RADIANS) + Math.sin(y2 * RADIANS));
-}
-
-interface Pieces {
-	/** Some piece lies inside the other polygon, or the boundaries run along each other the same way. */
-	shares: boolean;
-	/** A common stretch of boundary or a corner on the other boundary: Turf decides the area. */
-	plain: boolean;
-	/** Sum of the terms of the pieces inside (and of the common stretches, when `withAlong`). */
-	sum: number;
-}
-
-/** Cuts the edges of `rings` at the boundary of `other` and sums the pieces inside it. */
-function piecesOf(rings: Rings, other: Rings, withAlong: boolean): Pieces {
-	const turns = other.map((ring, r) => turnOf(ring, r > 0));
-	const result: Pieces = { shares: false, plain: true, sum: 0 };
-	rings.forEach((ring, r) => {
-		const turn = turnOf(ring, r > 0);
-		let state: boolean | undefined;
-		for (let i = 0; i + 1 < ring.length; i++) {
-			const [ax, ay] = ring[i];
-			const [bx, by] = ring[i + 1];
-			const dx = bx - ax;
-			const dy = by - ay;
-			const len2 = dx * dx + dy * dy;
-			if (len2 === 0) continue;
-			const cuts = [0, 1];
-			const along: Array<[number, number, boolean]> = [];
-			const eMinX = Math.min(ax, bx);
-			const eMaxX = Math.max(ax, bx);
-			const eMinY = Math.min(ay, by);
-			const eMaxY = Math.max(ay, by);
-			other.forEach((oring, o) => {
-				for (let k = 0; k + 1 < oring.length; k++) {
-					const [cx, cy] = oring[k];
-					const [ex, ey] = oring[k + 1];
-					if (Math.max(cx, ex) < eMinX || Math.min(cx, ex) > eMaxX) continue;
-					if (Math.max(cy, ey) < eMinY || Math.min(cy, ey) > eMaxY) continue;
-					const fx = ex - cx;
-					const fy = ey - cy;
-					const d = cross(dx, dy, fx, fy);
-					const wx = cx - ax;
-					const wy = cy - ay;
-					if (d !== 0) {
-						const t = cross(wx, wy, fx, fy) / d;
-						const u = cross(wx, wy, dx, dy) / d;
-						if (t < -EPS || t > 1 + EPS || u < -EPS || u > 1 + EPS) continue;
-						// a corner of one on the other's boundary: not plain
-						if (t <= EPS || t >= 1 - EPS || u <= EPS || u >= 1 - EPS) result.plain = false;
-						cuts.push(Math.min(1, Math.max(0, t)));
-					} else if (cross(wx, wy, dx, dy) === 0) {
-						// Collinear: the stretch of the edge that runs along the other edge.
-						const t0 = (wx * dx + wy * dy) / len2;
-						const t1 = ((ex - ax) * dx + (ey - ay) * dy) / len2;
-						const lo = Math.max(0, Math.min(t0, t1));
-						const hi = Math.min(1, Math.max(t0, t1));
-						if (hi < lo) continue;
-						cuts.push(lo, hi);
-						if (hi > lo) {
-							result.plain = false;
-							const sameWay = (dx * fx + dy * fy) * turn * turns[o] > 0;
-							along.push([lo, hi, sameWay]);
-						}
-					}
-				}
-			});
-			cuts.sort((p, q) => p - q);
-			// Whether a piece is inside changes only where the other boundary meets this one:
-			// a point-in-polygon test is needed only after a contact (or at a ring's start).
-			if (cuts.length > 2 || along.length > 0) state = undefined;
-			for (let c = 0; c + 1 < cuts.length; c++) {
-				const t0 = cuts[c];
-				const t1 = cuts[c + 1];
-				if (t1 - t0 <= EPS) continue;
-				const mid = (t0 + t1) / 2;
-				const x0 = ax + dx * t0;
-				const y0 = ay + dy * t0;
-				const x1 = ax + dx * t1;
-				const y1 = ay + dy * t1;
-				const stretch = along.find(([lo, hi]) => mid >= lo && mid <= hi);
-				if (stretch) {
-					if (stretch[2]) {
-						result.shares = true;
-						if (withAlong) result.sum += turn * term(x0, y0, x1, y1);
-					}
-					state = undefined;
-					continue;
-				}
-				if (c > 0) state = undefined; // after a contact inside the edge
-				state ??= insideRings(ax + dx * mid, ay + dy * mid, other);
-				if (state) {
-					result.shares = true;
-					result.sum += turn * term(x0, y0, x1, y1);
-				}
-			}
-			// the next edge starts at this edge's end: a contact there was found by both
-			if (cuts.length > 2 && cuts[cuts.length - 2] >= 1 - EPS) state = undefined;
-		}
-	});
-	return result;
-}
+/**
+ * Shared areas below this (m²) are what clipping touching plots leaves (slivers of about
+ * 1e-8 m² where edges are snapped onto each other): never an overlap, even with Minimum
+ * Overlap 0. A real overlap this small is 10 cm².
+ */
+export const SLIVER_M2 = 0.001;
 
 function boxOfRings(rings: Rings): Box {
 	let minX = Infinity;
@@ -303,61 +225,169 @@ function boxesShareArea(a: Box, b: Box): boolean {
 	return Math.min(a[2], b[2]) > Math.max(a[0], b[0]) && Math.min(a[3], b[3]) > Math.max(a[1], b[1]);
 }
 
-/** What two polygon geometries share: nothing, an area computed here, or an area for Turf to compute. */
-export type Sharing = { verdict: 'apart' } | { verdict: 'overlap'; m2: number | undefined };
+const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
 
-/**
- * Whether two polygon geometries (validated: closed rings that do not cross themselves) share
- * area, and how much when that is plain (`m2`; undefined: ask Turf). See above.
- */
-export function sharedArea(a: Polygon | MultiPolygon, b: Polygon | MultiPolygon): Sharing {
-	const partsA = a.type === 'Polygon' ? [a.coordinates] : a.coordinates;
-	const partsB = b.type === 'Polygon' ? [b.coordinates] : b.coordinates;
-	let shares = false;
-	let plain = true;
-	let total = 0;
-	for (const p of partsA) {
-		const boxP = boxOfRings(p);
-		for (const q of partsB) {
-			if (!boxesShareArea(boxP, boxOfRings(q))) continue;
-			const fromP = piecesOf(p, q, true);
-			const fromQ = piecesOf(q, p, false);
-			if (!fromP.shares && !fromQ.shares) continue;
-			shares = true;
-			plain &&= fromP.plain && fromQ.plain;
-			total += Math.abs(fromP.sum + fromQ.sum) * AREA_FACTOR;
-		}
-	}
-	if (!shares) return { verdict: 'apart' };
-	return { verdict: 'overlap', m2: plain ? total : undefined };
+/** Whether the closed segments ab and cd have a point in common (exact). */
+export function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boolean {
+	if (Math.max(a[0], b[0]) < Math.min(c[0], d[0]) || Math.max(c[0], d[0]) < Math.min(a[0], b[0]))
+		return false;
+	if (Math.max(a[1], b[1]) < Math.min(c[1], d[1]) || Math.max(c[1], d[1]) < Math.min(a[1], b[1]))
+		return false;
+	const o1 = sign(orient2d(a[0], a[1], b[0], b[1], c[0], c[1]));
+	const o2 = sign(orient2d(a[0], a[1], b[0], b[1], d[0], d[1]));
+	const o3 = sign(orient2d(c[0], c[1], d[0], d[1], a[0], a[1]));
+	const o4 = sign(orient2d(c[0], c[1], d[0], d[1], b[0], b[1]));
+	// all on one line: the boxes (checked above to meet) tell whether the segments do
+	if (o1 === 0 && o2 === 0 && o3 === 0 && o4 === 0) return true;
+	return o1 * o2 <= 0 && o3 * o4 <= 0;
 }
 
-/** Whether two polygon geometries share area (see `sharedArea`). */
+/** Whether any edge of `p` has a point in common with any edge of `q` (exact). */
+function boundariesMeet(p: Rings, q: Rings): boolean {
+	for (const ring of p) {
+		for (let i = 0; i + 1 < ring.length; i++) {
+			const a = ring[i];
+			const b = ring[i + 1];
+			const minX = Math.min(a[0], b[0]);
+			const maxX = Math.max(a[0], b[0]);
+			const minY = Math.min(a[1], b[1]);
+			const maxY = Math.max(a[1], b[1]);
+			for (const other of q) {
+				for (let k = 0; k + 1 < other.length; k++) {
+					const c = other[k];
+					const d = other[k + 1];
+					if (c[0] < minX && d[0] < minX) continue;
+					if (c[0] > maxX && d[0] > maxX) continue;
+					if (c[1] < minY && d[1] < minY) continue;
+					if (c[1] > maxY && d[1] > maxY) continue;
+					if (segmentsMeet(a, b, c, d)) return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/**
+ * Whether the point lies inside the polygon `rings` (even-odd over all rings), for a point
+ * known to be off its boundary: winding numbers with exact orientation tests.
+ */
+export function insideRings(x: number, y: number, rings: Rings): boolean {
+	let inside = false;
+	for (const ring of rings) {
+		let winding = 0;
+		for (let i = 0; i + 1 < ring.length; i++) {
+			const [ax, ay] = ring[i];
+			const [bx, by] = ring[i + 1];
+			// orient2d > 0: the point lies to the right of a → b (robust-predicates' sign)
+			if (ay <= y) {
+				if (by > y && orient2d(ax, ay, bx, by, x, y) < 0) winding++;
+			} else if (by <= y && orient2d(ax, ay, bx, by, x, y) > 0) winding--;
+		}
+		if (winding !== 0) inside = !inside;
+	}
+	return inside;
+}
+
+function ringM2(ring: Position[]): number {
+	return area({ type: 'Polygon', coordinates: [ring] });
+}
+
+/**
+ * The shared area of two polygon parts whose boundaries do not meet: the rings of each that
+ * lie inside the other, outer rings added and holes taken away (see above).
+ */
+function sharedWithoutContact(p: Rings, q: Rings): number {
+	let m2 = 0;
+	for (const [mine, theirs] of [
+		[p, q],
+		[q, p],
+	]) {
+		mine.forEach((ring, r) => {
+			if (ring.length === 0 || !insideRings(ring[0][0], ring[0][1], theirs)) return;
+			m2 += (r === 0 ? 1 : -1) * ringM2(ring);
+		});
+	}
+	return Math.max(0, m2);
+}
+
+function edgeCount(parts: Rings[]): number {
+	let n = 0;
+	for (const rings of parts) for (const ring of rings) n += Math.max(0, ring.length - 1);
+	return n;
+}
+
+/**
+ * The shared area of two polygon geometries in m², by the clipping library: polygon-clipping
+ * (a sweep line with exact orientation tests), and polyclip-ts (the same algorithm in
+ * arbitrary precision, what @turf/intersect runs) should it throw; measured in BENCHMARKS.md.
+ */
+function clipArea(a: Polygon | MultiPolygon, b: Polygon | MultiPolygon): number {
+	let shared: Position[][][];
+	try {
+		shared = polygonClipping.intersection(a.coordinates as never, b.coordinates as never);
+	} catch {
+		shared = polyclip.intersection(a.coordinates as never, b.coordinates as never);
+	}
+	return shared.length === 0 ? 0 : area({ type: 'MultiPolygon', coordinates: shared });
+}
+
+/** How a pair's shared area was found: `apart` (boxes of no two parts share area), `shortcut`, `clipped`. */
+export type SharedBy = 'apart' | 'shortcut' | 'clipped';
+
+/**
+ * The shared area of two polygon geometries (validated: closed rings that do not cross
+ * themselves) in m², and how it was found. Plots that only touch share 0 m² or a sliver below
+ * SLIVER_M2.
+ */
+export function sharedArea(
+	a: Polygon | MultiPolygon,
+	b: Polygon | MultiPolygon,
+): { m2: number; by: SharedBy } {
+	const partsA = a.type === 'Polygon' ? [a.coordinates] : a.coordinates;
+	const partsB = b.type === 'Polygon' ? [b.coordinates] : b.coordinates;
+	// Parts whose boxes share no area (apart, or boxes that only touch) share no area either.
+	const pairs: Array<[Rings, Rings]> = [];
+	for (const p of partsA) {
+		const boxP = boxOfRings(p);
+		for (const q of partsB) if (boxesShareArea(boxP, boxOfRings(q))) pairs.push([p, q]);
+	}
+	if (pairs.length === 0) return { m2: 0, by: 'apart' };
+	if (edgeCount(partsA) * edgeCount(partsB) <= SHORTCUT_MAX_EDGE_PAIRS) {
+		if (!pairs.some(([p, q]) => boundariesMeet(p, q))) {
+			let m2 = 0;
+			for (const [p, q] of pairs) m2 += sharedWithoutContact(p, q);
+			return { m2, by: 'shortcut' };
+		}
+	}
+	return { m2: clipArea(a, b), by: 'clipped' };
+}
+
+/** Whether two polygon geometries share area: at least SLIVER_M2 (see `sharedArea`). */
 export function sharesArea(
 	a: Polygon | MultiPolygon,
 	b: Polygon | MultiPolygon,
 ): 'overlap' | 'apart' {
-	return sharedArea(a, b).verdict;
+	return sharedArea(a, b).m2 >= SLIVER_M2 ? 'overlap' : 'apart';
 }
 
 function isArea(geometry: PlotGeometry): geometry is Polygon | MultiPolygon {
 	return geometry.type === 'Polygon' || geometry.type === 'MultiPolygon';
 }
 
-function asFeature(geometry: Polygon | MultiPolygon) {
-	return { type: 'Feature' as const, properties: {}, geometry };
-}
-
 /**
  * Duplicates and overlaps among `shapes` (give only geometries that passed validation:
  * closed, simple rings). Pairs come out in input order of their first plot, then of the
  * second; a pair of exact duplicates is reported as a duplicate only, not also as an overlap.
+ * Shared areas below SLIVER_M2 are touching, never an overlap.
  */
 export function crossCheckPlots(
 	shapes: readonly PlotShape[],
 	options: CrossCheckOptions = {},
 ): CrossCheck {
-	const minOverlapM2 = options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2;
+	const minOverlapM2 = Math.max(options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2, SLIVER_M2);
+	const cap = Math.max(1, options.maxMeasuredPerPlot ?? MAX_MEASURED_PER_PLOT);
+	const enough = Math.max(cap, options.maxCandidatesPerPlot ?? MAX_CANDIDATES_PER_PLOT);
 	const duplicates: Duplicate[] = [];
 	// Hashes find the candidates; equal text of the coordinates confirms them.
 	const hashes = shapes.map((s) => geometryHash(s.geometry));
@@ -380,7 +410,11 @@ export function crossCheckPlots(
 		overlaps: [],
 		failures: [],
 		candidatePairs: 0,
-		turfChecks: 0,
+		measuredPairs: 0,
+		clippedPairs: 0,
+		unmeasured: [],
+		unmeasuredPairs: 0,
+		cappedPlots: 0,
 	};
 	if (options.overlaps === false) return result;
 
@@ -390,6 +424,63 @@ export function crossCheckPlots(
 	const index = new Flatbush(areas.length);
 	for (const [minX, minY, maxX, maxY] of boxes) index.add(minX, minY, maxX, maxY);
 	index.finish();
+
+	// 1. The candidates of each plot (boxes sharing area), and the pairs to measure: each
+	//    plot's first `cap` by the area its box shares with the other's.
+	const n = areas.length;
+	const candidates = new Uint32Array(n);
+	const capped = new Uint8Array(n);
+	const chosen = new Set<number>();
+	for (let a = 0; a < n; a++) {
+		const box = boxes[a];
+		const found: number[] = [];
+		const scores: number[] = [];
+		let seen = 0;
+		const outcome = searchUntil(index, box, (b) => {
+			// Boxes that only touch share no area, so neither can the plots.
+			if (b === a || !boxesShareArea(box, boxes[b])) return true;
+			if (++seen > enough) return false;
+			if (sameGeometry(areas[a], areas[b])) return true; // a duplicate, reported as such
+			found.push(b);
+			scores.push(boxOverlap(box, boxes[b]));
+			return true;
+		});
+		if (typeof outcome === 'object') throw outcome.failed;
+		if (outcome === 'stopped') {
+			capped[a] = 1;
+			result.cappedPlots++;
+		}
+		candidates[a] = found.length;
+		if (found.length > cap) {
+			// the first `cap` by shared box area (ties: input order), kept in a short sorted list
+			const best: number[] = [];
+			const bestScore: number[] = [];
+			const before = (score: number, b: number, k: number) =>
+				score > bestScore[k] || (score === bestScore[k] && b < best[k]);
+			found.forEach((b, k) => {
+				const score = scores[k];
+				if (best.length === cap && !before(score, b, cap - 1)) return;
+				let at = best.length;
+				while (at > 0 && before(score, b, at - 1)) at--;
+				best.splice(at, 0, b);
+				bestScore.splice(at, 0, score);
+				if (best.length > cap) {
+					best.pop();
+					bestScore.pop();
+				}
+			});
+			found.length = 0;
+			found.push(...best);
+		}
+		for (const b of found) chosen.add(a < b ? a * n + b : b * n + a);
+	}
+	// Each pair is found from both ends, except where one end's search stopped early.
+	const pairs = Float64Array.from(chosen).sort();
+	let candidateEnds = 0;
+	for (const c of candidates) candidateEnds += c;
+	result.candidatePairs = Math.max(pairs.length, Math.ceil(candidateEnds / 2));
+	result.measuredPairs = pairs.length;
+	result.unmeasuredPairs = result.candidatePairs - pairs.length;
 
 	const ownArea = new Map<number, number>();
 	const areaOf = (i: number): number => {
@@ -401,54 +492,73 @@ export function crossCheckPlots(
 		return m2;
 	};
 
-	for (let a = 0; a < areas.length; a++) {
-		const [minX, minY, maxX, maxY] = boxes[a];
-		const found = index.search(minX, minY, maxX, maxY).filter((b) => b > a);
-		found.sort((x, y) => x - y);
-		for (const b of found) {
-			const [bMinX, bMinY, bMaxX, bMaxY] = boxes[b];
-			// Boxes that only touch share no area, so neither can the plots.
-			if (Math.min(maxX, bMaxX) <= Math.max(minX, bMinX)) continue;
-			if (Math.min(maxY, bMaxY) <= Math.max(minY, bMinY)) continue;
-			const i = areas[a];
-			const j = areas[b];
-			if (sameGeometry(i, j)) continue; // an exact duplicate, reported as such
-			result.candidatePairs++;
-			const first = shapes[i].geometry as Polygon | MultiPolygon;
-			const second = shapes[j].geometry as Polygon | MultiPolygon;
-			const sharing = sharedArea(first, second);
-			if (sharing.verdict === 'apart') continue;
-			let overlapM2 = sharing.m2;
-			if (overlapM2 === undefined) {
-				result.turfChecks++;
-				let shared: ReturnType<typeof intersect>;
-				try {
-					shared = intersect({
-						type: 'FeatureCollection',
-						features: [asFeature(first), asFeature(second)],
-					});
-				} catch (error) {
-					result.failures.push({
-						a: ref(shapes[i]),
-						b: ref(shapes[j]),
-						reason: error instanceof Error ? error.message : String(error),
-					});
-					continue;
-				}
-				if (!shared) continue;
-				overlapM2 = area(shared);
-			}
-			if (!(overlapM2 >= minOverlapM2)) continue;
-			result.overlaps.push({
+	// 2. The shared area of each chosen pair, in input order.
+	const measured = new Uint32Array(n);
+	for (const key of pairs) {
+		const a = Math.floor(key / n);
+		const b = key - a * n;
+		measured[a]++;
+		measured[b]++;
+		const i = areas[a];
+		const j = areas[b];
+		let shared: ReturnType<typeof sharedArea>;
+		try {
+			shared = sharedArea(
+				shapes[i].geometry as Polygon | MultiPolygon,
+				shapes[j].geometry as Polygon | MultiPolygon,
+			);
+		} catch (error) {
+			result.failures.push({
 				a: ref(shapes[i]),
 				b: ref(shapes[j]),
-				overlapM2,
-				percentOfA: percent(overlapM2, areaOf(i)),
-				percentOfB: percent(overlapM2, areaOf(j)),
+				reason: error instanceof Error ? error.message : String(error),
 			});
+			continue;
 		}
+		if (shared.by === 'clipped') result.clippedPairs++;
+		const overlapM2 = shared.m2;
+		if (!(overlapM2 >= minOverlapM2)) continue;
+		result.overlaps.push({
+			a: ref(shapes[i]),
+			b: ref(shapes[j]),
+			overlapM2,
+			percentOfA: percent(overlapM2, areaOf(i)),
+			percentOfB: percent(overlapM2, areaOf(j)),
+		});
+	}
+	for (let a = 0; a < n; a++) {
+		const count = Math.max(0, candidates[a] - measured[a]);
+		if (count > 0 || capped[a])
+			result.unmeasured.push({ plot: ref(shapes[areas[a]]), count, atLeast: capped[a] === 1 });
 	}
 	return result;
+}
+
+/**
+ * Calls `visit` for each box the index finds over `box` until it returns false (Flatbush has
+ * no way to stop a search but an exception): `stopped` when it did, `done` when the search
+ * ran out, or what the index threw otherwise (never expected: reported, not swallowed).
+ */
+function searchUntil(
+	index: Flatbush,
+	box: Box,
+	visit: (b: number) => boolean,
+): 'done' | 'stopped' | { failed: unknown } {
+	try {
+		index.search(box[0], box[1], box[2], box[3], (b) => {
+			if (!visit(b)) throw STOP;
+			return false;
+		});
+		return 'done';
+	} catch (error) {
+		return error === STOP ? 'stopped' : { failed: error };
+	}
+}
+
+function boxOverlap(a: Box, b: Box): number {
+	return (
+		(Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * (Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
+	);
 }
 
 function ref(shape: PlotRef): PlotRef {

@@ -14,9 +14,25 @@ import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
 import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
-import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './overlaps';
+import {
+	crossCheckPlots,
+	DEFAULT_MIN_OVERLAP_M2,
+	MAX_CANDIDATES_PER_PLOT,
+	MAX_MEASURED_PER_PLOT,
+} from './overlaps';
 import type { UserTerms } from './userTerms';
 import { inUserTerms } from './userTerms';
+
+/**
+ * Output caps (a count with a cap, never a list that grows with the square of the rows):
+ * each row lists at most this many duplicates and overlaps (overlaps largest first) and
+ * carries their full counts (`duplicate_count`, `overlap_count`). A row with at most this
+ * many overlaps gets a warning for each; a row with more gets one warning naming the count
+ * and the largest.
+ */
+export const MAX_LISTED_PER_ROW = 5;
+/** The summary lists at most this many duplicates and overlaps (overlaps largest first); its counts are full. */
+export const MAX_LISTED_IN_SUMMARY = 100;
 
 /** A Plot Field that cannot be used (e.g. an unknown commodity). */
 export interface FieldProblem {
@@ -94,8 +110,17 @@ export interface RowReport {
 	area_ha: number | null;
 	meets_4ha_rule: boolean | null;
 	features: FeatureReport[];
+	/** At most MAX_LISTED_PER_ROW, in input order; `duplicate_count` is the full count. */
 	duplicates: DuplicateReport[];
+	duplicate_count: number;
+	/** At most MAX_LISTED_PER_ROW, largest first; `overlap_count` is the full count of those measured. */
 	overlaps: OverlapReport[];
+	overlap_count: number;
+	/**
+	 * Plots whose boxes overlap this row's plots but whose shared area was not measured (the
+	 * per-plot cap, MAX_MEASURED_PER_PLOT); 0 when every candidate was measured.
+	 */
+	overlaps_not_measured: number;
 	/** With Repair Geometry: what was changed. */
 	repairs?: Array<{ code: string; message: string; feature: number }>;
 	/** With Repair Geometry: the repaired features (null when the row could not be read). */
@@ -125,6 +150,23 @@ export interface ValidationSummary {
 	invalid_item_indexes: number[];
 	duplicate_pairs: number;
 	overlapping_pairs: number;
+	/** Pairs of plots whose bounding boxes share area (exact duplicates left out). */
+	overlap_candidate_pairs: number;
+	/** Candidate pairs left unmeasured by the per-plot cap (see `limits`). */
+	overlap_pairs_not_measured: number;
+	/**
+	 * Plots for which the index stopped looking after `limits.overlap_candidates_looked_at_per_plot`
+	 * plots over their extent: when not 0, the two counts above are minimums.
+	 */
+	plots_with_candidates_capped: number;
+	/** The caps on this output and on the overlap check, by name. */
+	limits: {
+		duplicates_and_overlaps_listed_per_item: number;
+		duplicates_and_overlaps_listed_in_summary: number;
+		overlaps_measured_per_plot: number;
+		overlap_candidates_looked_at_per_plot: number;
+	};
+	/** At most MAX_LISTED_IN_SUMMARY, in input order; `duplicate_pairs` is the full count. */
 	duplicates: Array<{
 		item: number;
 		feature: number;
@@ -140,6 +182,15 @@ export interface ValidationSummary {
 		overlap_percent_of_first: number;
 		overlap_percent_of_second: number;
 	}>;
+}
+
+interface RowCross {
+	duplicates: DuplicateReport[];
+	overlaps: OverlapReport[];
+	notMeasured: number;
+	/** The index stopped looking for candidates of one of the row's plots: `notMeasured` is a minimum. */
+	atLeast: boolean;
+	failures: number;
 }
 
 const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
@@ -280,11 +331,15 @@ function crossProblems(
 	rows: Checked[],
 	cross: CrossCheck,
 	severity: 'warning' | 'error',
-): Map<number, { duplicates: DuplicateReport[]; overlaps: OverlapReport[] }> {
-	const byRow = new Map<number, { duplicates: DuplicateReport[]; overlaps: OverlapReport[] }>();
+): Map<number, RowCross> {
+	const byRow = new Map<number, RowCross>();
 	const of = (row: number) => {
 		let entry = byRow.get(row);
-		if (!entry) byRow.set(row, (entry = { duplicates: [], overlaps: [] }));
+		if (!entry)
+			byRow.set(
+				row,
+				(entry = { duplicates: [], overlaps: [], notMeasured: 0, atLeast: false, failures: 0 }),
+			);
 		return entry;
 	};
 	const checkedOf = new Map(rows.map((r) => [r.input.row, r]));
@@ -304,7 +359,8 @@ function crossProblems(
 			other_item: first.row,
 			other_feature: first.feature,
 		});
-		// Only the later one is the duplicate to remove; the first one stays valid.
+		// Only the later one is the duplicate to remove; the first one stays valid. (One
+		// warning per duplicate feature: each has one first.)
 		report(duplicate.row, {
 			code: 'duplicate_geometry',
 			message: `the geometry is exactly the same as item ${first.row}, feature ${first.feature}. Remove the duplicate so that the plot is not registered or declared twice.`,
@@ -332,10 +388,44 @@ function crossProblems(
 				overlap_percent_of_this: ofThis,
 				overlap_percent_of_other: ofOther,
 			});
-			report(self.row, {
+		}
+	}
+	for (const u of cross.unmeasured) {
+		const entry = of(u.plot.row);
+		entry.notMeasured += u.count;
+		entry.atLeast ||= u.atLeast;
+	}
+	for (const [row, entry] of byRow) {
+		// the largest first (ties: input order, as the pairs came), then the cap
+		const order = new Map(entry.overlaps.map((o, k) => [o, k]));
+		entry.overlaps.sort((x, y) => y.overlap_ha - x.overlap_ha || order.get(x)! - order.get(y)!);
+		const listed = entry.overlaps.slice(0, MAX_LISTED_PER_ROW);
+		if (entry.overlaps.length <= MAX_LISTED_PER_ROW) {
+			for (const o of listed) {
+				report(row, {
+					code: 'overlapping_plots',
+					message: `the plot overlaps item ${o.other_item}, feature ${o.other_feature} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} % of this plot, ${o.overlap_percent_of_other} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
+					where: { feature: o.feature, other_item: o.other_item, other_feature: o.other_feature },
+				});
+			}
+		} else {
+			const largest = listed
+				.map((o) => `item ${o.other_item} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} %)`)
+				.join(', ');
+			report(row, {
 				code: 'overlapping_plots',
-				message: `the plot overlaps item ${other.row}, feature ${other.feature} by ${overlapHa} ha (${ofThis} % of this plot, ${ofOther} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
-				where: { feature: self.feature, other_item: other.row, other_feature: other.feature },
+				message: `the plot overlaps ${entry.overlaps.length} other plots; the ${MAX_LISTED_PER_ROW} largest (in "overlaps"): ${largest}. Many overlaps usually mean copies of one plot: keep one and correct the others.`,
+				where: { feature: null },
+			});
+		}
+		if (entry.notMeasured > 0 || entry.atLeast) {
+			const found = entry.atLeast
+				? `More than ${MAX_CANDIDATES_PER_PLOT} plots (exact duplicates included) lie over this one's extent, where Validate stops looking; ${entry.notMeasured} of those it looked at were not measured`
+				: `${entry.notMeasured} more plots lie over this one's extent but were not measured`;
+			checkedOf.get(row)?.warnings.push({
+				code: 'overlaps_not_measured',
+				message: `${found}: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those covering most of its extent) so that a run stays bounded. Remove the copies and overlaps found and validate again.`,
+				where: { feature: null },
 			});
 		}
 	}
@@ -345,12 +435,23 @@ function crossProblems(
 			[f.b, f.a],
 		]) {
 			const checked = checkedOf.get(self.row);
+			const entry = of(self.row);
+			entry.failures++;
+			if (entry.failures > MAX_LISTED_PER_ROW) continue;
 			checked?.warnings.push({
 				code: 'overlap_not_computed',
 				message: `the overlap with item ${other.row}, feature ${other.feature} could not be computed (${f.reason}). Check both boundaries on a map.`,
 				where: { feature: self.feature, other_item: other.row, other_feature: other.feature },
 			});
 		}
+	}
+	for (const [row, entry] of byRow) {
+		if (entry.failures <= MAX_LISTED_PER_ROW) continue;
+		checkedOf.get(row)?.warnings.push({
+			code: 'overlap_not_computed',
+			message: `the overlap with ${entry.failures - MAX_LISTED_PER_ROW} more plots could not be computed either. Check the boundaries on a map.`,
+			where: { feature: null },
+		});
 	}
 	return byRow;
 }
@@ -382,7 +483,13 @@ export function validateRows(
 		const areas = c.features.map((f) => f.area_ha);
 		const rules = c.features.map((f) => f.meets_4ha_rule);
 		const readable = c.features.length > 0 && c.features.every((f) => f.geometry_type !== null);
-		const cross = byRow.get(c.input.row) ?? { duplicates: [], overlaps: [] };
+		const cross = byRow.get(c.input.row) ?? {
+			duplicates: [],
+			overlaps: [],
+			notMeasured: 0,
+			atLeast: false,
+			failures: 0,
+		};
 		const report: RowReport = {
 			valid: c.problems.length === 0,
 			problems: c.problems,
@@ -410,8 +517,11 @@ export function validateRows(
 					? null
 					: true,
 			features: c.features,
-			duplicates: cross.duplicates,
-			overlaps: cross.overlaps,
+			duplicates: cross.duplicates.slice(0, MAX_LISTED_PER_ROW),
+			duplicate_count: cross.duplicates.length,
+			overlaps: cross.overlaps.slice(0, MAX_LISTED_PER_ROW),
+			overlap_count: cross.overlaps.length,
+			overlaps_not_measured: cross.notMeasured,
 		};
 		if (options.repair) {
 			report.repairs = (c.validation?.repairs ?? []).map((r) => ({
@@ -458,13 +568,22 @@ function summarise(
 		invalid_item_indexes: reports.flatMap((r, i) => (r.valid ? [] : [rows[i].row])),
 		duplicate_pairs: cross.duplicates.length,
 		overlapping_pairs: cross.overlaps.length,
-		duplicates: cross.duplicates.map((d) => ({
+		overlap_candidate_pairs: cross.candidatePairs,
+		overlap_pairs_not_measured: cross.unmeasuredPairs,
+		plots_with_candidates_capped: cross.cappedPlots,
+		limits: {
+			duplicates_and_overlaps_listed_per_item: MAX_LISTED_PER_ROW,
+			duplicates_and_overlaps_listed_in_summary: MAX_LISTED_IN_SUMMARY,
+			overlaps_measured_per_plot: MAX_MEASURED_PER_PLOT,
+			overlap_candidates_looked_at_per_plot: MAX_CANDIDATES_PER_PLOT,
+		},
+		duplicates: cross.duplicates.slice(0, MAX_LISTED_IN_SUMMARY).map((d) => ({
 			item: d.duplicate.row,
 			feature: d.duplicate.feature,
 			duplicate_of_item: d.first.row,
 			duplicate_of_feature: d.first.feature,
 		})),
-		overlaps: cross.overlaps.map((o) => ({
+		overlaps: largestFirst(cross.overlaps, MAX_LISTED_IN_SUMMARY).map((o) => ({
 			item: o.a.row,
 			feature: o.a.feature,
 			other_item: o.b.row,
@@ -474,4 +593,21 @@ function summarise(
 			overlap_percent_of_second: round(o.percentOfB, 2),
 		})),
 	};
+}
+
+/** The `limit` largest overlaps, largest first (ties: input order), without sorting them all. */
+function largestFirst(overlaps: CrossCheck['overlaps'], limit: number): CrossCheck['overlaps'] {
+	const order = overlaps.map((_o, k) => k);
+	const by = (x: number, y: number) => overlaps[y].overlapM2 - overlaps[x].overlapM2 || x - y;
+	if (order.length <= limit) return order.sort(by).map((k) => overlaps[k]);
+	// a bounded selection: keep the best `limit` seen so far, sorted
+	const best: number[] = [];
+	for (const k of order) {
+		if (best.length === limit && by(k, best[limit - 1]) >= 0) continue;
+		let at = best.length;
+		while (at > 0 && by(k, best[at - 1]) < 0) at--;
+		best.splice(at, 0, k);
+		if (best.length > limit) best.pop();
+	}
+	return best.map((k) => overlaps[k]);
 }
