@@ -13,6 +13,7 @@ import { dirname, join } from 'path';
 
 import type {
 	IDataObject,
+	INodeExecutionData,
 	INodeParameters,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -117,6 +118,34 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			validated.map((json) =>
 				Object.fromEntries(Object.entries(json).filter(([key]) => !(key in rows[0]))),
 			),
+		);
+		// Read File: a supplier's KMZ and zipped Shapefile in the binary field `data`
+		const files = ['cooperativa-nested-folders.kmz', 'fazendas-utm22s-latin1.zip'].map(
+			(name): INodeExecutionData => {
+				const bytes = readFileSync(join(__dirname, '../fixtures/geofiles', name));
+				return {
+					json: {},
+					binary: {
+						data: {
+							data: bytes.toString('base64'),
+							mimeType: 'application/octet-stream',
+							fileName: name,
+							fileSize: String(bytes.length),
+						},
+					},
+				};
+			},
+		);
+		const read = await runNode({
+			parameters: { resource: 'plot', operation: 'readFile' },
+			inputItems: files,
+			store,
+			typeVersion,
+		});
+		if (read.error) throw new Error(`plot.readFile: ${read.error.message}`);
+		outputs.set(
+			'plot.readFile',
+			read.items.map((i) => i.json),
 		);
 		const plots = await run({ resource: 'plot', operation: 'register', plotFields }, rows);
 		await run({ resource: 'plot', operation: 'get', plotId: '={{ $json.plot_id }}' }, plots);
