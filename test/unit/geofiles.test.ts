@@ -450,7 +450,7 @@ describe('Read File: hostile and broken files (issue 24, item 4)', () => {
 	});
 	it('coordinates in metres under a geographic .prj: refused', () => {
 		expect(refused('broken-metres-under-geographic-prj.zip').message).toMatch(
-			/cannot be degrees .* "GCS_SIRGAS_2000", a geographic system .*\(metres under a geographic \.prj/,
+			/cannot be degrees .* "GCS_SIRGAS_2000", a geographic system .*\(meters under a geographic \.prj/,
 		);
 	});
 	it('degrees under a projected .prj: refused', () => {
@@ -463,7 +463,7 @@ describe('Read File: hostile and broken files (issue 24, item 4)', () => {
 	it('a .prj that cannot be recognised: refused naming it', () => {
 		const e = refused('broken-unknown-prj.zip');
 		expect(e.message).toMatch(
-			/names the coordinate system "Fazenda_Local_Grid", which cannot be recognised/,
+			/names the coordinate system "Fazenda_Local_Grid", which cannot be recognized/,
 		);
 		expect(e.description).toMatch(/EPSG:4326/);
 	});
@@ -674,7 +674,7 @@ describe('Read File: the projections of the published bundle', () => {
 		const files = unzipSync(bytesOf('fazendas-utm22s-no-cpg.zip'));
 		files['fazendas_utm22s.prj'] = new TextEncoder().encode(robinson);
 		expect(failure(() => readGeoFile(zipSync(files), 'x.zip')).message).toMatch(
-			/"World_Robinson", which cannot be recognised \(the projection "Robinson" is not one this node converts from\)/,
+			/"World_Robinson", which cannot be recognized \(the projection "Robinson" is not one this node converts from\)/,
 		);
 	});
 });

@@ -175,7 +175,7 @@ export function readGeoFile(
 		if (bad) {
 			const where = `${f.layer ? `layer "${f.layer}", ` : ''}feature ${f.index + 1}`;
 			throw new GeoFileError(
-				`"${fileName}": ${where} has the position ${JSON.stringify(bad.slice(0, 2))}, which is not WGS84 longitude/latitude in degrees (metres of a projected system?): the file is refused rather than read as degrees`,
+				`"${fileName}": ${where} has the position ${JSON.stringify(bad.slice(0, 2))}, which is not WGS84 longitude/latitude in degrees (meters of a projected system?): the file is refused rather than read as degrees`,
 				'Export the file in WGS84 (EPSG:4326), longitude first; for a Shapefile, send its .prj with it.',
 			);
 		}

@@ -47,7 +47,7 @@ export function layerCrs(prjText: string, layer: string): LayerCrs {
 	const name = wktName(wkt);
 	const refuse = (why: string) =>
 		new GeoFileError(
-			`The .prj of layer "${layer}" names the coordinate system "${name}", which cannot be recognised (${why}): the layer is refused rather than read as degrees`,
+			`The .prj of layer "${layer}" names the coordinate system "${name}", which cannot be recognized (${why}): the layer is refused rather than read as degrees`,
 			'Reproject the layer to WGS84 (EPSG:4326) in QGIS (Export → Save Features As…, CRS EPSG:4326) or ask the supplier for it, and send the zip again.',
 		);
 	let proj: ProjLike;

@@ -449,13 +449,13 @@ export function readShapefileLayer(
 		warnings.push(...crs.warnings);
 		if (crs.geographic && !isDegrees(box)) {
 			throw new GeoFileError(
-				`The Shapefile layer "${name}" has coordinates that cannot be degrees (${showBounds(box!)}), but its .prj says "${crs.name}", a geographic system in degrees: the .prj does not belong to this data (metres under a geographic .prj)`,
+				`The Shapefile layer "${name}" has coordinates that cannot be degrees (${showBounds(box!)}), but its .prj says "${crs.name}", a geographic system in degrees: the .prj does not belong to this data (meters under a geographic .prj)`,
 				'Give the layer its real coordinate system in QGIS (Layer Properties → Source → Assigned Coordinate Reference System), export it to WGS84 (EPSG:4326) and send the zip again.',
 			);
 		}
 		if (!crs.geographic && box && isDegrees(box)) {
 			throw new GeoFileError(
-				`The Shapefile layer "${name}" has coordinates that look like degrees (${showBounds(box)}), but its .prj says "${crs.name}", a projected system in metres: the .prj does not belong to this data`,
+				`The Shapefile layer "${name}" has coordinates that look like degrees (${showBounds(box)}), but its .prj says "${crs.name}", a projected system in meters: the .prj does not belong to this data`,
 				'Give the layer its real coordinate system in QGIS (Layer Properties → Source → Assigned Coordinate Reference System), export it to WGS84 (EPSG:4326) and send the zip again.',
 			);
 		}

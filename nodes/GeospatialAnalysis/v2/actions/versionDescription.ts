@@ -43,6 +43,7 @@ export const SHORT_ACTIONS: Record<string, Record<string, string>> = {
 		exportEu: 'Export plots for the EU',
 		get: 'Get a plot',
 		getMany: 'Get many plots',
+		readFile: 'Read a geo file',
 		register: 'Register plots',
 		validate: 'Validate plots',
 	},

@@ -39,7 +39,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add option',
 		default: {},
 		displayOptions: { show },
 		options: [
@@ -73,7 +73,7 @@ export const description: INodeProperties[] = [
 				default: 10,
 				typeOptions: { minValue: 0 },
 				description:
-					'With Closed Tracks as Polygons: how close, in metres, the end of a track must be to its start for it to count as closed',
+					'With Closed Tracks as Polygons: how close, in meters, the end of a track must be to its start for it to count as closed',
 			},
 			{
 				displayName: 'Maximum Features',
