@@ -113,12 +113,50 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			{ name: 'Bananas', latitude: '-6.912345', longitude: '-55.712345', ha: '1', crop: 'bananas' },
 			{ name: 'Same place', latitude: '-6.712345', longitude: '-55.512345', ha: '2', crop: 'soy' },
 		]);
-		outputs.set(
-			'plot.validate',
-			validated.map((json) =>
-				Object.fromEntries(Object.entries(json).filter(([key]) => !(key in rows[0]))),
-			),
+		// lat/lon rows are points, which never overlap: two overlapping polygons (GeoJSON, a
+		// second run) so that the items of `validation.overlaps` have their fields in the schema
+		const square = (west: number, south: number) => ({
+			type: 'Feature',
+			properties: {},
+			geometry: {
+				type: 'Polygon',
+				coordinates: [
+					[
+						[west, south],
+						[west + 0.001001, south],
+						[west + 0.001001, south + 0.001001],
+						[west, south + 0.001001],
+						[west, south],
+					].map(([x, y]) => [Number(x.toFixed(6)), Number(y.toFixed(6))]),
+				],
+			},
+		});
+		const polygons = [
+			{ name: 'Field A', geojson: square(-50.012345, -12.012345) },
+			{ name: 'Field B (overlaps A)', geojson: square(-50.011845, -12.011845) },
+		];
+		const overlapping = await run(
+			{
+				resource: 'plot',
+				operation: 'validate',
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+				plotFields,
+			},
+			polygons,
 		);
+		// the recorded input's columns must give the overlap (else the schema would lack it)
+		const overlaps = overlapping.map(
+			(json) => (json.validation as IDataObject).overlaps as IDataObject[],
+		);
+		expect(overlaps.map((list) => list.length)).toEqual([1, 1]);
+		expect(overlaps[0][0]).toMatchObject({ overlap_ha: expect.any(Number) });
+		const without = (input: IDataObject) => (json: IDataObject) =>
+			Object.fromEntries(Object.entries(json).filter(([key]) => !(key in input)));
+		outputs.set('plot.validate', [
+			...validated.map(without(rows[0])),
+			...overlapping.map(without(polygons[0])),
+		]);
 		// Read File: a supplier's KMZ and zipped Shapefile in the binary field `data`
 		const files = ['cooperativa-nested-folders.kmz', 'fazendas-utm22s-latin1.zip'].map(
 			(name): INodeExecutionData => {
@@ -143,9 +181,17 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			typeVersion,
 		});
 		if (read.error) throw new Error(`plot.readFile: ${read.error.message}`);
+		// `properties` are the file's own attributes (here the fixtures' owner, planted, Name, …):
+		// another user's file has others, so the schema keeps `properties` as an object without
+		// listing one fixture's attribute names as if every file had them (the editor would offer
+		// them for mapping). Recorded with their children stripped; the rest as it came.
+		const readItems = read.items.map((i) => i.json);
+		expect(readItems.some((json) => Object.keys(json.properties as object).length > 0)).toBe(true);
+		// one of the files gives a warning, so that `warnings` has its item type
+		expect(readItems.some((json) => (json.warnings as unknown[]).length > 0)).toBe(true);
 		outputs.set(
 			'plot.readFile',
-			read.items.map((i) => i.json),
+			readItems.map((json) => ({ ...json, properties: {} })),
 		);
 		const plots = await run({ resource: 'plot', operation: 'register', plotFields }, rows);
 		await run({ resource: 'plot', operation: 'get', plotId: '={{ $json.plot_id }}' }, plots);

@@ -4,6 +4,7 @@
  * label, e.g. Point Area (Ha)), then the technical detail (the geometry layer's message, with
  * the place: feature, ring, position). The problem codes stay as they are for machines. Pure.
  */
+import type { PointAreaFrom } from '../geometry/pointArea';
 import type { ProblemWhere } from './validation';
 
 /** What the user mapped. */
@@ -50,8 +51,31 @@ export interface PlainInput {
 	code: string;
 	message: string;
 	where: ProblemWhere;
-	/** Point Area (Ha) of the row, when it is a number. */
+	/** The point's area, when it is a number (from Point Area (Ha) or the feature's property). */
 	pointHa?: number;
+	/** Where that area came from (readPointArea): a feature property is named as such. */
+	pointHaFrom?: PointAreaFrom;
+}
+
+/**
+ * Codes whose technical message is deliberately all there is: they are about the structure of
+ * a GeoJSON value the user gave as GeoJSON (so GeoJSON's words are the user's terms), and the
+ * message already says what to fix. Every other code the validators emit has a plain sentence
+ * (test/unit/user-terms.test.ts enumerates the emitters and checks both lists).
+ */
+export const WITHOUT_PLAIN_SENTENCE: ReadonlySet<string> = new Set([
+	'not_geojson',
+	'not_a_feature',
+	'nested_feature_collection',
+	'empty_object',
+	'invalid_coordinates',
+	'invalid_position',
+	'invalid_geometry',
+]);
+
+/** A number the technical message states (`overlaps 12 other plots`), else undefined. */
+function countIn(message: string, pattern: RegExp): string | undefined {
+	return pattern.exec(message)?.[1];
 }
 
 /** One plain sentence for a problem, or undefined when the technical message is all there is. */
@@ -59,7 +83,10 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 	const label = { ...DEFAULT_LABELS, ...(terms.labels ?? {}) };
 	const lat = fieldName(label.latitude, terms);
 	const lon = fieldName(label.longitude, terms);
-	const area = fieldName(label.pointHa, terms);
+	const areaField = fieldName(label.pointHa, terms);
+	// where the point's area came from: the mapped field, or the feature's own property
+	const area =
+		p.pointHaFrom?.kind === 'property' ? `The plot's "${p.pointHaFrom.name}" property` : areaField;
 	const latLon = terms.source === 'latLon';
 	const coordinates = latLon ? `${lat} and ${lon}` : 'The coordinates';
 	const other = p.where.other_item;
@@ -95,6 +122,31 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 			return `${area} is ${p.pointHa !== undefined ? `${p.pointHa} ha` : '4 ha'}: the service registers a point only below 4 ha, so Register would refuse it; give the boundary (a polygon) or the real area.`;
 		case 'point_ha_invalid':
 			return `${area} must be a positive number of hectares (e.g. 2.5), or empty.`;
+		case 'empty_input':
+			return 'The geometry field is empty.';
+		case 'not_json':
+			return 'The geometry field does not hold GeoJSON: it is not valid JSON.';
+		case 'looks_like_wkt':
+			return 'The geometry field holds WKT, not GeoJSON: set the geometry source to WKT.';
+		case 'invalid_wkt':
+			return 'The geometry field could not be read as WKT.';
+		case 'unsupported_geometry':
+			return 'Only points, polygons and multipolygons can be plots.';
+		case 'too_many_features':
+			return 'The row holds too many plots for one item: split them across several rows.';
+		case 'empty_feature_collection':
+		case 'no_features':
+			return 'The row holds no plot.';
+		case 'missing_geometry':
+		case 'empty_geometry':
+			return 'The plot has no geometry.';
+		case 'non_finite_coordinate':
+		case 'non_numeric_coordinate':
+			return latLon ? `${lat} or ${lon} is not a number.` : 'A coordinate is not a number.';
+		case 'unknown_geometry_source':
+			return 'The geometry source is not one Validate knows: choose GeoJSON, Latitude/Longitude or WKT.';
+		case 'unreadable_geometry':
+			return 'The geometry could not be read.';
 		case 'crosses_antimeridian':
 			return 'The plot crosses the 180° meridian: split it there into two parts (a MultiPolygon).';
 		case 'json_too_deep':
@@ -120,13 +172,24 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 		case 'duplicate_feature':
 			return 'The row holds the same plot twice.';
 		case 'duplicate_geometry':
-			return other !== undefined ? `The same plot as item ${other}.` : undefined;
-		case 'overlapping_plots':
-			return other !== undefined ? `The plot overlaps the plot of item ${other}.` : undefined;
-		case 'overlap_not_computed':
 			return other !== undefined
-				? `The overlap with the plot of item ${other} could not be computed.`
-				: undefined;
+				? `The same plot as item ${other}.`
+				: 'The same plot as another item.';
+		case 'overlapping_plots': {
+			if (other !== undefined) return `The plot overlaps the plot of item ${other}.`;
+			// the capped warning: one for the row, the count in the message
+			const n = countIn(p.message, /overlaps (\d+) other plots/);
+			return `The plot overlaps ${n ?? 'many'} other plots.`;
+		}
+		case 'overlaps_not_measured':
+			return 'Some other plots that lie over this one were not checked for overlap with it.';
+		case 'overlap_not_computed': {
+			if (other !== undefined)
+				return `The overlap with the plot of item ${other} could not be computed.`;
+			// the capped summary: the plots beyond those listed one by one
+			const n = countIn(p.message, /with (\d+) more plots/);
+			return `The overlap with ${n ?? 'more'} more plots could not be computed.`;
+		}
 		default:
 			return undefined;
 	}

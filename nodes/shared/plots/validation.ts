@@ -227,7 +227,11 @@ function sayInUserTerms(c: Checked, terms: UserTerms): void {
 				p.where.feature === null ? undefined : c.validation?.features[p.where.feature];
 			const pointHa = readPointArea(feature?.properties, c.input.pointHa);
 			p.message = inUserTerms(
-				{ ...p, pointHa: pointHa.kind === 'value' ? pointHa.value : undefined },
+				{
+					...p,
+					pointHa: pointHa.kind === 'value' ? pointHa.value : undefined,
+					pointHaFrom: pointHa.kind === 'missing' ? undefined : pointHa.from,
+				},
 				terms,
 			);
 		}

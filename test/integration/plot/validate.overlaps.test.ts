@@ -120,7 +120,16 @@ describe('Plot → Validate: overlaps on snapped data, bounded output (through t
 			expect(many[0].message).toContain(
 				`the plot overlaps ${row.overlap_count} other plots; the 5 largest (in "overlaps"): item ${row.overlaps[0].other_item} by ${row.overlaps[0].overlap_ha} ha`,
 			);
+			// in the user's terms: a plain sentence first, then the technical message
+			expect(many[0].message).toMatch(
+				new RegExp(
+					`^The plot overlaps ${row.overlap_count} other plots\\. Detail: the plot overlaps `,
+				),
+			);
 			const capped = row.warnings.find((w) => w.code === 'overlaps_not_measured')!;
+			expect(capped.message).toMatch(
+				/^Some other plots that lie over this one were not checked for overlap with it\. Detail: /,
+			);
 			expect(capped.message).toContain(`${row.overlaps_not_measured} more plots`);
 			expect(capped.message).toContain('at most 10 others');
 			measured += row.overlap_count;

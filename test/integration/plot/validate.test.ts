@@ -389,6 +389,40 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		);
 	});
 
+	it("a point's area from the feature's own property is named as that property, not Point Area (Ha)", async () => {
+		const point = (properties: Record<string, unknown>) => ({
+			geojson: {
+				type: 'Feature',
+				properties,
+				geometry: { type: 'Point', coordinates: [-5.297654, 6.802345] },
+			},
+		});
+		const { items } = await validate(
+			[point({ AREA: 10 }), point({ Area: 4 }), point({ area_ha: 2 }), point({})],
+			{ ...GEOJSON, plotFields: { pointHa: '={{ $json.ha }}' } },
+		);
+		const [ten, four, two, mapped] = items.map((i) => validationOf(i.json));
+		expect(ten.problems.map((p) => p.code)).toEqual(['point_requires_polygon']);
+		expect(ten.problems[0].message).toMatch(
+			/^The plot's "AREA" property is 10 ha: a plot of more than 4 ha needs its boundary.* Detail: /,
+		);
+		expect(ten.problem_summary).not.toMatch(/Point Area \(Ha\)[^.]* is 10 ha/);
+		expect(four.problems.map((p) => p.code)).toEqual(['point_ha_not_below_4']);
+		expect(four.problems[0].message).toMatch(
+			/^The plot's "Area" property is 4 ha: the service registers a point only below 4 ha.* Detail: /,
+		);
+		expect(two.problems).toEqual([]);
+		// without a property, the mapped field is named (here not a column: its label)
+		expect(mapped.problems).toEqual([]);
+		const { items: byField } = await validate([{ ...point({ AREA: 1 }), ha: '4' }], {
+			...GEOJSON,
+			plotFields: { pointHa: '={{ $json.ha }}' },
+		});
+		const field = validationOf(byField[0].json);
+		expect(field.problems.map((p) => p.code)).toEqual(['point_ha_not_below_4']);
+		expect(field.problems[0].message).toMatch(/^ha \(Point Area \(Ha\)\) is 4 ha: /);
+	});
+
 	it('warnings: fewer than six decimals, a point without an area, a centre outside the country', async () => {
 		const { items } = await validate(
 			[
