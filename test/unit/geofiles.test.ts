@@ -13,7 +13,12 @@ import { unzipSync, zipSync } from 'fflate';
 import proj4 from 'proj4';
 
 import type { GeoFileOptions, Geometry, Position } from '../../nodes/shared/geoFiles';
-import { DEFAULT_OPTIONS, GeoFileError, readGeoFile } from '../../nodes/shared/geoFiles';
+import {
+	DEFAULT_OPTIONS,
+	GeoFileError,
+	declaredBytes,
+	readGeoFile,
+} from '../../nodes/shared/geoFiles';
 import { SUPPORTED_PROJECTIONS } from '../../nodes/shared/geoFiles/projectionNames';
 import { assembleRings, readShp } from '../../nodes/shared/geoFiles/shapefile';
 
@@ -501,13 +506,47 @@ describe('Read File: hostile and broken files (issue 24, item 4)', () => {
 	it('a file over the stated size (50 MB by default): refused before reading', () => {
 		expect(DEFAULT_OPTIONS.maxFileBytes).toBe(50_000_000);
 		expect(refused('plots.geojson', { maxFileBytes: 1000 }).message).toMatch(
-			/is 0\.0 MB, over the 0 MB this node reads|over the .* this node reads/,
+			/"plots\.geojson" is 0\.002292 MB, over the 0\.001 MB this node reads \(Maximum File Size\)/,
 		);
 	});
 	it('more features than Maximum Features: refused', () => {
 		expect(refused('plots.geojson', { maxFeatures: 2 }).message).toMatch(
-			/holds 3 features, over the 2/,
+			/holds more than 2 features, over the 2 one file may give \(Maximum Features\)/,
 		);
+	});
+	it('Maximum Features stops reading GeoJSON at the first feature over it (what follows is never read)', () => {
+		const plots = JSON.parse(fs.readFileSync(path.join(dir, 'plots.geojson'), 'utf8')) as {
+			features: unknown[];
+		};
+		// After the cap: a collection in a projected system, which would refuse the file if read.
+		const text = JSON.stringify([
+			...plots.features,
+			{ type: 'FeatureCollection', crs: 'EPSG:31982', features: [] },
+		]);
+		const bytes = new TextEncoder().encode(text);
+		expect(failure(() => readGeoFile(bytes, 'p.json', { maxFeatures: 2 })).message).toMatch(
+			/holds more than 2 features/,
+		);
+		expect(failure(() => readGeoFile(bytes, 'p.json')).message).toMatch(/EPSG:31982/);
+		const ndjson = new TextEncoder().encode(
+			[...plots.features.map((f) => JSON.stringify(f)), '{"type":"Feature",'].join('\n'),
+		);
+		expect(failure(() => readGeoFile(ndjson, 'p.ndjson', { maxFeatures: 2 })).message).toMatch(
+			/holds more than 2 features/,
+		);
+	});
+	it('Maximum Features stops reading a Shapefile zip after the layer that passes it', () => {
+		const zipped: Record<string, Uint8Array> = {};
+		for (const [name, data] of Object.entries(unzipSync(bytesOf('fazendas-utm22s-latin1.zip'))))
+			zipped[name] = data;
+		// A second layer whose .prj cannot be recognised: reading it would refuse the file.
+		for (const [name, data] of Object.entries(unzipSync(bytesOf('broken-unknown-prj.zip'))))
+			zipped[name.replace(/^.*?(\.\w+)$/, 'zz_unknown$1')] = data;
+		const bytes = zipSync(zipped);
+		expect(failure(() => readGeoFile(bytes, 'two.zip', { maxFeatures: 2 })).message).toMatch(
+			/"two\.zip" holds more than 2 features/,
+		);
+		expect(failure(() => readGeoFile(bytes, 'two.zip')).message).toMatch(/Fazenda_Local_Grid/);
 	});
 	it('records deleted in the .dbf are left out, as QGIS does', () => {
 		const result = read('deleted-record.zip');
@@ -536,6 +575,133 @@ describe('Read File: hostile and broken files (issue 24, item 4)', () => {
 	])('not a geo file (%s): a clear error naming the formats read', (name, bytes, message) => {
 		const e = failure(() => readGeoFile(bytes, name));
 		expect(e.message).toMatch(message);
+	});
+});
+
+describe('Read File: values nested too deep for n8n to save (5,000 and 50,000 levels)', () => {
+	const nested = (levels: number, leaf: string) =>
+		'{"a":'.repeat(levels) + leaf + '}'.repeat(levels);
+	const list = (levels: number, leaf: string) => '['.repeat(levels) + leaf + ']'.repeat(levels);
+	const square = '[[[0,0],[1,0],[1,1],[0,1],[0,0]]]';
+	const feature = (properties: string, coordinates = square) =>
+		`{"type":"Feature","properties":${properties},"geometry":{"type":"Polygon","coordinates":${coordinates}}}`;
+	const collection = (...features: string[]) =>
+		`{"type":"FeatureCollection","features":[${features.join(',')}]}`;
+	const readText = (text: string, name: string) =>
+		readGeoFile(new TextEncoder().encode(text), name);
+	/** What n8n does with the output: save it (JSON.stringify) and deep-copy it. */
+	const expectSavable = (result: ReturnType<typeof readGeoFile>) => {
+		expect(() => JSON.stringify(result.features)).not.toThrow();
+		expect(() => structuredClone(result.features)).not.toThrow();
+	};
+
+	it.each([5_000, 50_000])(
+		'%d levels: JSON.parse reads it (iterative in V8), but the walk afterwards would not',
+		(levels) => {
+			const value = JSON.parse(nested(levels, '1')) as unknown;
+			expect(() => JSON.stringify(value)).toThrow(RangeError);
+		},
+	);
+
+	describe.each([
+		['GeoJSON', 'deep.geojson', 'geojson', (f: string[]) => collection(...f)],
+		['NDJSON', 'deep.ndjson', 'ndjson', (f: string[]) => f.join('\n')],
+	])('%s', (_label, name, format, file) => {
+		it.each([5_000, 50_000])(
+			'%d levels in a property: that property is left out with a warning naming it, the rest kept',
+			(levels) => {
+				const result = readText(
+					file([
+						feature(`{"Name":"Fazenda A","deep":${nested(levels, '1')},"area":2}`),
+						feature('{"Name":"Fazenda B"}'),
+					]),
+					name,
+				);
+				expect(result.format).toBe(format);
+				expect(result.features).toHaveLength(2);
+				expect(result.features[0].properties).toEqual({ Name: 'Fazenda A', area: 2 });
+				expect(result.features[0].geometry).toEqual({
+					type: 'Polygon',
+					coordinates: JSON.parse(square),
+				});
+				expect(result.features[0].warnings).toEqual([
+					expect.stringMatching(
+						/^The property "deep" of (the file\.features\[0\]|line 1) nests more than 100 levels deep \(at deep\.a\.a\.a\.a\.a\.a\.a…\) and was left out; the feature's other properties are kept$/,
+					),
+				]);
+				expect(result.features[1].properties).toEqual({ Name: 'Fazenda B' });
+				expect(result.features[1].warnings).toEqual([]);
+				expectSavable(result);
+			},
+		);
+		it.each([5_000, 50_000])(
+			'%d levels in the geometry (coordinates, a foreign member): the geometry is left out with a warning, the properties kept',
+			(levels) => {
+				const deepForeign = `{"type":"Feature","properties":{"Name":"C"},"geometry":{"type":"Point","coordinates":[1,2],"extra":${nested(levels, '1')}}}`;
+				const result = readText(
+					file([feature('{"Name":"A"}', list(levels, '0')), deepForeign, feature('{"Name":"B"}')]),
+					name,
+				);
+				expect(result.features.map((f) => f.properties.Name)).toEqual(['A', 'C', 'B']);
+				expect(result.features[0].geometry).toBeNull();
+				expect(result.features[0].warnings.join()).toMatch(
+					/The geometry of .* nests more than 100 levels deep \(at geometry\.coordinates\[0\]\[0\]/,
+				);
+				expect(result.features[1].geometry).toBeNull();
+				expect(result.features[1].warnings.join()).toMatch(/\(at geometry\.extra\.a\.a/);
+				expect(result.features[2].geometry).not.toBeNull();
+				expectSavable(result);
+			},
+		);
+	});
+
+	it.each([5_000, 50_000])(
+		'%d levels of lists or collections around the features: skipped with a warning, no stack overflow',
+		(levels) => {
+			const text = `[${feature('{"Name":"A"}')},${list(levels, feature('{"Name":"deep"}'))}]`;
+			const result = readText(text, 'lists.json');
+			expect(result.features.map((f) => f.properties.Name)).toEqual(['A']);
+			expect(result.warnings.join()).toMatch(
+				/nests lists or collections more than 100 levels deep and was skipped/,
+			);
+			const collections =
+				'{"type":"FeatureCollection","features":['.repeat(levels) +
+				feature('{"Name":"deep"}') +
+				']}'.repeat(levels);
+			const refusedDeep = failure(() => readText(collections, 'c.json'));
+			expect(refusedDeep.message).toMatch(/holds no features: .*more than 100 levels deep/);
+		},
+	);
+
+	it('a deeply nested "type" or "crs" is named without printing it', () => {
+		const deepType = readText(`[${feature('{}')},{"type":${nested(5_000, '1')}}]`, 't.json');
+		expect(deepType.warnings.join()).toMatch(/has the type \(a deeply nested value\)/);
+		expect(
+			failure(() =>
+				readText(`{"type":"Point","coordinates":[1,2],"crs":${list(5_000, '1')}}`, 'c.json'),
+			).message,
+		).toMatch(/declares the coordinate system "\(a deeply nested value\)"/);
+	});
+});
+
+describe('Read File: the size a binary states (Maximum File Size before reading)', () => {
+	it.each([
+		[{ fileSize: '12345' }, 12345],
+		[{ fileSize: 12345 }, 12345],
+		[{ fileSize: '512 B' }, 512],
+		[{ fileSize: '12.3 kB' }, Math.floor(12_300 * 0.995)],
+		[{ fileSize: '60.2 MB' }, Math.floor(60_200_000 * 0.995)],
+		[{ fileSize: '1,5 MB' }, Math.floor(1_500_000 * 0.995)],
+		[{ fileSize: '2 MiB' }, Math.floor(2 * 1024 * 1024 * 0.995)],
+		[{ fileSize: '1.2 GB' }, Math.floor(1.2e9 * 0.995)],
+		[{ data: Buffer.from('hello world!').toString('base64') }, 12],
+		[{ data: Buffer.from('hello world').toString('base64') }, 11],
+		[{ fileSize: 'big', data: Buffer.from('abcd').toString('base64') }, 4],
+		[{ fileSize: '12.5', data: Buffer.from('abcd').toString('base64') }, 4],
+		[{ id: 'filesystem-v2:x', data: 'filesystem-v2' }, undefined],
+		[{}, undefined],
+	])('%j → %s bytes at least', (binary, bytes) => {
+		expect(declaredBytes(binary)).toBe(bytes);
 	});
 });
 

@@ -2,8 +2,17 @@
  * GeoJSON files: a FeatureCollection, a Feature, a bare geometry, a list of these, or
  * newline-delimited GeoJSON (one of these per line). A `crs` member other than WGS84 is
  * refused naming it (GeoJSON is WGS84 longitude/latitude by definition, RFC 7946).
+ *
+ * JSON.parse reads a value nested tens of thousands of levels deep, but n8n's saving and deep
+ * copy of the output would then overflow the call stack and end the run. So nothing deeper
+ * than `MAX_JSON_DEPTH` (the limit Validate applies to a mapped value) reaches the output: a
+ * property that deep is left out with a warning naming it (the feature and its other
+ * properties are kept), a geometry that deep is left out (null) with a warning, and lists or
+ * collections nested that deep around the features are skipped with a warning. Every walk
+ * here is iterative (`pathDeeperThan`) or bounded by that depth.
  */
 import { crsName, isWgs84Crs } from '../geometry/crs';
+import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
 import { flat2d, foldCollection } from './geometry';
 import type { XmlFeature } from './kml';
 import type { Geometry } from './types';
@@ -19,27 +28,70 @@ const GEOMETRY_TYPES = new Set([
 	'GeometryCollection',
 ]);
 
+/** A member's value in a message: JSON, unless nested too deep to print safely or long. */
+function shown(value: unknown): string {
+	if (pathDeeperThan(value, 8) !== undefined) return '(a deeply nested value)';
+	const text = JSON.stringify(value) ?? String(value);
+	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkCrs(value: Record<string, unknown>, fileName: string) {
 	if (value.crs !== undefined && !isWgs84Crs(value.crs)) {
 		throw new GeoFileError(
-			`"${fileName}" declares the coordinate system "${crsName(value.crs) ?? JSON.stringify(value.crs)}" (crs member), which is not WGS84 longitude/latitude: refused rather than read as degrees`,
+			`"${fileName}" declares the coordinate system "${crsName(value.crs) ?? shown(value.crs)}" (crs member), which is not WGS84 longitude/latitude: refused rather than read as degrees`,
 			'Export the layer as GeoJSON in WGS84 (EPSG:4326): in QGIS, Export → Save Features As…, format GeoJSON, CRS EPSG:4326.',
 		);
 	}
 }
 
-function collect(
-	value: unknown,
-	fileName: string,
+interface Reading {
+	fileName: string;
+	out: XmlFeature[];
+	warnings: string[];
+	/** Reading stops (refused) once a file gives more features than this. */
+	maxFeatures: number;
+}
+
+function tooManyFeatures(fileName: string, max: number): GeoFileError {
+	return new GeoFileError(
+		`"${fileName}" holds more than ${max} features, over the ${max} one file may give (Maximum Features)`,
+		'Split the file, or raise Maximum Features in the options.',
+	);
+}
+
+/** The properties without any value nested deeper than the output may hold, with a warning per property left out. */
+function shallowProperties(
+	properties: Record<string, unknown>,
 	where: string,
-	out: XmlFeature[],
 	warnings: string[],
-) {
+): Record<string, unknown> {
+	// The output item nests a property value under json.properties: two levels of the limit.
+	if (pathDeeperThan(properties, MAX_JSON_DEPTH) === undefined) return { ...properties };
+	const kept: Record<string, unknown> = {};
+	for (const [key, value] of Object.entries(properties)) {
+		const deep = pathDeeperThan(value, MAX_JSON_DEPTH - 1);
+		if (deep === undefined) kept[key] = value;
+		else
+			warnings.push(
+				`The property ${JSON.stringify(key)} of ${where} nests more than ${MAX_JSON_DEPTH} levels deep (at ${showPath([key, ...deep])}) and was left out; the feature's other properties are kept`,
+			);
+	}
+	return kept;
+}
+
+function collect(value: unknown, where: string, reading: Reading, depth: number) {
+	const { fileName, out, warnings } = reading;
+	if (depth > MAX_JSON_DEPTH) {
+		warnings.push(
+			`${where} nests lists or collections more than ${MAX_JSON_DEPTH} levels deep and was skipped`,
+		);
+		return;
+	}
 	if (Array.isArray(value)) {
-		value.forEach((v, i) => collect(v, fileName, `${where}[${i}]`, out, warnings));
+		value.forEach((v, i) => collect(v, `${where}[${i}]`, reading, depth + 1));
 		return;
 	}
 	if (!isObject(value)) {
@@ -54,17 +106,18 @@ function collect(
 				'Export the file again; a FeatureCollection holds its features in a "features" array.',
 			);
 		}
-		value.features.forEach((f, i) =>
-			collect(f, fileName, `${where}.features[${i}]`, out, warnings),
-		);
+		value.features.forEach((f, i) => collect(f, `${where}.features[${i}]`, reading, depth + 1));
 		return;
 	}
 	const index = out.length;
+	if (index >= reading.maxFeatures) throw tooManyFeatures(fileName, reading.maxFeatures);
 	const featureWarnings: string[] = [];
 	let geometry: Geometry | null = null;
 	let properties: Record<string, unknown> = {};
 	if (value.type === 'Feature') {
-		properties = isObject(value.properties) ? { ...value.properties } : {};
+		properties = isObject(value.properties)
+			? shallowProperties(value.properties, where, featureWarnings)
+			: {};
 		if (isObject(value.geometry) && GEOMETRY_TYPES.has(String(value.geometry.type)))
 			geometry = value.geometry as unknown as Geometry;
 		else if (value.geometry !== null && value.geometry !== undefined)
@@ -74,9 +127,16 @@ function collect(
 		geometry = value as unknown as Geometry;
 	} else {
 		warnings.push(
-			`${where} has the type ${JSON.stringify(value.type)}, which is not GeoJSON, and was skipped`,
+			`${where} has the type ${shown(value.type)}, which is not GeoJSON, and was skipped`,
 		);
 		return;
+	}
+	const deepGeometry = geometry ? pathDeeperThan(geometry, MAX_JSON_DEPTH - 1) : undefined;
+	if (deepGeometry) {
+		featureWarnings.push(
+			`The geometry of ${where} nests more than ${MAX_JSON_DEPTH} levels deep (at ${showPath(['geometry', ...deepGeometry])}), which no plot needs, and was left out`,
+		);
+		geometry = null;
 	}
 	if (geometry) {
 		try {
@@ -93,9 +153,11 @@ function collect(
 export function readGeoJsonText(
 	text: string,
 	fileName: string,
+	maxFeatures = Number.POSITIVE_INFINITY,
 ): { features: XmlFeature[]; warnings: string[]; ndjson: boolean } {
 	const features: XmlFeature[] = [];
 	const warnings: string[] = [];
+	const reading: Reading = { fileName, out: features, warnings, maxFeatures };
 	let whole: unknown;
 	let wholeError: Error | undefined;
 	try {
@@ -104,7 +166,7 @@ export function readGeoJsonText(
 		wholeError = error as Error;
 	}
 	if (!wholeError) {
-		collect(whole, fileName, 'the file', features, warnings);
+		collect(whole, 'the file', reading, 0);
 		return { features, warnings, ndjson: false };
 	}
 	const lines = text.split(/\r?\n/);
@@ -130,7 +192,7 @@ export function readGeoJsonText(
 				'Send the file again as it was exported; a file cut short gives this.',
 			);
 		}
-		collect(value, fileName, `line ${i + 1}`, features, warnings);
+		collect(value, `line ${i + 1}`, reading, 0);
 	});
 	return { features, warnings, ndjson: true };
 }

@@ -17,6 +17,8 @@ import { parseXml, rootName, xmlText } from './xml';
 import { isZip, readZip } from './zip';
 
 export * from './types';
+export { declaredBytes } from './size';
+export type { StatedBinary } from './size';
 
 const FORMATS =
 	'GeoJSON (.geojson, .json, newline-delimited), KML, KMZ, GPX or a zipped Shapefile (.zip with .shp, .dbf, .prj)';
@@ -55,6 +57,8 @@ function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
 		const features: XmlFeature[] = [];
 		const layerNames = new Set<string>();
 		for (const shp of shps) {
+			// Layer by layer: once the layers read give more than Maximum Features, the rest are not read.
+			if (features.length > options.maxFeatures) break;
 			const stem = shp.slice(0, -4);
 			const part = (ext: string) =>
 				[...zip.files].find(
@@ -106,6 +110,22 @@ function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
 	);
 }
 
+/** Megabytes, exact to the byte without trailing zeros: "0.001", "12.5", "50". */
+export const showMb = (bytes: number): string => String(Number((bytes / MB).toFixed(6)));
+
+/** A file over Maximum File Size (`declared`: the size its binary data states, before reading it). */
+export function tooLarge(
+	fileName: string,
+	bytes: number,
+	maxBytes: number,
+	declared = false,
+): GeoFileError {
+	return new GeoFileError(
+		`"${fileName}" ${declared ? 'is declared as' : 'is'} ${showMb(bytes)} MB, over the ${showMb(maxBytes)} MB this node reads (Maximum File Size)${declared ? ': refused without reading it' : ''}`,
+		'Split the file (e.g. by region or folder) or raise Maximum File Size (MB) in the options.',
+	);
+}
+
 /** Reads one geo file. Throws `GeoFileError` (what is wrong, what to do) when it cannot. */
 export function readGeoFile(
 	bytes: Uint8Array,
@@ -113,12 +133,8 @@ export function readGeoFile(
 	given: Partial<GeoFileOptions> = {},
 ): GeoFile {
 	const options = { ...DEFAULT_OPTIONS, ...given };
-	if (bytes.length > options.maxFileBytes) {
-		throw new GeoFileError(
-			`"${fileName}" is ${(bytes.length / MB).toFixed(1)} MB, over the ${(options.maxFileBytes / MB).toFixed(0)} MB this node reads (Maximum File Size)`,
-			'Split the file (e.g. by region or folder) or raise Maximum File Size (MB) in the options.',
-		);
-	}
+	if (bytes.length > options.maxFileBytes)
+		throw tooLarge(fileName, bytes.length, options.maxFileBytes);
 	if (bytes.length === 0) throw unknownFormat(fileName, 'the file is empty');
 	let read: { format: GeoFormat; features: XmlFeature[]; warnings: string[] };
 	if (isZip(bytes)) read = fromZip(bytes, fileName, options);
@@ -142,7 +158,7 @@ export function readGeoFile(
 		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
 		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
 		else if (start === '{' || start === '[') {
-			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName);
+			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures);
 			read = {
 				format: r.ndjson ? 'ndjson' : 'geojson',
 				features: r.features,
@@ -159,8 +175,10 @@ export function readGeoFile(
 		}
 	}
 	if (read.features.length > options.maxFeatures) {
+		// GeoJSON stops at the first feature over the cap, a Shapefile zip after the layer that
+		// passes it, KML and GPX once the document is parsed (bounded by the size limits).
 		throw new GeoFileError(
-			`"${fileName}" holds ${read.features.length} features, over the ${options.maxFeatures} one file may give (Maximum Features)`,
+			`"${fileName}" holds more than ${options.maxFeatures} features, over the ${options.maxFeatures} one file may give (Maximum Features)`,
 			'Split the file, or raise Maximum Features in the options.',
 		);
 	}

@@ -117,7 +117,84 @@ describe('Plot → Read File (through the n8n engine)', () => {
 		});
 		expect((polygons.items[0].json.geometry as IDataObject).type).toBe('Polygon');
 		const tooBig = await readFile([fileItem('plots.geojson')], { options: { maxFileMb: 0.001 } });
-		expect(tooBig.error?.message).toMatch(/over the 0 MB this node reads \(Maximum File Size\)/);
+		expect(tooBig.error?.message).toMatch(
+			/Item 0, field "Input Binary Field": the file "plots\.geojson" in binary field "data" is declared as 0\.002292 MB, over the 0\.001 MB this node reads \(Maximum File Size\)/,
+		);
+	});
+
+	it('Maximum File Size: a file whose binary states a size over it is refused before it is read, naming the item and the field', async () => {
+		// The bytes are a small, valid file: only the stated size (as n8n writes it) can refuse it.
+		const big = fileItem('plots.geojson', {}, 'attachment_0');
+		(big.binary as IDataObject).attachment_0 = {
+			...(big.binary?.attachment_0 as object),
+			fileSize: '60.2 MB',
+		};
+		const { items, error } = await readFile([fileItem('plots.ndjson', {}, 'attachment_0'), big], {
+			binaryPropertyName: 'attachment_0',
+		});
+		expect(items).toHaveLength(0);
+		expect(error?.message).toMatch(
+			/Item 1, field "Input Binary Field": the file "plots\.geojson" in binary field "attachment_0" is declared as 59\.899 MB, over the 50 MB this node reads \(Maximum File Size\): refused without reading it/,
+		);
+		// Within pretty-bytes' rounding of the limit ("60.2 MB" may be 59.9 MB): loaded and
+		// checked on its real bytes.
+		const within = await readFile([big], {
+			binaryPropertyName: 'attachment_0',
+			options: { maxFileMb: 60 },
+		});
+		expect(within.error).toBeUndefined();
+		expect(within.items).toHaveLength(3);
+	});
+
+	it.each([
+		['maxFileMb', 0, 'Maximum File Size (MB)', /0 is below the smallest allowed value, 0\.001/],
+		[
+			'maxUncompressedMb',
+			0,
+			'Maximum Uncompressed Size (MB)',
+			/0 is below the smallest allowed value, 0\.001/,
+		],
+		['maxFeatures', 0, 'Maximum Features', /0 is below the smallest allowed value, 1/],
+		['maxFeatures', 2.5, 'Maximum Features', /2\.5 is not a whole number/],
+		['closingDistanceM', -1, 'Closing Distance (M)', /-1 is below the smallest allowed value, 0/],
+	])(
+		'option %s = %s: the item is refused naming the option',
+		async (name, value, label, reason) => {
+			const { items, error } = await readFile([fileItem('plots.geojson')], {
+				options: { [name]: value },
+			});
+			expect(items).toHaveLength(0);
+			expect(error?.message).toContain(`Item 0, field "${label}": `);
+			expect(error?.message).toMatch(reason);
+		},
+	);
+
+	it('a property nested 50,000 levels deep: left out with a warning naming it; the output can be saved (JSON.stringify)', async () => {
+		const deep = '{"a":'.repeat(50_000) + '1' + '}'.repeat(50_000);
+		const text = `{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"Name":"Fazenda A","deep":${deep}},"geometry":{"type":"Point","coordinates":[-47.9,-15.8]}}]}`;
+		const bytes = Buffer.from(text);
+		const { items, error } = await readFile([
+			{
+				json: {},
+				binary: {
+					data: {
+						data: bytes.toString('base64'),
+						mimeType: 'application/geo+json',
+						fileName: 'deep.geojson',
+						fileSize: String(bytes.length),
+					},
+				},
+			},
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(1);
+		expect(items[0].json.properties).toEqual({ Name: 'Fazenda A' });
+		expect(items[0].json.warnings).toEqual([
+			expect.stringMatching(
+				/^The property "deep" of the file\.features\[0\] nests more than 100 levels deep/,
+			),
+		]);
+		expect(() => JSON.stringify(items)).not.toThrow();
 	});
 
 	it('the output feeds Plot → Validate unchanged ({{ $json.geometry }}, {{ $json.properties.Name }})', async () => {

@@ -8,7 +8,14 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { GeoFileOptions } from '../../../../shared/geoFiles';
-import { DEFAULT_OPTIONS, GeoFileError, MB, readGeoFile } from '../../../../shared/geoFiles';
+import {
+	DEFAULT_OPTIONS,
+	GeoFileError,
+	MB,
+	declaredBytes,
+	readGeoFile,
+	showMb,
+} from '../../../../shared/geoFiles';
 import { readNumber, readText } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
@@ -122,19 +129,39 @@ export async function execute(
 				'it is empty. Give the name of the binary field holding the file, e.g. "data".',
 			);
 			const raw = this.getNodeParameter('options', i, {}) as IDataObject;
-			const number = (label: string, value: unknown, fallback: number, min: number) =>
-				value === undefined
-					? fallback
-					: (problems.take(label, readNumber(value, { min })) ?? fallback);
+			// Each numeric option through the input layer: a value below its minimum (or not a
+			// number) refuses the item naming the option, as the editor's own minimum would.
+			const number = (
+				label: string,
+				value: unknown,
+				fallback: number,
+				rule: { min: number; integer?: boolean; label: string },
+			) => problems.take(label, readNumber(value, rule)) ?? fallback;
 			const options: GeoFileOptions = {
 				...DEFAULT_OPTIONS,
 				defaultEncoding: String(raw.attributeEncoding ?? DEFAULT_OPTIONS.defaultEncoding),
 				closedLinesAsPolygons: raw.closedLinesAsPolygons === true,
-				closingDistanceM: number('Closing Distance (M)', raw.closingDistanceM, 10, 0),
-				maxFeatures: number('Maximum Features', raw.maxFeatures, DEFAULT_OPTIONS.maxFeatures, 1),
-				maxFileBytes: number('Maximum File Size (MB)', raw.maxFileMb, 50, 0) * MB,
-				maxUncompressedBytes:
-					number('Maximum Uncompressed Size (MB)', raw.maxUncompressedMb, 250, 0) * MB,
+				closingDistanceM: number('Closing Distance (M)', raw.closingDistanceM, 10, {
+					min: 0,
+					label: 'the distance in meters (e.g. 10)',
+				}),
+				maxFeatures: number('Maximum Features', raw.maxFeatures, DEFAULT_OPTIONS.maxFeatures, {
+					min: 1,
+					integer: true,
+					label: 'the most features one file may give (e.g. 100000)',
+				}),
+				maxFileBytes: Math.floor(
+					number('Maximum File Size (MB)', raw.maxFileMb, 50, {
+						min: 0.001,
+						label: 'the largest file in megabytes (e.g. 50)',
+					}) * MB,
+				),
+				maxUncompressedBytes: Math.floor(
+					number('Maximum Uncompressed Size (MB)', raw.maxUncompressedMb, 250, {
+						min: 0.001,
+						label: 'the most a zip may unpack to in megabytes (e.g. 250)',
+					}) * MB,
+				),
 			};
 			if (field === undefined) return undefined as unknown as Prepared;
 			const binary = items[i].binary?.[field];
@@ -144,6 +171,15 @@ export async function execute(
 					'Input Binary Field',
 					`the item has no binary field "${field}"${present.length ? ` (it has ${present.map((k) => `"${k}"`).join(', ')})` : ' (it has no file at all)'}. Put the name of the field holding the file.`,
 				);
+			} else {
+				// Maximum File Size from the size the binary data states, before it is loaded;
+				// when it states none (or is within rounding of the limit) the loaded bytes are checked.
+				const declared = declaredBytes(binary);
+				if (declared !== undefined && declared > options.maxFileBytes)
+					problems.field(
+						'Input Binary Field',
+						`the file "${binary.fileName ?? field}" in binary field "${field}" is declared as ${showMb(declared)} MB, over the ${showMb(options.maxFileBytes)} MB this node reads (Maximum File Size): refused without reading it. Split the file or raise Maximum File Size (MB) in the options.`,
+					);
 			}
 			return { binary: binary as IBinaryData, field, options };
 		},
