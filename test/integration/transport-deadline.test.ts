@@ -142,6 +142,67 @@ describe('request deadlines (engine → loopback servers)', () => {
 		expect(elapsed).toBeLessThan(11_000);
 	});
 
+	it.each([
+		['version 1, Output Per-Plot Results', 1, { output: 'perPlot' }],
+		['version 2, its default output (Per-Plot Results)', 2, {}],
+	])(
+		'Max Wait with On Timeout "Output Current Status", %s: a wholly silent service ends within 11 s, one row per job naming it',
+		async (_label, typeVersion, output) => {
+			// Nothing answers: neither the status checks nor the catalog read for the rows.
+			service.handle(() => undefined);
+			const started = Date.now();
+			const { items, error } = await runNode({
+				typeVersion,
+				parameters: {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobIds: '7001, 7002',
+					maxWaitMinutes: 0.1,
+					onTimeout: 'output',
+					...output,
+					// The default Request Timeout (60 s) and schedule: each request gets what is left.
+				},
+				store: store(),
+			});
+			const elapsed = Date.now() - started;
+			expect(error).toBeUndefined();
+			// A job whose status was never read is a row saying so, never no row at all.
+			expect(items.map((i) => i.json.job_id)).toEqual(['7001', '7002']);
+			const unknownRow = (why: string) => ({
+				plot_id: null,
+				job_status: null,
+				timed_out: true,
+				status: 'unknown',
+				failed: null,
+				failure_reason: `unknown: ${why}`,
+				results_reason: `unknown: ${why}`,
+				protected_area_overlap: null,
+				protected_area_overlap_reason: `unknown: ${why}`,
+				indigenous_land_overlap: null,
+				risk_level: null,
+			});
+			// 7001 was checked (the check got what was left of Max Wait and did not answer)…
+			expect(items[0].json).toMatchObject(
+				unknownRow(
+					'the status of the job was never read: no status check of it answered within Max Wait (the last one failed, see last_check_error), so its plots are not known',
+				),
+			);
+			expect(items[0].json.last_check_error).toMatch(
+				/^The service did not answer within [\d.]+ s$/,
+			);
+			// …and that check used up the time: 7002 could not be checked at all.
+			expect(items[1].json).toMatchObject({
+				...unknownRow(
+					'the status of the job was never read: Max Wait ran out before a status check of it could be made, so its plots are not known',
+				),
+				last_check_error: null,
+			});
+			expect(elapsed).toBeGreaterThanOrEqual(6_000 - 500);
+			// Max Wait plus the grace of the last request, plus room for a loaded machine.
+			expect(elapsed).toBeLessThan(11_000);
+		},
+	);
+
 	it('an image download that trickles ends at the Request Timeout', async () => {
 		service.handle((req, res) => {
 			if (req.path === '/jobs/job/1')

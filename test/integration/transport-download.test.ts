@@ -224,6 +224,31 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 		]);
 	});
 
+	it('never echoes a Content-Type outside a fixed list of well-known types (a hostile service could reflect the API key in it)', async () => {
+		images = [`${service.url}/img/a.png`, `${service.url}/img/b.png`];
+		service.handle((req, res) => {
+			if (req.path === '/jobs/job/1')
+				return json(res, 200, { job_id: '1', status: 'done', job_visualization_url: images });
+			if (req.path === '/v3/discovery/capabilities') return json(res, 200, []);
+			const reflected =
+				req.path === '/img/a.png' ? `application/x-${KEY}` : `text/${KEY}; charset=utf-8`;
+			res.writeHead(200, { 'Content-Type': reflected });
+			res.end('{}');
+		});
+		const { items, error } = await getResults();
+		expect(error).toBeUndefined();
+		expect(items[0].binary).toBeUndefined();
+		const reason =
+			"it is not an image: the answer's Content-Type is not an image type, and only PNG, JPEG, GIF and WebP images are attached";
+		expect(items[0].json.visualizations_skipped).toEqual([
+			{ url: `${service.url}/img/a.png`, reason },
+			{ url: `${service.url}/img/b.png`, reason },
+		]);
+		const everything = JSON.stringify(items);
+		expect(everything).not.toContain(KEY);
+		expect(everything).not.toContain(KEY.slice(0, 20));
+	});
+
 	it('skips JSON whose Content-Type claims an image (another host): its first bytes are not one', async () => {
 		images = [`${cdn.url}/lying.png`];
 		cdn.handle((_req, res) => {

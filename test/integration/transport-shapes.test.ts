@@ -127,6 +127,34 @@ describe('unexpected answers and error bodies (engine → loopback service)', ()
 		});
 	});
 
+	describe('an answer nested 20,000 levels deep (with an escape) is an unexpected answer, not a stack overflow', () => {
+		const DEEP = `${'{"a":'.repeat(20_000)}"x\\\\y${KEY}"${'}'.repeat(20_000)}`;
+		it.each([
+			[
+				400,
+				/^Unexpected answer from the service to GET \/users\/check_tokens: it nests more than 100 levels deep$/,
+			],
+			[
+				200,
+				/^Unexpected answer from the service to GET \/users\/check_tokens: it nests more than 100 levels deep$/,
+			],
+		])('Account → Get Token Balance, HTTP %s', async (status, message) => {
+			expect(DEEP).toContain('\\');
+			expect(() => JSON.parse(DEEP) as unknown).not.toThrow();
+			answer('/users/check_tokens', (_req, res) => text(res, status, DEEP, 'application/json'));
+			const { items, error } = await runNode({
+				parameters: { resource: 'account', operation: 'getTokenBalance' },
+				store: store(),
+			});
+			expect(items).toHaveLength(0);
+			expect(error?.message).toMatch(message);
+			expect(error?.message).not.toMatch(/call stack/i);
+			expect(JSON.stringify(error?.description ?? '')).not.toContain(KEY);
+			// Not retried: the same request would get the same answer.
+			expect(service.requests).toHaveLength(1);
+		});
+	});
+
 	describe('error bodies are summarised: a few hundred characters, never 50 KB', () => {
 		it('a proxy HTML page on 502: status and page title', async () => {
 			answer('/protected-areas/checks', (_req, res) => text(res, 502, HTML_PAGE, 'text/html'));

@@ -410,16 +410,18 @@ function indigenousLandReading(analysis: IDataObject, resultKey: string): Overla
  * other capability run (one column per capability, `<capability>_result`). Every overlap
  * has a `<…>_overlap_reason` column saying why it is null (`not checked`, `failed: …`,
  * `not this job's results: …`, `unknown: …`). `runs` is what the plot's analysis runs of
- * this job say, when they were looked up (see `plotOutcome`).
+ * this job say, when they were looked up (see `plotOutcome`); `known` is an outcome already
+ * decided (jobRowWithoutPlots).
  */
 export function simplifyPlotResult(
 	plot: IDataObject,
 	job: IDataObject,
 	resultKeys: Record<string, string> = {},
 	runs?: RunEvidence,
+	known?: PlotOutcome,
 ): IDataObject {
 	const analysis: IDataObject = isObject(plot?.analysis) ? plot.analysis : {};
-	const outcome = plotOutcome(plot ?? {}, job ?? {}, runs);
+	const outcome = known ?? plotOutcome(plot ?? {}, job ?? {}, runs);
 	// The results are shown only when they are this job's (or, outside a job, the plot's).
 	const shown = outcome.results_reason === null;
 	const keys = { ...DEFAULT_RESULT_KEYS, ...resultKeys };
@@ -565,4 +567,35 @@ export function perPlotResults(job: IDataObject, options: PerPlotOptions): IData
 			results_reason: outcome.results_reason,
 		};
 	});
+}
+
+/**
+ * The one row of a job whose plots are not known (its status was never read, or its answer
+ * names no plots), so that the job never vanishes from per-plot output: the row's columns with
+ * `plot_id` and every result null, `status: unknown`, `failed: null`, and `why` in
+ * `failure_reason` and `results_reason` (and so in every `<…>_overlap_reason`).
+ */
+export function jobRowWithoutPlots(
+	job: IDataObject,
+	why: string,
+	options: PerPlotOptions,
+): IDataObject {
+	const outcome: PlotOutcome = {
+		status: 'unknown',
+		failed: null,
+		failure_reason: `unknown: ${why}`,
+		results_reason: `unknown: ${why}`,
+	};
+	if (options.simplify) {
+		const row = simplifyPlotResult({}, job, options.resultKeys, undefined, outcome);
+		return options.decisionFirst ? decisionFirst(row) : row;
+	}
+	return {
+		plot_id: null,
+		job_id: str(job?.job_id),
+		job_status: str(job?.status),
+		failed: outcome.failed,
+		failure_reason: outcome.failure_reason,
+		results_reason: outcome.results_reason,
+	};
 }

@@ -20,6 +20,8 @@ export interface CatalogOptions {
 	hidden?: boolean;
 	/** `include=doc`: each capability's long-form methodology. */
 	methodology?: boolean;
+	/** A shorter deadline for the read (what is left of a wait); the Request Timeout otherwise. */
+	timeoutMs?: number;
 }
 
 /** The `include` query value for the extras asked for, or undefined for none. */
@@ -81,6 +83,7 @@ export async function getCatalogEntries(
 		reading = apiRequest
 			.call(this, 'GET', '/v3/discovery/capabilities', {
 				...(include ? { qs: { include } } : {}),
+				...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
 				expect: catalogProblem,
 			})
 			.then(catalogEntries);

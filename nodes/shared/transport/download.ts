@@ -91,11 +91,41 @@ const ACCEPTED_TYPES = new Set([
 	'binary/octet-stream',
 ]);
 
+/**
+ * Well-known types a message may name. Any other Content-Type is not echoed: the header is the
+ * server's own text, and a hostile service could reflect the API key into it.
+ */
+const NAMED_TYPES = new Set([
+	'application/json',
+	'application/problem+json',
+	'application/xml',
+	'application/pdf',
+	'application/zip',
+	'application/javascript',
+	'application/geo+json',
+	'text/html',
+	'text/plain',
+	'text/xml',
+	'text/csv',
+	'text/css',
+	'text/javascript',
+	'image/svg+xml',
+	'image/tiff',
+	'image/bmp',
+	'image/avif',
+	'image/heic',
+	'image/x-icon',
+	'image/vnd.microsoft.icon',
+]);
+
 /** Why a Content-Type is refused, or undefined when it may be an image (or says nothing). */
 function refusedType(contentType: string | undefined): string | undefined {
 	const type = contentType?.split(';')[0].trim().toLowerCase();
 	if (!type || ACCEPTED_TYPES.has(type)) return undefined;
-	return `it is not an image: the server sent ${JSON.stringify(type.slice(0, 60))} content, and only PNG, JPEG, GIF and WebP images are attached`;
+	const sent = NAMED_TYPES.has(type)
+		? `the server sent ${JSON.stringify(type)} content`
+		: "the answer's Content-Type is not an image type";
+	return `it is not an image: ${sent}, and only PNG, JPEG, GIF and WebP images are attached`;
 }
 
 function megabytes(bytes: number): string {

@@ -12,6 +12,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { sleepUnlessCancelled } from '../helpers/sleep';
+import { MAX_JSON_DEPTH, pathDeeperThan } from '../input/depth';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
 import type { ParsedBody } from './answers';
 import { boundedBody, describeBody, parseBody } from './answers';
@@ -262,6 +263,26 @@ export function normaliseHeaders(headers: unknown): Record<string, string> {
 	return out;
 }
 
+/** Why an answer is refused whatever its shape: it nests deeper than any walk can follow. */
+const TOO_DEEP = `it nests more than ${MAX_JSON_DEPTH} levels deep`;
+
+/**
+ * Whether a body (a parsed value, or text that is JSON) nests more than MAX_JSON_DEPTH levels:
+ * every recursive walk over it (redaction, a copy, JSON.stringify, n8n's deep copy) would
+ * overflow the call stack, so it is checked, without recursion, before any of them.
+ */
+function nestsTooDeep(body: unknown): boolean {
+	if (typeof body === 'string') {
+		if (!/^\s*[[{]/.test(body)) return false;
+		try {
+			return pathDeeperThan(JSON.parse(body) as unknown, MAX_JSON_DEPTH) !== undefined;
+		} catch {
+			return false;
+		}
+	}
+	return pathDeeperThan(body, MAX_JSON_DEPTH) !== undefined;
+}
+
 function redactDeep(value: unknown, secrets: string[]): unknown {
 	if (typeof value === 'string') return redact(value, secrets);
 	if (Array.isArray(value)) return value.map((v) => redactDeep(v, secrets));
@@ -293,6 +314,9 @@ export function toNodeApiError(
 	},
 	secrets: string[],
 ): NodeApiError {
+	// A body too deep to walk is not kept (nor walked): the error says why it was refused.
+	if (nestsTooDeep(parts.body))
+		parts = { ...parts, body: undefined, unexpected: parts.unexpected ?? TOO_DEEP };
 	// Every secret out of the whole body first: messages and kept bodies are cut afterwards.
 	const clean: ErrorParts = {
 		...parts,
@@ -521,7 +545,11 @@ function redactedBody(
 function readResponse(response: FullResponse<unknown>, request: PreparedRequest): AttemptResult {
 	const headers = normaliseHeaders(response.headers);
 	const success = response.statusCode >= 200 && response.statusCode < 300;
-	const parsed = redactedBody(response.body, parseBody(response.body), request.secrets, success);
+	const read = parseBody(response.body);
+	// Checked before anything walks it (redaction, the shape checks, n8n's copy of the output).
+	if (read.kind === 'json' && pathDeeperThan(read.value, MAX_JSON_DEPTH) !== undefined)
+		return { ok: false, parts: { status: response.statusCode, headers, unexpected: TOO_DEEP } };
+	const parsed = redactedBody(response.body, read, request.secrets, success);
 	if (success) {
 		const status = response.statusCode;
 		if (parsed.kind !== 'json' || parsed.value === null)

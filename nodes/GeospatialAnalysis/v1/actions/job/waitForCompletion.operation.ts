@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { systemTiming } from '../../../../shared/helpers/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
-import { waitForJobs } from '../../../../shared/jobs/waitForJobs';
+import { CHECK_GRACE_MS, waitForJobs } from '../../../../shared/jobs/waitForJobs';
 import {
 	DEFAULT_FIRST_DELAY_MS,
 	DEFAULT_POLL_CAP_MS,
@@ -22,6 +22,7 @@ import type { OutputOptions } from '../../../../shared/jobs/output';
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
+import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
 import { outputFields, readJobIds } from './common';
 
 const show = { resource: ['job'], operation: ['waitForCompletion'] };
@@ -196,6 +197,53 @@ export async function execute(
 	});
 }
 
+/** Why the plots of a job are not known, for its one per-plot row. */
+function unknownPlotsReason(t: JobWait<IDataObject>): string {
+	if (t.job !== undefined) return "the job's answer names no plots";
+	if (t.lastCheckError !== undefined)
+		return `the status of the job was never read: no status check of it answered${t.timedOut ? ' within Max Wait' : ''} (the last one failed, see last_check_error), so its plots are not known`;
+	return 'the status of the job was never read: Max Wait ran out before a status check of it could be made, so its plots are not known';
+}
+
+/**
+ * The one per-plot row of a job without plot rows (its status never read, or no plots named),
+ * so that it never vanishes from the output: job_id, job_status (null when never read), the
+ * plot and result columns null with the reason, and timed_out / last_check_error as known.
+ */
+function rowWithoutPlots(
+	t: JobWait<IDataObject>,
+	output: OutputOptions,
+	resultKeys: Record<string, string>,
+): IDataObject {
+	const row = jobRowWithoutPlots(t.job ?? { job_id: t.jobId }, unknownPlotsReason(t), {
+		simplify: output.simplify,
+		resultKeys,
+		decisionFirst: output.decisionFirst,
+	});
+	if (!t.timedOut) return row;
+	return {
+		...row,
+		...timedOutFields(t),
+		last_check_error: timedOutFields(t).last_check_error ?? null,
+	};
+}
+
+/** A request is not started with less time left than this: it could not get an answer. */
+const MIN_REQUEST_MS = 250;
+
+/**
+ * The catalog's result keys for per-plot rows, read within what is left of Max Wait (plus
+ * the grace of the last status check), so that Max Wait stays a bound on the whole node.
+ * With no time left, or no answer in time, the default result keys apply (catalogResultKeys).
+ */
+async function resultKeysWithin(
+	ctx: IExecuteFunctions,
+	hardEnd: number,
+): Promise<Record<string, string>> {
+	const left = hardEnd - systemTiming.now();
+	return left < MIN_REQUEST_MS ? {} : await catalogResultKeys(ctx, left);
+}
+
 /** Polls every job of the items until each has finished or Max Wait has run out. */
 async function waitFor(
 	ctx: IExecuteFunctions,
@@ -204,6 +252,8 @@ async function waitFor(
 	const { itemIndex: first, value } = ready[0];
 	const { settings } = value;
 	const signal = ctx.getExecutionCancelSignal?.();
+	// Max Wait bounds the whole node: the wait, then the catalog read for per-plot rows.
+	const hardEnd = systemTiming.now() + settings.maxWaitMs + CHECK_GRACE_MS;
 	let waited: WaitForJobsResult<IDataObject>;
 	try {
 		waited = await waitForJobs({
@@ -241,7 +291,7 @@ async function waitFor(
 	// The catalog only when some item gets rows (not after Max Wait failed them all).
 	const rowsToMake = ready.some((r) => !(timeout && r.value.jobIds.some((id) => running.has(id))));
 	const resultKeys =
-		settings.output.output === 'perPlot' && rowsToMake ? await catalogResultKeys(ctx) : {};
+		settings.output.output === 'perPlot' && rowsToMake ? await resultKeysWithin(ctx, hardEnd) : {};
 
 	const outputs: BatchOutput[] = [];
 	for (const { itemIndex, value: item } of ready) {
@@ -257,6 +307,9 @@ async function waitFor(
 				const job = t.job ?? { job_id: id, status: t.status };
 				const extra: IDataObject = t.timedOut ? timedOutFields(t) : {};
 				const made = await jobOutput(ctx, job, settings.output, undefined, resultKeys, extra);
+				// A job without plot rows (never read, or no plots named) is one row saying so.
+				if (made.length === 0 && settings.output.output === 'perPlot')
+					produced.push({ item: itemIndex, json: rowWithoutPlots(t, settings.output, resultKeys) });
 				produced.push(...made.map(({ json, binary }) => ({ item: itemIndex, json, binary })));
 			}
 			outputs.push(...produced);
