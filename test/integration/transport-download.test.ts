@@ -316,7 +316,9 @@ describe('Download Visualisations (engine → loopback service and CDN hosts)', 
 				((i.json.visualizations_skipped ?? []) as Array<{ reason: string }>).map((s) => s.reason),
 			);
 			expect(reasons.at(-1)).toMatch(
-				new RegExp(`the download cap of ${MAX_EXECUTION_DOWNLOAD_BYTES / MB} MB per execution`),
+				new RegExp(
+					`the download cap of ${MAX_EXECUTION_DOWNLOAD_BYTES / MB} MB per run of this node`,
+				),
 			);
 		});
 	});

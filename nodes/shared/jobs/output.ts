@@ -65,7 +65,7 @@ function shownUrl(url: string): string {
 const MB = 1024 * 1024;
 /** The most image data one output item carries (all its visualisations together). */
 export const MAX_ITEM_DOWNLOAD_BYTES = 50 * MB;
-/** The most image data one execution (one poll of the trigger) downloads in all. */
+/** The most image data one run of the node (in an execution; one poll of the trigger) downloads in all. */
 export const MAX_EXECUTION_DOWNLOAD_BYTES = 100 * MB;
 
 /** Image bytes attached so far, per node run (runScopeOf: an execution, a poll). */
@@ -111,7 +111,7 @@ export async function downloadImage(
 	const runLeft = MAX_EXECUTION_DOWNLOAD_BYTES - run.bytes;
 	const cap =
 		runLeft < itemLeft
-			? `the download cap of ${mb(MAX_EXECUTION_DOWNLOAD_BYTES)} per execution (${mb(run.bytes)} attached in this execution)`
+			? `the download cap of ${mb(MAX_EXECUTION_DOWNLOAD_BYTES)} per run of this node (${mb(run.bytes)} attached in this run)`
 			: `the download cap of ${mb(MAX_ITEM_DOWNLOAD_BYTES)} per item (${mb(item.bytes)} attached to this item)`;
 	const left = Math.min(itemLeft, runLeft);
 	if (left <= 0) return { skipped: `not downloaded: ${cap} was reached` };

@@ -47,7 +47,7 @@ export function outputFields(
 			displayOptions: { show },
 			default: false,
 			description:
-				"Whether to download each plot's visualization image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image. Only PNG, JPEG, GIF or WebP images are attached, at most 50 MB per item and 100 MB per execution; a file skipped is listed with the reason.",
+				"Whether to download each plot's visualization image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image. Only PNG, JPEG, GIF or WebP images are attached, at most 50 MB per item and 100 MB per run of the node; a file skipped is listed with the reason.",
 		},
 		{
 			displayName: 'Put Image in Field',
