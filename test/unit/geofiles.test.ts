@@ -133,6 +133,85 @@ describe('Read File: projected Shapefiles round-trip', () => {
 	});
 });
 
+/**
+ * Anchors independent of proj4: on a UTM zone's central meridian the northing is k0 × the
+ * meridian arc length M(φ) (false northing 10,000,000 m in the south), a closed form. A point
+ * layer at those coordinates, under the fixtures' own .prj, must read back at the latitude
+ * M was computed for: a misread false northing, central meridian, scale or ellipsoid fails.
+ */
+describe('Read File: projected Shapefiles against closed-form UTM anchors', () => {
+	/** Meridian arc length from the equator (the standard series, error well under 1 mm). */
+	function meridianArc(latDeg: number, a: number, invF: number): number {
+		const f = 1 / invF;
+		const e2 = f * (2 - f);
+		const [e4, e6] = [e2 * e2, e2 * e2 * e2];
+		const phi = (latDeg * Math.PI) / 180;
+		return (
+			a *
+			((1 - e2 / 4 - (3 * e4) / 64 - (5 * e6) / 256) * phi -
+				((3 * e2) / 8 + (3 * e4) / 32 + (45 * e6) / 1024) * Math.sin(2 * phi) +
+				((15 * e4) / 256 + (45 * e6) / 1024) * Math.sin(4 * phi) -
+				((35 * e6) / 3072) * Math.sin(6 * phi))
+		);
+	}
+	/** A point Shapefile (.shp + .shx) of the given positions. */
+	function pointShp(points: Position[]): { shp: Uint8Array; shx: Uint8Array } {
+		const xs = points.map((p) => p[0]);
+		const ys = points.map((p) => p[1]);
+		const box = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+		const header = (bytes: number) => {
+			const b = Buffer.alloc(100);
+			b.writeInt32BE(9994, 0);
+			b.writeInt32BE(bytes / 2, 24);
+			b.writeInt32LE(1000, 28);
+			b.writeInt32LE(1, 32);
+			box.forEach((v, i) => b.writeDoubleLE(v, 36 + 8 * i));
+			return b;
+		};
+		const shp = Buffer.concat([header(100 + 28 * points.length), Buffer.alloc(28 * points.length)]);
+		const shx = Buffer.concat([header(100 + 8 * points.length), Buffer.alloc(8 * points.length)]);
+		points.forEach((p, i) => {
+			const at = 100 + 28 * i;
+			shp.writeInt32BE(i + 1, at);
+			shp.writeInt32BE(10, at + 4);
+			shp.writeInt32LE(1, at + 8);
+			shp.writeDoubleLE(p[0], at + 12);
+			shp.writeDoubleLE(p[1], at + 20);
+			shx.writeInt32BE(at / 2, 100 + 8 * i);
+			shx.writeInt32BE(10, 104 + 8 * i);
+		});
+		return { shp, shx };
+	}
+	const LATITUDES = [-1, -5, -10, -17.5, -25, -33];
+	it.each([
+		// file with the .prj, its layer, the ellipsoid (WGS 84; SIRGAS 2000 is on GRS 80)
+		['fazendas-utm22s-latin1.zip', 'fazendas_utm22s', 6378137, 298.257223563],
+		['sirgas2000-two-layers.zip', 'talhoes_sirgas2000_utm22s', 6378137, 298.257222101],
+	])(
+		'%s: points on the central meridian (51° W) read back at their latitude',
+		(file, layer, a, invF) => {
+			const prj = unzipSync(bytesOf(file))[`${layer}.prj`];
+			expect(prj).toBeDefined();
+			const points = LATITUDES.map(
+				(lat): Position => [500_000, 10_000_000 - 0.9996 * meridianArc(-lat, a, invF)],
+			);
+			const { shp, shx } = pointShp(points);
+			const result = readGeoFile(
+				zipSync({ 'anchors.shp': shp, 'anchors.shx': shx, 'anchors.prj': prj }),
+				'anchors.zip',
+			);
+			const read = result.features.map(
+				(f) => (f.geometry as { coordinates: Position }).coordinates,
+			);
+			expect(read).toHaveLength(LATITUDES.length);
+			read.forEach(([lon, lat], i) => {
+				expect(Math.abs(lon - -51)).toBeLessThan(1e-9);
+				expect(Math.abs(lat - LATITUDES[i])).toBeLessThan(1e-8);
+			});
+		},
+	);
+});
+
 describe('Read File: attribute encodings', () => {
 	it('a .cpg saying ISO-8859-1 reads Latin-1 names', () => {
 		expect(read('fazendas-utm22s-latin1.zip').features[0].properties.Name).toBe('Fazenda São João');
