@@ -1,7 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { COMMODITY_OPTIONS } from '../../../shared/input';
-import { MAX_TOKENS_DEFAULT_V2 } from '../../v1/actions/job/jobRequest';
+import {
+	CHECK_CONFIGS_FIELD,
+	COMMODITY_FIELD,
+	HARVEST_DATE_FIELD,
+	JOB_PER_FIELD,
+	JOB_TEXT_FIELDS,
+	MAX_TOKENS_DEFAULT_V2,
+	RECOVERY_WINDOW_FIELD,
+} from '../../v1/actions/job/jobRequest';
 
 /**
  * Job → Create and Job → Get Quote in version 2 of the node: the same requests as version 1
@@ -56,80 +63,10 @@ const maxTokens: INodeProperties = {
 
 function sharedOptions(): INodeProperties[] {
 	return [
-		{
-			displayName: 'Check Configs',
-			name: 'checkConfigs',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Check Config',
-			default: {},
-			description:
-				"Settings for individual checks, checked against that check's input schema from the catalog before anything is sent",
-			options: [
-				{
-					displayName: 'Config',
-					name: 'config',
-					values: [
-						{
-							displayName: 'Check Name',
-							name: 'check',
-							type: 'string',
-							default: '',
-							placeholder: 'data_center_site_suitability',
-							description: 'The capability name of a chosen check',
-						},
-						{
-							displayName: 'Config (JSON)',
-							name: 'json',
-							type: 'json',
-							default: '{}',
-							description: 'The check\'s config object, e.g. {"power_mw": 20}',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Commodity',
-			name: 'commodity',
-			type: 'options',
-			options: [
-				{ name: 'As Registered', value: '' },
-				...COMMODITY_OPTIONS.map((option) => ({ ...option })),
-			],
-			default: '',
-			description:
-				'Commodity for all plots of the job (sent as config.commodity). "As Registered" uses each plot\'s own commodity; a plot with none anywhere is rejected.',
-		},
-		{
-			displayName: 'Harvest Date',
-			name: 'harvestDate',
-			type: 'string',
-			default: '',
-			placeholder: '2025-10-31',
-			description:
-				"Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot's own, else the analysis runs to today.",
-		},
-		{
-			displayName: 'Jobs',
-			name: 'jobPer',
-			type: 'options',
-			options: [
-				{
-					name: 'One Job for All Items',
-					value: 'allItems',
-					description:
-						'Collect the plot IDs of all input items into a single job (one output item)',
-				},
-				{
-					name: 'One Job per Item',
-					value: 'item',
-					description: 'Create a separate job for each input item (one output item per input item)',
-				},
-			],
-			default: 'allItems',
-			description: 'Whether to make one job for the plots of all items or one job per item',
-		},
+		CHECK_CONFIGS_FIELD,
+		COMMODITY_FIELD,
+		HARVEST_DATE_FIELD,
+		JOB_PER_FIELD,
 		{
 			displayName: 'Per-Plot Commodity',
 			name: 'perPlotCommodity',
@@ -151,39 +88,7 @@ function sharedOptions(): INodeProperties[] {
 	];
 }
 
-const createOnlyOptions: INodeProperties[] = [
-	{
-		displayName: 'Additional Info (JSON)',
-		name: 'additionalInfo',
-		type: 'json',
-		default: '{}',
-		description: 'Free key-value pairs stored with the job, e.g. {"batch": "2026-Q1"}',
-	},
-	{
-		displayName: 'Job Name',
-		name: 'jobName',
-		type: 'string',
-		default: '',
-		description:
-			'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognize the job after a dropped connection.',
-	},
-	{
-		displayName: 'Notes',
-		name: 'notes',
-		type: 'string',
-		default: '',
-		description: 'Free text stored with the job',
-	},
-	{
-		displayName: 'Recovery Window (Minutes)',
-		name: 'recoveryWindowMinutes',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: 60 },
-		default: 10,
-		description:
-			'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
-	},
-];
+const createOnlyOptions: INodeProperties[] = [...JOB_TEXT_FIELDS, RECOVERY_WINDOW_FIELD];
 
 function optionsCollection(
 	operation: 'create' | 'getQuote',

@@ -14,7 +14,9 @@ import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import { createJobExactlyOnce } from '../../../../shared/jobs/recover';
 import type { JobItem } from './jobRequest';
 import {
+	JOB_TEXT_FIELDS,
 	MAX_TOKENS_DEFAULT_V2,
+	RECOVERY_WINDOW_FIELD,
 	jobBody,
 	jobGroups,
 	readJobItem,
@@ -32,30 +34,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Additional Info (JSON)',
-				name: 'additionalInfo',
-				type: 'json',
-				default: '{}',
-				description: 'Free key-value pairs stored with the job, e.g. {"batch": "2026-Q1"}',
-			},
-			{
-				displayName: 'Job Name',
-				name: 'jobName',
-				type: 'string',
-				default: '',
-				description:
-					'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognize the job after a dropped connection.',
-			},
-			{
-				displayName: 'Notes',
-				name: 'notes',
-				type: 'string',
-				default: '',
-				description: 'Free text stored with the job',
-			},
-		],
+		options: JOB_TEXT_FIELDS,
 	},
 	{
 		displayName: 'Options',
@@ -74,15 +53,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Upper limit on the tokens the job may cost. When set (above 0) the node first asks the service for a free dry-run quote and creates nothing if the quote is higher. 0 means no limit.',
 			},
-			{
-				displayName: 'Recovery Window (Minutes)',
-				name: 'recoveryWindowMinutes',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 60 },
-				default: 10,
-				description:
-					'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
-			},
+			RECOVERY_WINDOW_FIELD,
 		],
 	},
 ];

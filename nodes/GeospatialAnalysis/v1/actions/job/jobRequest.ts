@@ -15,6 +15,124 @@ import {
 import type { Problems, Ready } from '../../../../shared/runner';
 import { getCatalog } from '../../../../shared/transport/catalog';
 
+/**
+ * Fields of Job → Create and Get Quote that both node versions show (version 1 at the top
+ * level, version 2 in Options): one definition, placed by each version.
+ */
+export const JOB_PER_FIELD: INodeProperties = {
+	displayName: 'Jobs',
+	name: 'jobPer',
+	type: 'options',
+	options: [
+		{
+			name: 'One Job for All Items',
+			value: 'allItems',
+			description: 'Collect the plot IDs of all input items into a single job (one output item)',
+		},
+		{
+			name: 'One Job per Item',
+			value: 'item',
+			description: 'Create a separate job for each input item (one output item per input item)',
+		},
+	],
+	default: 'allItems',
+	description: 'Whether to make one job for the plots of all items or one job per item',
+};
+
+export const CHECK_CONFIGS_FIELD: INodeProperties = {
+	displayName: 'Check Configs',
+	name: 'checkConfigs',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Check Config',
+	default: {},
+	description:
+		"Optional settings for individual checks, checked against that check's input schema from the catalog before anything is sent",
+	options: [
+		{
+			displayName: 'Config',
+			name: 'config',
+			values: [
+				{
+					displayName: 'Check Name',
+					name: 'check',
+					type: 'string',
+					default: '',
+					placeholder: 'data_center_site_suitability',
+					description: 'The capability name of a chosen check',
+				},
+				{
+					displayName: 'Config (JSON)',
+					name: 'json',
+					type: 'json',
+					default: '{}',
+					description: 'The check\'s config object, e.g. {"power_mw": 20}',
+				},
+			],
+		},
+	],
+};
+
+export const COMMODITY_FIELD: INodeProperties = {
+	displayName: 'Commodity',
+	name: 'commodity',
+	type: 'options',
+	options: [
+		{ name: 'As Registered', value: '' },
+		...COMMODITY_OPTIONS.map((option) => ({ ...option })),
+	],
+	default: '',
+	description:
+		'Commodity for all plots of the job (sent as config.commodity). "As Registered" uses each plot\'s own commodity; a plot with none anywhere is rejected.',
+};
+
+export const HARVEST_DATE_FIELD: INodeProperties = {
+	displayName: 'Harvest Date',
+	name: 'harvestDate',
+	type: 'string',
+	default: '',
+	placeholder: '2025-10-31',
+	description:
+		"Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot's own, else the analysis runs to today.",
+};
+
+/** Job → Create: what is stored with the job (version 1: Additional Fields; version 2: Options). */
+export const JOB_TEXT_FIELDS: INodeProperties[] = [
+	{
+		displayName: 'Additional Info (JSON)',
+		name: 'additionalInfo',
+		type: 'json',
+		default: '{}',
+		description: 'Free key-value pairs stored with the job, e.g. {"batch": "2026-Q1"}',
+	},
+	{
+		displayName: 'Job Name',
+		name: 'jobName',
+		type: 'string',
+		default: '',
+		description:
+			'Name of the job. When empty the node names it "n8n" plus the time and a random suffix, so that it can recognize the job after a dropped connection.',
+	},
+	{
+		displayName: 'Notes',
+		name: 'notes',
+		type: 'string',
+		default: '',
+		description: 'Free text stored with the job',
+	},
+];
+
+/** Job → Create: how far back a lost create is looked for (Options in both versions). */
+export const RECOVERY_WINDOW_FIELD: INodeProperties = {
+	displayName: 'Recovery Window (Minutes)',
+	name: 'recoveryWindowMinutes',
+	type: 'number',
+	typeOptions: { minValue: 1, maxValue: 60 },
+	default: 10,
+	description:
+		'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
+};
+
 /** Fields shared by Create and Get Quote: what to analyse, with which checks. */
 
 export function requestFields(operations: string[]): INodeProperties[] {
@@ -30,27 +148,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			description:
 				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
 		},
-		{
-			displayName: 'Jobs',
-			name: 'jobPer',
-			type: 'options',
-			displayOptions: { show },
-			options: [
-				{
-					name: 'One Job for All Items',
-					value: 'allItems',
-					description:
-						'Collect the plot IDs of all input items into a single job (one output item)',
-				},
-				{
-					name: 'One Job per Item',
-					value: 'item',
-					description: 'Create a separate job for each input item (one output item per input item)',
-				},
-			],
-			default: 'allItems',
-			description: 'Whether to make one job for the plots of all items or one job per item',
-		},
+		{ ...JOB_PER_FIELD, displayOptions: { show } },
 		{
 			displayName: 'Choose Checks',
 			name: 'checkSource',
@@ -91,63 +189,9 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			description:
 				'Capability names as the catalog lists them (Capability → Get Many), comma-separated. Empty runs the default EUDR bundle.',
 		},
-		{
-			displayName: 'Check Configs',
-			name: 'checkConfigs',
-			type: 'fixedCollection',
-			typeOptions: { multipleValues: true },
-			placeholder: 'Add Check Config',
-			displayOptions: { show },
-			default: {},
-			description:
-				"Optional settings for individual checks, checked against that check's input schema from the catalog before anything is sent",
-			options: [
-				{
-					displayName: 'Config',
-					name: 'config',
-					values: [
-						{
-							displayName: 'Check Name',
-							name: 'check',
-							type: 'string',
-							default: '',
-							placeholder: 'data_center_site_suitability',
-							description: 'The capability name of a chosen check',
-						},
-						{
-							displayName: 'Config (JSON)',
-							name: 'json',
-							type: 'json',
-							default: '{}',
-							description: 'The check\'s config object, e.g. {"power_mw": 20}',
-						},
-					],
-				},
-			],
-		},
-		{
-			displayName: 'Commodity',
-			name: 'commodity',
-			type: 'options',
-			displayOptions: { show },
-			options: [
-				{ name: 'As Registered', value: '' },
-				...COMMODITY_OPTIONS.map((option) => ({ ...option })),
-			],
-			default: '',
-			description:
-				'Commodity for all plots of the job (sent as config.commodity). "As Registered" uses each plot\'s own commodity; a plot with none anywhere is rejected.',
-		},
-		{
-			displayName: 'Harvest Date',
-			name: 'harvestDate',
-			type: 'string',
-			displayOptions: { show },
-			default: '',
-			placeholder: '2025-10-31',
-			description:
-				"Harvest date for all plots (YYYY-MM-DD, sent as config.harvest_date). Empty: each plot's own, else the analysis runs to today.",
-		},
+		{ ...CHECK_CONFIGS_FIELD, displayOptions: { show } },
+		{ ...COMMODITY_FIELD, displayOptions: { show } },
+		{ ...HARVEST_DATE_FIELD, displayOptions: { show } },
 		{
 			displayName: 'Per-Plot Values',
 			name: 'perPlot',
