@@ -17,6 +17,7 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 import type { FakeService } from '../fake-service';
+import { startFakeService } from '../fake-service';
 import {
 	CredentialStore,
 	PollContext,
@@ -298,6 +299,32 @@ export function followFakeClock(...fakes: FakeService[]): SharedClock {
 		sync,
 		restore: () => spy.mockRestore(),
 	};
+}
+
+/**
+ * For a describe block of trigger tests: one fake service (plots taking a minute each) with
+ * the trigger's clock following it (followFakeClock); before each test the fake is reset and
+ * stopped at scale 0 and the clock synced. `use` receives both once they exist.
+ */
+export function useFakeWithTriggerClock(
+	use: (fake: FakeService, clock: SharedClock) => void,
+): void {
+	let fake: FakeService;
+	let clock: SharedClock;
+	beforeAll(async () => {
+		fake = await startFakeService({ perPlotDurationMs: 60_000 });
+		clock = followFakeClock(fake);
+		use(fake, clock);
+	});
+	afterAll(async () => {
+		clock.restore();
+		await fake.close();
+	});
+	beforeEach(() => {
+		fake.reset();
+		fake.clock.setScale(0);
+		clock.sync();
+	});
 }
 
 /** Creates a job on the fake over HTTP, as a user would (for trigger tests). */

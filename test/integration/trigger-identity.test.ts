@@ -9,9 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { accountKey, fingerprint } from '../../nodes/GeospatialAnalysisTrigger/identity';
 import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
 import type { SharedClock } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../helpers/poll';
+import { CredentialStore, makeJob, Poller, useFakeWithTriggerClock } from '../helpers/poll';
 
 const MIN = 60_000;
 const NODE = 'node:Geospatial Analysis Trigger';
@@ -23,18 +22,9 @@ const windows = (text: string, n: number) =>
 describe('Trigger identity in static data', () => {
 	let fake: FakeService;
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-		clock = followFakeClock(fake);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
-	});
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
+	useFakeWithTriggerClock((f, c) => {
+		fake = f;
+		clock = c;
 	});
 
 	const apiKeyStore = () =>

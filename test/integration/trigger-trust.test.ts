@@ -21,7 +21,13 @@ import {
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';
 import type { SharedClock, StateKeeping } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller, runPoll } from '../helpers/poll';
+import {
+	CredentialStore,
+	makeJob,
+	Poller,
+	runPoll,
+	useFakeWithTriggerClock,
+} from '../helpers/poll';
 
 const MIN = 60_000;
 const Y2099 = Date.UTC(2099, 0, 1);
@@ -32,18 +38,9 @@ const emittedIds = (items: Array<{ json: IDataObject }> | null) =>
 describe('Trigger: service times in the future (fake service, the trigger clock following the fake)', () => {
 	let fake: FakeService;
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-		clock = followFakeClock(fake);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
-	});
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
+	useFakeWithTriggerClock((f, c) => {
+		fake = f;
+		clock = c;
 	});
 
 	const key = () => fake.users.alice.apiKey;
@@ -172,18 +169,9 @@ describe('Trigger: service times in the future (fake service, the trigger clock 
 describe('Trigger: job ids that are names of object properties (fake service)', () => {
 	let fake: FakeService;
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-		clock = followFakeClock(fake);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
-	});
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
+	useFakeWithTriggerClock((f, c) => {
+		fake = f;
+		clock = c;
 	});
 
 	const IDS = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];

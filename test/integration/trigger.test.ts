@@ -1,8 +1,7 @@
 import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
 import type { IDataObject } from 'n8n-workflow';
 import type { SharedClock } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, runPoll } from '../helpers/poll';
+import { CredentialStore, makeJob, runPoll, useFakeWithTriggerClock } from '../helpers/poll';
 
 const MIN = 60_000;
 
@@ -12,18 +11,11 @@ describe('Geospatial Analysis Trigger (poll through n8n PollContext, against the
 	// The trigger's clock (Date.now) follows the fake's, as n8n's and the service's agree in
 	// production: the trigger believes a service time only up to 5 minutes ahead of its own.
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-		clock = followFakeClock(fake);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
+	useFakeWithTriggerClock((f, c) => {
+		fake = f;
+		clock = c;
 	});
 	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});
