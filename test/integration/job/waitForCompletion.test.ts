@@ -244,6 +244,53 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 	});
 });
 
+/**
+ * A fake on a virtual clock (each of the node's sleeps advances it), a login credential for
+ * it, and a job over `plots` new plots created through the node. `keep` receives the fake
+ * first, so that the describe block can close it whatever happens next.
+ */
+async function loginJobOnVirtualClock(
+	keep: (fake: FakeService) => void,
+	options: Parameters<typeof startFakeService>[0],
+	plots: number,
+	commodity: string,
+) {
+	const fake = await startFakeService(options);
+	keep(fake);
+	fake.clock.setScale(0);
+	let now = 0;
+	mockTiming.current = {
+		now: () => now,
+		sleep: async (ms: number) => {
+			now += ms;
+			fake.clock.advance(ms);
+		},
+		random: () => 0.5,
+	};
+	const store = new CredentialStore({
+		geospatialAnalysisLoginApi: {
+			baseUrl: fake.url,
+			username: fake.users.alice.username,
+			password: fake.users.alice.password,
+			sessionToken: '',
+		},
+	});
+	const ids = fake.seedPlots('alice', plots, { commodity });
+	const created = await runNode({
+		parameters: {
+			authentication: 'login',
+			resource: 'job',
+			operation: 'create',
+			plotIds: ids.join(','),
+		},
+		store,
+	});
+	expect(created.error).toBeUndefined();
+	/** The virtual clock's time: what the node slept in all. */
+	const slept = () => now;
+	return { store, created, ids, slept };
+}
+
 describe('Job → Wait for Completion with a login (JWT) credential', () => {
 	let fake: FakeService;
 	afterAll(async () => {
@@ -252,36 +299,12 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
 	});
 
 	it('the JWT expiring during a long wait does not fail the wait', async () => {
-		fake = await startFakeService({ perPlotDurationMs: 60_000, jwtLifetimeSeconds: 60 });
-		fake.clock.setScale(0);
-		let now = 0;
-		mockTiming.current = {
-			now: () => now,
-			sleep: async (ms: number) => {
-				now += ms;
-				fake.clock.advance(ms);
-			},
-			random: () => 0.5,
-		};
-		const store = new CredentialStore({
-			geospatialAnalysisLoginApi: {
-				baseUrl: fake.url,
-				username: fake.users.alice.username,
-				password: fake.users.alice.password,
-				sessionToken: '',
-			},
-		});
-		const ids = fake.seedPlots('alice', 4, { commodity: 'soy' });
-		const created = await runNode({
-			parameters: {
-				authentication: 'login',
-				resource: 'job',
-				operation: 'create',
-				plotIds: ids.join(','),
-			},
-			store,
-		});
-		expect(created.error).toBeUndefined();
+		const { store, created } = await loginJobOnVirtualClock(
+			(started) => (fake = started),
+			{ perPlotDurationMs: 60_000, jwtLifetimeSeconds: 60 },
+			4,
+			'soy',
+		);
 		const { items, error } = await runNode({
 			parameters: {
 				authentication: 'login',
@@ -318,36 +341,12 @@ describe('Job → Wait for Completion through failed status checks', () => {
 	});
 
 	it('a 500 and a dropped connection during a 90-second wait still give every per-plot row', async () => {
-		fake = await startFakeService({ perPlotDurationMs: 11_000, jwtLifetimeSeconds: 10 });
-		fake.clock.setScale(0);
-		let now = 0;
-		mockTiming.current = {
-			now: () => now,
-			sleep: async (ms: number) => {
-				now += ms;
-				fake.clock.advance(ms);
-			},
-			random: () => 0.5,
-		};
-		const store = new CredentialStore({
-			geospatialAnalysisLoginApi: {
-				baseUrl: fake.url,
-				username: fake.users.alice.username,
-				password: fake.users.alice.password,
-				sessionToken: '',
-			},
-		});
-		const ids = fake.seedPlots('alice', 8, { commodity: 'cocoa' });
-		const created = await runNode({
-			parameters: {
-				authentication: 'login',
-				resource: 'job',
-				operation: 'create',
-				plotIds: ids.join(','),
-			},
-			store,
-		});
-		expect(created.error).toBeUndefined();
+		const { store, created, ids, slept } = await loginJobOnVirtualClock(
+			(started) => (fake = started),
+			{ perPlotDurationMs: 11_000, jwtLifetimeSeconds: 10 },
+			8,
+			'cocoa',
+		);
 		const jobId = String(created.items[0].json.job_id);
 		const status = { method: 'GET', path: `/jobs/job/${jobId}` };
 		// The second check answers 500; the fourth loses its connection.
@@ -371,7 +370,7 @@ describe('Job → Wait for Completion through failed status checks', () => {
 		expect(checks.some((e) => e.status === 500)).toBe(true);
 		expect(checks.some((e) => e.dropped === true)).toBe(true);
 		// The job took about 90 s on the fake's clock, and the wait went on after both failures.
-		expect(now).toBeGreaterThanOrEqual(88_000);
+		expect(slept()).toBeGreaterThanOrEqual(88_000);
 		expect(checks[checks.length - 1].status).toBe(200);
 	});
 });
