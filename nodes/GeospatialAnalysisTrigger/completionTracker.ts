@@ -30,7 +30,8 @@
  *   each. Bounded by a maximum age and a maximum count; what is dropped is reported.
  * - `seen`: finished jobs created at or after `from` that were already handled (emitted or
  *   filtered out), so that the overlap window never emits them twice. Entries older than
- *   `from` are pruned (they are never listed again); the count is capped by raising `from`.
+ *   `from` are pruned (the plan never takes such a job up again, even when the listing's
+ *   second returns it); the count is capped by raising `from`.
  * - `polledAt`: the latest time the poll witnessed (local clock, creation and completion
  *   times it read): every job it handled had finished by then.
  * - `service` / `account`: where the ids come from (the credential's base URL, and who).
