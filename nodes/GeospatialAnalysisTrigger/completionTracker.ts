@@ -1,5 +1,23 @@
 /**
- * The exactly-once logic of the trigger, pure (no n8n imports) and unit-tested directly.
+ * The exactly-once logic of the trigger, pure (no n8n imports) and unit-tested directly, as
+ * plan and advance: `planPoll` says what the poll lists (`listFrom`) and, once the listing came
+ * back, `toRecheck` which watched jobs need a single-job request; the node makes the requests
+ * and `advance` takes what came back and returns the new state and the jobs that completed.
+ * The node stores the new state only once the whole poll succeeded, so a failed request loses
+ * nothing and the next poll catches up.
+ *
+ * Why it is designed so (what n8n keeps between polls; n8n 1.x and 2.x source, packages/core
+ * and packages/cli): its default poller makes one context per activation and keeps the node's
+ * static data in memory from poll to poll, saving it to the database after the activation poll
+ * and whenever a poll emits. With the durable scheduler (N8N_SCHEDULER_ENABLED,
+ * N8N_SCHEDULER_POLL_TRIGGERS_ENABLED) every poll gets a new context built from the database;
+ * with N8N_POLLER_DURABLE_CURSORS_ENABLED the node's static data is a per-poll copy of a stored
+ * cursor, committed together with the execution when the poll emits, alone when a scheduled
+ * poll emits nothing, and never for the activation poll that emitted nothing. A poll that
+ * throws keeps nothing. Manual mode ("test step") keeps no state at all: the node answers it
+ * without the tracker. So the state read by a poll may be older than the last poll, or absent
+ * although polls ran: the tracker is correct from any earlier state (exactly once under both
+ * schedulers), and a poll without state emits what finished within the grace period before it.
  *
  * Jobs finish long after they are created and out of creation order, so a creation
  * watermark alone would miss them. The state kept in the workflow's static data is:
@@ -12,7 +30,8 @@
  *   each. Bounded by a maximum age and a maximum count; what is dropped is reported.
  * - `seen`: finished jobs created at or after `from` that were already handled (emitted or
  *   filtered out), so that the overlap window never emits them twice. Entries older than
- *   `from` are pruned (they are never listed again); the count is capped by raising `from`.
+ *   `from` are pruned (the plan never takes such a job up again, even when the listing's
+ *   second returns it); the count is capped by raising `from`.
  * - `polledAt`: the latest time the poll witnessed (local clock, creation and completion
  *   times it read): every job it handled had finished by then.
  * - `service` / `account`: where the ids come from (the credential's base URL, and who).
@@ -25,16 +44,14 @@
  * as unknown. Such a job is still watched and fires once when it finishes.
  *
  * Ids: every id is a key, whatever its text (`constructor`, `toString`, `__proto__`): the
- * work is done on Maps, the maps returned are objects without a prototype, and in static data
- * (`storedState`) `__proto__` is kept as `~__proto__` (`~x` as `~~x`), so that no copy of it
- * made by assignment can lose the key; `readState` reads both forms.
+ * work is done on Maps, and the state's shape in static data is trackerState.ts's.
  *
  * Size: `pending` and `seen` are capped in count and in bytes (an id may be long): what goes
  * beyond is dropped oldest first and reported (`dropped`, `forgotten`), never silently.
  *
- * A poll reads the state, lists and re-checks, and calls `advance`, which returns the new
- * state and the jobs that completed. The caller stores the new state only once the whole
- * poll succeeded, so a failed request loses nothing and the next poll catches up.
+ * The listing's bound is sent to the second (the service's timestamp style, nodes/shared/time):
+ * jobs it returns that were created before `listFrom` are outside the plan and not taken up
+ * (unless watched), as if the bound had been exact.
  *
  * Any state an earlier poll returned is a valid start: a poll that starts from an older state
  * than the last one (n8n did not keep the state of the polls in between) lists and re-checks
@@ -52,72 +69,36 @@
  * now in use; those that finished since the last poll are emitted.
  */
 
-import { parseServiceTimestamp } from '../shared/helpers/serviceTime';
+import type { TrackerState } from './trackerState';
+import {
+	MAX_PENDING_BYTES,
+	MAX_SEEN_BYTES,
+	MAX_SKEW_MS,
+	TRACKER_STATE_VERSION,
+	entryBytes,
+	record,
+	toMap,
+} from './trackerState';
 
-export const TRACKER_STATE_VERSION = 2;
+import type { PollStart, TrackerIdentity } from './pollStart';
+import { pollStart } from './pollStart';
 
-export interface TrackerState {
-	v: typeof TRACKER_STATE_VERSION;
-	/** Lower bound (ms, inclusive) of the next listing by creation time. Never decreases. */
-	from: number;
-	/** Newest `created_at` seen (ms), or null before any job was seen. */
-	newest: number | null;
-	/** The latest time the poll witnessed (ms): every job it handled had finished by then. */
-	polledAt: number;
-	/** The service the ids belong to (normalised base URL); absent in state of version 1. */
-	service?: string;
-	/**
-	 * The account in use on it: a keyed hash (identity.ts) from which neither the secret nor the
-	 * user name can be read back; `key:`/`user:` values of earlier versions are migrated.
-	 * Absent in version 1.
-	 */
-	account?: string;
-	/** Jobs seen unfinished: job id → created ms. */
-	pending: Record<string, number>;
-	/** Finished jobs created at or after `from` that were already handled: job id → created ms. */
-	seen: Record<string, number>;
-}
-
-/** Where the jobs come from: the service (base URL) and the account on it. */
-export interface TrackerIdentity {
-	service: string;
-	account: string;
-	/**
-	 * What earlier versions stored as `account` for the same credential (`key:` + fingerprint,
-	 * `user:` + name), computed in memory and never stored: a state written by them continues
-	 * (and takes `account`) when it matches, rather than looking like another account.
-	 */
-	legacyAccount?: string;
-}
-
-/** Whether a stored account value was written by an earlier version (see TrackerIdentity). */
-export function isLegacyAccount(account: string | undefined): boolean {
-	return account !== undefined && /^(key|user):/.test(account);
-}
-
-/**
- * How a poll starts: `first` without state; `newService` when the credential points to another
- * base URL than the state's; `newAccount` on the same service with another account; else
- * `continue`.
- */
-export type PollStart = 'first' | 'newService' | 'newAccount' | 'continue';
-
-export function pollStart(
-	state: TrackerState | undefined,
-	identity: TrackerIdentity | undefined,
-): PollStart {
-	if (!state) return 'first';
-	if (!identity) return 'continue';
-	if (state.service !== undefined && state.service !== identity.service) return 'newService';
-	if (state.account !== undefined && state.account !== identity.account) {
-		const migrated =
-			isLegacyAccount(state.account) &&
-			identity.legacyAccount !== undefined &&
-			state.account === identity.legacyAccount;
-		if (!migrated) return 'newAccount';
-	}
-	return 'continue';
-}
+export type { PollStart, TrackerIdentity } from './pollStart';
+export { isLegacyAccount, pollStart } from './pollStart';
+export type { RestoredState, TrackerState } from './trackerState';
+export {
+	MAX_PENDING_BYTES,
+	MAX_SEEN_BYTES,
+	MAX_SKEW_MS,
+	TRACKER_STATE_VERSION,
+	believableState,
+	entryBytes,
+	idOfStoredKey,
+	readState,
+	restoreState,
+	storedKey,
+	storedState,
+} from './trackerState';
 
 /** What one listing or single-job request says about a job. */
 export interface JobObservation {
@@ -152,11 +133,6 @@ export interface TrackerSettings {
 	maxSeenBytes?: number;
 	isFinal(status: string): boolean;
 }
-
-/** Service times more than this ahead of the local clock are not believed. */
-export const MAX_SKEW_MS = 5 * 60_000;
-export const MAX_PENDING_BYTES = 64 * 1024;
-export const MAX_SEEN_BYTES = 128 * 1024;
 
 export const DEFAULT_SETTINGS: Omit<TrackerSettings, 'isFinal'> = {
 	overlapMs: 10 * 60_000,
@@ -195,105 +171,73 @@ export interface AdvanceResult {
 	forgotten: string[];
 }
 
-export interface AdvanceInput {
-	/** The stored state, or undefined on the first poll (activation). */
+/** What a poll does, decided before any request from the state it starts from. */
+export interface PollPlan {
+	/** How the poll starts (`pollStart`). */
+	start: PollStart;
+	/** The stored state (believable), or undefined without one. */
 	state: TrackerState | undefined;
 	/**
 	 * The local clock (ms). A later creation or completion time read in this poll counts as
 	 * "now" instead (the service's clock is the one its times are in).
 	 */
 	now: number;
-	/** Jobs listed with created_at_from = listFrom(state, now, settings, identity). */
-	listed: JobObservation[];
-	/** Answers to the ids from toRecheck(): the job, or null when it no longer exists. */
-	rechecked: Map<string, JobObservation | null>;
 	settings: TrackerSettings;
 	/** Where the jobs come from now; undefined keeps the state's. */
 	identity?: TrackerIdentity;
+	/** Where the listing by creation time starts (ms, inclusive). */
+	listFrom: number;
 }
 
-/** Where the listing of this poll starts (ms, inclusive). */
-export function listFrom(
+/** What the requests of a poll brought back. */
+export interface PollAnswers {
+	/** Jobs listed with created_at_from = plan.listFrom (to the second). */
+	listed: JobObservation[];
+	/** Answers to the ids from toRecheck(): the job, or null when it no longer exists. */
+	rechecked: Map<string, JobObservation | null>;
+}
+
+/** The plan of a poll at `now` from `state` (undefined: none) with the credential's identity. */
+export function planPoll(
 	state: TrackerState | undefined,
 	now: number,
 	settings: TrackerSettings,
 	identity?: TrackerIdentity,
-): number {
-	const watchPeriod = now - Math.max(settings.maxAgeMs, settings.lookBackMs, settings.graceMs);
-	switch (pollStart(state, identity)) {
-		case 'first':
-		case 'newService':
-			return watchPeriod;
-		case 'newAccount':
-			return Math.min(state!.from, now - settings.maxAgeMs);
-		default:
-			return state!.from;
-	}
-}
-
-/** Pending jobs the listing did not cover: each needs a single-job request. */
-export function toRecheck(
-	state: TrackerState | undefined,
-	listed: JobObservation[],
-	identity?: TrackerIdentity,
-): string[] {
+): PollPlan {
 	const start = pollStart(state, identity);
-	if (start === 'first' || start === 'newService') return [];
-	const listedIds = new Set(listed.map((j) => j.id));
-	return Object.keys(state!.pending).filter((id) => !listedIds.has(id));
+	const watchPeriod = now - Math.max(settings.maxAgeMs, settings.lookBackMs, settings.graceMs);
+	const listFrom =
+		start === 'first' || start === 'newService'
+			? watchPeriod
+			: start === 'newAccount'
+				? Math.min(state!.from, now - settings.maxAgeMs)
+				: state!.from;
+	return { start, state, now, settings, ...(identity ? { identity } : {}), listFrom };
 }
 
-/** An object without a prototype: any id, `__proto__` included, is an own key of it. */
-function record(entries: Iterable<[string, number]>): Record<string, number> {
-	const out = Object.create(null) as Record<string, number>;
-	for (const [id, ms] of entries) out[id] = ms;
-	return out;
+function isFresh(plan: PollPlan): boolean {
+	return plan.start === 'first' || plan.start === 'newService';
 }
 
-/** A stored id → ms map as a Map (own keys only: `__proto__` as a JSON key is one). */
-function toMap(m: Record<string, number>): Map<string, number> {
-	return new Map(Object.entries(m));
+/** The watched jobs of the state the plan continues (none when it starts afresh). */
+function watched(plan: PollPlan): Record<string, number> {
+	return isFresh(plan) ? {} : plan.state!.pending;
 }
 
-/**
- * The key an id is stored under in static data: the id itself, except `__proto__` and ids that
- * start with `~`, which get a `~` in front. So no stored key is `__proto__`, and a copy of the
- * static data made by plain assignment (n8n's deepCopy, Object.assign) cannot lose one.
- */
-export function storedKey(id: string): string {
-	return id === '__proto__' || id.startsWith('~') ? `~${id}` : id;
+/** The listed jobs the plan takes up: created at or after listFrom, or watched. */
+function inPlan(plan: PollPlan, listed: JobObservation[]): Map<string, JobObservation> {
+	const pending = watched(plan);
+	const byId = new Map<string, JobObservation>();
+	for (const job of listed)
+		if (!byId.has(job.id) && (job.createdMs >= plan.listFrom || Object.hasOwn(pending, job.id)))
+			byId.set(job.id, job);
+	return byId;
 }
 
-/** The id a stored key stands for (storedKey undone; a key written without it reads as is). */
-export function idOfStoredKey(key: string): string {
-	return key.startsWith('~') ? key.slice(1) : key;
-}
-
-/** The state as it goes into static data: every id under its storedKey. */
-export function storedState(state: TrackerState): TrackerState {
-	const encode = (m: Record<string, number>) =>
-		record(Object.entries(m).map(([id, ms]): [string, number] => [storedKey(id), ms]));
-	return { ...state, pending: encode(state.pending), seen: encode(state.seen) };
-}
-
-/** UTF-8 length of a text. */
-function utf8Bytes(text: string): number {
-	let n = 0;
-	for (let i = 0; i < text.length; i++) {
-		const c = text.charCodeAt(i);
-		if (c < 0x80) n += 1;
-		else if (c < 0x800) n += 2;
-		else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-			n += 4;
-			i++;
-		} else n += 3;
-	}
-	return n;
-}
-
-/** What one `"id":ms,` entry takes in the stored JSON. */
-export function entryBytes(id: string, ms: number): number {
-	return utf8Bytes(JSON.stringify(storedKey(id))) + String(ms).length + 2;
+/** Watched jobs the listing did not cover: each needs a single-job request. */
+export function toRecheck(plan: PollPlan, listed: JobObservation[]): string[] {
+	const covered = inPlan(plan, listed);
+	return Object.keys(watched(plan)).filter((id) => !covered.has(id));
 }
 
 /**
@@ -331,13 +275,12 @@ function compareIds(a: string, b: string): number {
  * null. A job whose completion time is unknown fires only when the poll continues a state.
  */
 function firesWhenFirstSeen(
-	start: PollStart,
+	plan: PollPlan,
 	job: JobObservation,
-	state: TrackerState | undefined,
 	refNow: number,
-	settings: TrackerSettings,
 	believable: (t: number) => boolean,
 ): boolean {
+	const { start, settings } = plan;
 	if (start === 'continue') return true;
 	// A completion time far in the future says nothing about when the job finished.
 	if (job.updatedMs === null || !believable(job.updatedMs)) return false;
@@ -346,44 +289,43 @@ function firesWhenFirstSeen(
 		return window > 0 && job.updatedMs >= refNow - window;
 	}
 	// Another service or account: what finished there since the last poll.
-	return job.updatedMs > state!.polledAt;
+	return job.updatedMs > plan.state!.polledAt;
 }
 
 /** Computes the state after a successful poll and the jobs that completed in it. Pure. */
-export function advance(input: AdvanceInput): AdvanceResult {
-	const { settings, rechecked } = input;
-	const start = pollStart(input.state, input.identity);
-	const fresh = start === 'first' || start === 'newService';
+export function advance(plan: PollPlan, answers: PollAnswers): AdvanceResult {
+	const { settings } = plan;
+	const { rechecked } = answers;
+	const fresh = isFresh(plan);
 	const prev: TrackerState =
-		!fresh && input.state
-			? input.state
+		!fresh && plan.state
+			? plan.state
 			: {
 					v: TRACKER_STATE_VERSION,
-					from: listFrom(undefined, input.now, settings),
+					from: plan.listFrom,
 					newest: null,
-					polledAt: input.now,
+					polledAt: plan.now,
 					pending: {},
 					seen: {},
 				};
 
-	const listedById = new Map<string, JobObservation>();
-	for (const job of input.listed) if (!listedById.has(job.id)) listedById.set(job.id, job);
+	const listedById = inPlan(plan, answers.listed);
 
 	// Service times are believed up to the skew ahead of the local clock, no further.
-	const latestBelievable = input.now + (settings.maxSkewMs ?? MAX_SKEW_MS);
+	const latestBelievable = plan.now + (settings.maxSkewMs ?? MAX_SKEW_MS);
 	const believable = (t: number) => t <= latestBelievable;
 
 	// A creation time beyond the skew counts as "now" on the local clock for the window: such a
 	// job moves it no further than a job created now would (and a service clock far ahead does
 	// not leave the window behind, listing ever more).
-	const windowTime = (t: number) => (believable(t) ? t : input.now);
+	const windowTime = (t: number) => (believable(t) ? t : plan.now);
 	let newest = prev.newest !== null ? windowTime(prev.newest) : null;
 	for (const job of listedById.values()) {
 		const created = windowTime(job.createdMs);
 		if (newest === null || created > newest) newest = created;
 	}
 	// "Now" on the service's clock: no earlier than any believable time it wrote into what was read.
-	let refNow = Math.max(input.now, newest ?? -Infinity);
+	let refNow = Math.max(plan.now, newest ?? -Infinity);
 	for (const job of [...listedById.values(), ...rechecked.values()])
 		if (job && job.updatedMs !== null && believable(job.updatedMs))
 			refNow = Math.max(refNow, job.updatedMs);
@@ -417,8 +359,7 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		if (prevPending.has(job.id) || prevSeen.has(job.id)) continue;
 		if (settings.isFinal(job.status)) {
 			seen.set(job.id, job.createdMs);
-			if (firesWhenFirstSeen(start, job, input.state, refNow, settings, believable))
-				completed.push(job);
+			if (firesWhenFirstSeen(plan, job, refNow, believable)) completed.push(job);
 		} else {
 			pending.set(job.id, job.createdMs);
 		}
@@ -479,8 +420,8 @@ export function advance(input: AdvanceInput): AdvanceResult {
 	for (const [id, created] of seen) if (created < from) seen.delete(id);
 
 	completed.sort(byCompletion);
-	const service = input.identity?.service ?? prev.service;
-	const account = input.identity?.account ?? prev.account;
+	const service = plan.identity?.service ?? prev.service;
+	const account = plan.identity?.account ?? prev.account;
 	return {
 		state: {
 			v: TRACKER_STATE_VERSION,
@@ -497,82 +438,4 @@ export function advance(input: AdvanceInput): AdvanceResult {
 		forgotten,
 		...(overlapShrunkTo !== undefined ? { overlapShrunkTo } : {}),
 	};
-}
-
-/**
- * The stored state when it has the expected shape, otherwise undefined (start afresh). State
- * of version 1 (before `polledAt` and the identity) reads as version 2: `polledAt` is its newest
- * creation time (or `from`), and the identity is taken from the first poll that uses it.
- */
-export function readState(value: unknown): TrackerState | undefined {
-	if (!value || typeof value !== 'object') return undefined;
-	const s = value as Partial<Omit<TrackerState, 'v'>> & { v?: unknown };
-	const isTime = (t: unknown): t is number => typeof t === 'number' && Number.isFinite(t);
-	const isMap = (m: unknown): m is Record<string, number> =>
-		!!m &&
-		typeof m === 'object' &&
-		!Array.isArray(m) &&
-		Object.values(m as object).every((v) => typeof v === 'number' && Number.isFinite(v));
-	if (
-		(s.v !== 1 && s.v !== TRACKER_STATE_VERSION) ||
-		!isTime(s.from) ||
-		!(s.newest === null || isTime(s.newest)) ||
-		!isMap(s.pending) ||
-		!isMap(s.seen)
-	)
-		return undefined;
-	if (s.v === TRACKER_STATE_VERSION) {
-		if (!isTime(s.polledAt)) return undefined;
-		for (const key of ['service', 'account'] as const)
-			if (s[key] !== undefined && typeof s[key] !== 'string') return undefined;
-	}
-	return {
-		v: TRACKER_STATE_VERSION,
-		from: s.from,
-		newest: s.newest,
-		polledAt: s.v === TRACKER_STATE_VERSION ? s.polledAt! : (s.newest ?? s.from),
-		...(s.v === TRACKER_STATE_VERSION && s.service !== undefined ? { service: s.service } : {}),
-		...(s.v === TRACKER_STATE_VERSION && s.account !== undefined ? { account: s.account } : {}),
-		pending: record(
-			Object.entries(s.pending).map(([k, ms]): [string, number] => [idOfStoredKey(k), ms]),
-		),
-		seen: record(Object.entries(s.seen).map(([k, ms]): [string, number] => [idOfStoredKey(k), ms])),
-	};
-}
-
-/**
- * A stored state whose window was moved into the future by a service time an earlier version
- * believed (a `created_at` in 2099 made every later listing start in 2098): undefined with the
- * reason, so that the poll starts afresh (as without state: what finished within the grace
- * period fires); otherwise the state, its future newest/poll times set back to believable ones.
- */
-export function believableState(
-	state: TrackerState | undefined,
-	now: number,
-	settings: Pick<TrackerSettings, 'maxSkewMs'>,
-): { state: TrackerState | undefined; reason?: string } {
-	if (!state) return { state };
-	const latest = now + (settings.maxSkewMs ?? MAX_SKEW_MS);
-	if (state.from > latest)
-		return {
-			state: undefined,
-			reason: `its listing window starts at ${new Date(state.from).toISOString()}, in the future (a job dated in the future moved it there)`,
-		};
-	if ((state.newest === null || state.newest <= latest) && state.polledAt <= latest)
-		return { state };
-	return {
-		state: {
-			...state,
-			newest: state.newest !== null && state.newest > latest ? null : state.newest,
-			polledAt: Math.min(state.polledAt, latest),
-		},
-	};
-}
-
-/**
- * A service timestamp in ms, or null (`parseServiceTimestamp`: no zone means UTC, fractions
- * beyond milliseconds are cut, never rounded up, so a lower bound built from it stays inclusive).
- */
-export function parseServiceTime(value: unknown): number | null {
-	return parseServiceTimestamp(value) ?? null;
 }

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_LISTING_PAGES } from '../../nodes/GeospatialAnalysisTrigger/listing';
+import { MAX_LISTING_PAGES } from '../../nodes/GeospatialAnalysisTrigger/jobRequests';
 import { CredentialStore, runPoll } from '../helpers/poll';
 
 type Behaviour = (page: number, cursor: string | undefined) => unknown;
@@ -132,9 +132,33 @@ describe('Trigger listing: bounded pagination (loopback server)', () => {
 		expect(requests.map((r) => r.query.get('cursor'))).toEqual([null, 'x', 'y']);
 		const froms = new Set(requests.map((r) => r.query.get('created_at_from')));
 		expect(froms.size).toBe(1);
+		// the bound in the service's own timestamp style: UTC without zone, to the second
+		expect([...froms][0]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
 		expect(requests.every((r) => r.query.get('limit') === '1000')).toBe(true);
 		// the jobs of all three pages are watched
 		const tracker = result.nodeStaticData.tracker as { pending: Record<string, number> };
 		expect(Object.keys(tracker.pending).sort()).toEqual(['9001', '9002', '9003']);
+	});
+
+	it('refuses a Look Back or Watch Period that is not a number in range, naming the field, before any request', async () => {
+		const lookBack = await runPoll({ parameters: { options: { lookBackHours: 'two' } }, store });
+		expect(lookBack.error?.message).toBe(
+			'Field "Look Back (Hours)": "two" is not a number. Give a number of 0 or more.',
+		);
+		expect(lookBack.error?.description).toMatch(/Enter 0 to skip jobs/);
+		const negative = await runPoll({ parameters: { options: { lookBackHours: -1 } }, store });
+		expect(negative.error?.message).toMatch(/^Field "Look Back \(Hours\)": -1 is below/);
+		const watch = await runPoll({ parameters: { options: { maxTrackingDays: 0 } }, store });
+		expect(watch.error?.message).toBe(
+			'Field "Watch Unfinished Jobs For (Days)": 0 is below the smallest allowed value, 0.01. Give a number of 0.01 or more.',
+		);
+		expect(watch.error?.description).toMatch(/how many days after its creation/);
+		expect(requests).toEqual([]);
+		// a number typed as text reads as that number
+		const typed = await runPoll({
+			parameters: { options: { lookBackHours: '2', maxTrackingDays: '3' } },
+			store,
+		});
+		expect(typed.error).toBeUndefined();
 	});
 });

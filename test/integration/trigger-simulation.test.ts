@@ -27,7 +27,7 @@
 import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { parseServiceTime } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+import { parseServiceTimestamp as parseServiceTime } from '../../nodes/shared/time/serviceTime';
 import { firstPollGraceMs } from '../../nodes/GeospatialAnalysisTrigger/schedule';
 import type { FakeService } from '../fake-service';
 import { startFakeService } from '../fake-service';

@@ -1,9 +1,9 @@
 import {
 	flattenArtifacts,
-	parseServiceTime,
 	runsFromResponse,
 	simplifyRun,
 } from '../../nodes/GeospatialAnalysis/v1/actions/analysisRun/simplify';
+import { parseServiceTimestamp as parseServiceTime } from '../../nodes/shared/time/serviceTime';
 
 describe('analysis runs: runsFromResponse', () => {
 	it('reads the runs of the documented wrapper, a bare array, and similar wrappers', () => {
@@ -25,7 +25,7 @@ describe('analysis runs: runsFromResponse', () => {
 	});
 });
 
-describe('analysis runs: parseServiceTime', () => {
+describe('analysis runs: run times read by the one service-time parser', () => {
 	it('reads timestamps without a zone as UTC, with micro- or milliseconds', () => {
 		expect(parseServiceTime('2026-03-01T12:00:00')).toBe(Date.UTC(2026, 2, 1, 12));
 		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(
@@ -34,11 +34,19 @@ describe('analysis runs: parseServiceTime', () => {
 		expect(parseServiceTime('2026-03-01T12:00:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
 	});
 
-	it('answers null for anything that is not a timestamp', () => {
-		expect(parseServiceTime(null)).toBeNull();
-		expect(parseServiceTime('')).toBeNull();
-		expect(parseServiceTime('soon')).toBeNull();
-		expect(parseServiceTime(12)).toBeNull();
+	it('answers undefined for anything that is not a timestamp', () => {
+		expect(parseServiceTime(null)).toBeUndefined();
+		expect(parseServiceTime('')).toBeUndefined();
+		expect(parseServiceTime('soon')).toBeUndefined();
+		expect(parseServiceTime(12)).toBeUndefined();
+	});
+
+	it('gives the duration of a run written with a space instead of the T in UTC, like the rest', () => {
+		const run = simplifyRun({
+			started_at: '2026-03-01 12:00:00',
+			finished_at: '2026-03-01T12:01:30',
+		});
+		expect(run.duration_seconds).toBe(90);
 	});
 });
 

@@ -1,5 +1,5 @@
 import type { Feature } from '../../nodes/shared/geometry';
-import { parseServiceTimestamp, serviceTimestamp } from '../../nodes/shared/helpers/serviceTime';
+import { parseServiceTimestamp, serviceTimestamp } from '../../nodes/shared/time/serviceTime';
 import type { Plot, SentRequest } from '../../nodes/shared/plots/matchPlots';
 import { geometryLevel, pairRows, rowLevel } from '../../nodes/shared/plots/matchPlots';
 import { RegistrationLedger, itemList } from '../../nodes/shared/plots/recover';

@@ -1,18 +1,37 @@
 import fc from 'fast-check';
 
+import { parseServiceTimestamp as parseServiceTime } from '../../nodes/shared/time/serviceTime';
+
 import type {
 	JobObservation,
 	TrackerSettings,
+	TrackerIdentity,
 	TrackerState,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import {
 	advance,
-	listFrom,
-	parseServiceTime,
+	planPoll,
 	pollStart,
 	readState,
 	toRecheck,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+
+/**
+ * One poll through the tracker's plan-and-advance API, for scenarios written as "this state,
+ * this clock, this listing, these rechecks": the plan is made from the state and the clock,
+ * and the tracker advances it with what came back.
+ */
+function planAndAdvance(input: {
+	state: TrackerState | undefined;
+	now: number;
+	listed: JobObservation[];
+	rechecked: Map<string, JobObservation | null>;
+	settings: TrackerSettings;
+	identity?: TrackerIdentity;
+}) {
+	const plan = planPoll(input.state, input.now, input.settings, input.identity);
+	return advance(plan, { listed: input.listed, rechecked: input.rechecked });
+}
 
 const FINAL = new Set(['done', 'done-with-errors']);
 const MIN = 60_000;
@@ -57,18 +76,19 @@ function simulatePoll(
 	t: number,
 	s: TrackerSettings,
 ) {
-	const from = listFrom(state, t, s);
+	const plan = planPoll(state, t, s);
+	const from = plan.listFrom;
 	const visible = jobs.filter((j) => j.visibleMs <= t);
 	const listed = visible
 		.filter((j) => j.createdMs >= from)
 		.sort((a, b) => b.createdMs - a.createdMs)
 		.map((j) => observe(j, t));
 	const rechecked = new Map<string, JobObservation | null>();
-	for (const id of toRecheck(state, listed)) {
+	for (const id of toRecheck(plan, listed)) {
 		const job = jobs.find((j) => j.id === id);
 		rechecked.set(id, job ? observe(job, t) : null);
 	}
-	return advance({ state, now: t, listed, rechecked, settings: s });
+	return advance(plan, { listed, rechecked });
 }
 
 const T0 = Date.UTC(2026, 2, 1, 12);
@@ -368,8 +388,8 @@ describe('completionTracker: the credential points elsewhere', () => {
 
 	it('on another service, starts afresh there: its jobs that finished since the last poll fire, whatever their ids', () => {
 		const now = T0 + 30 * MIN;
-		expect(listFrom(stateOnA, now, s, B)).toBe(now - s.maxAgeMs);
-		expect(toRecheck(stateOnA, [], B)).toEqual([]); // ids of the old service mean nothing here
+		expect(planPoll(stateOnA, now, s, B).listFrom).toBe(now - s.maxAgeMs);
+		expect(toRecheck(planPoll(stateOnA, now, s, B), [])).toEqual([]); // ids of the old service mean nothing here
 		const listed: JobObservation[] = [
 			// same id as a job seen on A, finished after the last poll: fires
 			{ id: '7001', createdMs: T0 + 5 * MIN, updatedMs: T0 + 6 * MIN, status: 'done' },
@@ -378,7 +398,7 @@ describe('completionTracker: the credential points elsewhere', () => {
 			// same id as a job watched on A: watched as B's job
 			{ id: '7002', createdMs: T0 + 20 * MIN, updatedMs: T0 + 20 * MIN, status: 'pending' },
 		];
-		const r = advance({
+		const r = planAndAdvance({
 			state: stateOnA,
 			now,
 			listed,
@@ -403,8 +423,8 @@ describe('completionTracker: the credential points elsewhere', () => {
 	it('with another account on the same service, keeps what it knows and lists the watch period once', () => {
 		const other = { ...A, account: 'key:cccc' };
 		const now = T0 + 30 * MIN;
-		expect(listFrom(stateOnA, now, s, other)).toBe(now - s.maxAgeMs);
-		expect(toRecheck(stateOnA, [], other)).toEqual(['7002']);
+		expect(planPoll(stateOnA, now, s, other).listFrom).toBe(now - s.maxAgeMs);
+		expect(toRecheck(planPoll(stateOnA, now, s, other), [])).toEqual(['7002']);
 		const listed: JobObservation[] = [
 			// seen before: not again
 			{ id: '7001', createdMs: T0, updatedMs: T0 + 10 * MIN, status: 'done' },
@@ -415,7 +435,7 @@ describe('completionTracker: the credential points elsewhere', () => {
 			// finished before the last poll: does not
 			{ id: '8003', createdMs: T0 - 3 * HOUR, updatedMs: T0 + MIN, status: 'done' },
 		];
-		const r = advance({
+		const r = planAndAdvance({
 			state: stateOnA,
 			now,
 			listed,
@@ -435,7 +455,13 @@ describe('completionTracker: the credential points elsewhere', () => {
 		const listed: JobObservation[] = [
 			{ id: '1', createdMs: T0 - HOUR, updatedMs: T0 + 5 * MIN, status: 'done' },
 		];
-		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
+		const r = planAndAdvance({
+			state: undefined,
+			now: T0,
+			listed,
+			rechecked: new Map(),
+			settings: s,
+		});
 		expect(r.state.polledAt).toBe(T0 + 5 * MIN);
 		expect(r.completed.map((j) => j.id)).toEqual(['1']); // within the grace period of that "now"
 	});
@@ -444,13 +470,44 @@ describe('completionTracker: the credential points elsewhere', () => {
 describe('completionTracker: details', () => {
 	const s = settings();
 
+	it('takes up no job listed before listFrom (the bound is sent to the second), except a watched one', () => {
+		const state: TrackerState = {
+			v: 2,
+			from: T0 + 500,
+			newest: T0 + 500 + s.overlapMs,
+			polledAt: T0 + 500 + s.overlapMs,
+			pending: { '8': T0 + 100 },
+			seen: {},
+		};
+		const plan = planPoll(state, T0 + HOUR, s);
+		expect(plan.listFrom).toBe(T0 + 500);
+		const listed: JobObservation[] = [
+			// handled before and forgotten when `from` passed it: the second's listing returns it again
+			{ id: '7', createdMs: T0 + 200, updatedMs: T0 + MIN, status: 'done' },
+			// watched: completes from the listing, no recheck needed
+			{ id: '8', createdMs: T0 + 100, updatedMs: T0 + 2 * MIN, status: 'done' },
+			// within the window: fires
+			{ id: '9', createdMs: T0 + 600, updatedMs: T0 + 3 * MIN, status: 'done' },
+		];
+		expect(toRecheck(plan, listed)).toEqual([]);
+		const r = advance(plan, { listed, rechecked: new Map() });
+		expect(r.completed.map((j) => j.id)).toEqual(['8', '9']);
+		expect(Object.keys(r.state.seen)).not.toContain('7');
+	});
+
 	it('first poll lists the watch period and emits nothing already finished', () => {
-		expect(listFrom(undefined, T0, s)).toBe(T0 - s.maxAgeMs);
+		expect(planPoll(undefined, T0, s).listFrom).toBe(T0 - s.maxAgeMs);
 		const listed: JobObservation[] = [
 			{ id: '2', createdMs: T0 - HOUR, updatedMs: T0 - MIN, status: 'done' },
 			{ id: '1', createdMs: T0 - 2 * HOUR, updatedMs: T0 - 2 * HOUR, status: 'pending' },
 		];
-		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
+		const r = planAndAdvance({
+			state: undefined,
+			now: T0,
+			listed,
+			rechecked: new Map(),
+			settings: s,
+		});
 		expect(r.completed).toEqual([]);
 		expect(r.state.pending).toEqual({ '1': T0 - 2 * HOUR });
 		expect(r.state.from).toBe(T0 - HOUR - s.overlapMs);
@@ -466,8 +523,8 @@ describe('completionTracker: details', () => {
 			pending: { '5': T0 - HOUR, '6': T0 - HOUR },
 			seen: {},
 		};
-		expect(toRecheck(state, [])).toEqual(['5', '6']);
-		const r = advance({
+		expect(toRecheck(planPoll(state, T0 + HOUR, s), [])).toEqual(['5', '6']);
+		const r = planAndAdvance({
 			state,
 			now: T0 + HOUR,
 			listed: [],
@@ -493,7 +550,7 @@ describe('completionTracker: details', () => {
 			{ id: '1', createdMs: T0 + 1, updatedMs: T0 + 30, status: 'done' },
 		];
 		const state: TrackerState = { v: 2, from: T0, newest: T0, polledAt: T0, pending: {}, seen: {} };
-		const r = advance({ state, now: T0 + 100, listed, rechecked: new Map(), settings: s });
+		const r = planAndAdvance({ state, now: T0 + 100, listed, rechecked: new Map(), settings: s });
 		expect(r.completed.map((j) => j.id)).toEqual(['2', '1', '3']);
 	});
 
@@ -513,7 +570,13 @@ describe('completionTracker: details', () => {
 			pending: {},
 			seen: {},
 		};
-		const r = advance({ state, now: T0 + HOUR, listed, rechecked: new Map(), settings: small });
+		const r = planAndAdvance({
+			state,
+			now: T0 + HOUR,
+			listed,
+			rechecked: new Map(),
+			settings: small,
+		});
 		expect(r.dropped).toEqual([
 			{ id: '1', reason: 'age' },
 			{ id: '2', reason: 'cap' },
@@ -530,7 +593,13 @@ describe('completionTracker: details', () => {
 			status: 'done',
 		}));
 		const state: TrackerState = { v: 2, from: T0, newest: T0, polledAt: T0, pending: {}, seen: {} };
-		const r = advance({ state, now: T0 + 5000, listed, rechecked: new Map(), settings: small });
+		const r = planAndAdvance({
+			state,
+			now: T0 + 5000,
+			listed,
+			rechecked: new Map(),
+			settings: small,
+		});
 		expect(r.completed).toHaveLength(3);
 		expect(r.state.seen).toEqual({ '2': T0 + 2000, '3': T0 + 3000 });
 		expect(r.state.from).toBe(T0 + 1001);
@@ -561,14 +630,14 @@ describe('completionTracker: details', () => {
 		expect(readState({ ...v1, newest: null })).toEqual({ ...v1, v: 2, newest: null, polledAt: 5 });
 	});
 
-	it('parses service timestamps as UTC, cutting microseconds', () => {
+	it('parses service timestamps as UTC, cutting microseconds (the one parser, nodes/shared/time)', () => {
 		expect(parseServiceTime('2026-03-01T12:00:00.123456')).toBe(
 			Date.UTC(2026, 2, 1, 12, 0, 0, 123),
 		);
 		expect(parseServiceTime('2026-03-01T12:00:00')).toBe(Date.UTC(2026, 2, 1, 12));
 		expect(parseServiceTime('2026-03-01T12:00:00+02:00')).toBe(Date.UTC(2026, 2, 1, 10));
 		expect(parseServiceTime('2026-03-01')).toBe(Date.UTC(2026, 2, 1));
-		expect(parseServiceTime('nope')).toBeNull();
-		expect(parseServiceTime(undefined)).toBeNull();
+		expect(parseServiceTime('nope')).toBeUndefined();
+		expect(parseServiceTime(undefined)).toBeUndefined();
 	});
 });

@@ -8,6 +8,7 @@ import { deepCopy } from 'n8n-workflow';
 import type {
 	JobObservation,
 	TrackerSettings,
+	TrackerIdentity,
 	TrackerState,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import {
@@ -15,7 +16,7 @@ import {
 	believableState,
 	DEFAULT_SETTINGS,
 	entryBytes,
-	listFrom,
+	planPoll,
 	MAX_SKEW_MS,
 	idOfStoredKey,
 	readState,
@@ -23,6 +24,23 @@ import {
 	storedState,
 	toRecheck,
 } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+
+/**
+ * One poll through the tracker's plan-and-advance API, for scenarios written as "this state,
+ * this clock, this listing, these rechecks": the plan is made from the state and the clock,
+ * and the tracker advances it with what came back.
+ */
+function planAndAdvance(input: {
+	state: TrackerState | undefined;
+	now: number;
+	listed: JobObservation[];
+	rechecked: Map<string, JobObservation | null>;
+	settings: TrackerSettings;
+	identity?: TrackerIdentity;
+}) {
+	const plan = planPoll(input.state, input.now, input.settings, input.identity);
+	return advance(plan, { listed: input.listed, rechecked: input.rechecked });
+}
 
 const FINAL = new Set(['done', 'done-with-errors']);
 const MIN = 60_000;
@@ -71,19 +89,20 @@ function simulatePoll(
 	t: number,
 	s: TrackerSettings,
 ) {
-	const from = listFrom(state, t, s);
+	// every poll's state goes through JSON, as n8n stores it
+	const stored = state ? readState(JSON.parse(JSON.stringify(state))) : undefined;
+	const plan = planPoll(stored, t, s);
+	const from = plan.listFrom;
 	const listed = jobs
 		.filter((j) => j.visibleMs <= t && j.shownCreatedMs >= from)
 		.sort((a, b) => b.shownCreatedMs - a.shownCreatedMs)
 		.map((j) => observe(j, t));
 	const rechecked = new Map<string, JobObservation | null>();
-	for (const id of toRecheck(state, listed)) {
+	for (const id of toRecheck(plan, listed)) {
 		const job = jobs.find((j) => j.id === id);
 		rechecked.set(id, job ? observe(job, t) : null);
 	}
-	// every poll's state goes through JSON, as n8n stores it
-	const stored = state ? readState(JSON.parse(JSON.stringify(state))) : undefined;
-	return advance({ state: stored, now: t, listed, rechecked, settings: s });
+	return advance(plan, { listed, rechecked });
 }
 
 describe('completionTracker: service times in the future', () => {
@@ -154,7 +173,13 @@ describe('completionTracker: service times in the future', () => {
 			{ id: 'future', createdMs: Y2099, updatedMs: Y2099, status: 'pending' },
 			{ id: 'real', createdMs: T0 - HOUR, updatedMs: T0 - HOUR, status: 'pending' },
 		];
-		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
+		const r = planAndAdvance({
+			state: undefined,
+			now: T0,
+			listed,
+			rechecked: new Map(),
+			settings: s,
+		});
 		expect(r.dropped).toEqual([]);
 		// counted as created now (on the local clock), never 2099
 		expect(r.state.newest).toBe(T0);
@@ -163,7 +188,7 @@ describe('completionTracker: service times in the future', () => {
 		// many polls later the job is still watched: a 2099 creation never ages anyone out
 		let state = r.state;
 		for (let k = 1; k <= 3; k++) {
-			const next = advance({
+			const next = planAndAdvance({
 				state,
 				now: T0 + k * DAY,
 				listed: [listed[0]],
@@ -213,7 +238,7 @@ describe('completionTracker: service times in the future', () => {
 		const at = (ms: number): JobObservation[] => [
 			{ id: '1', createdMs: T0 - HOUR, updatedMs: ms, status: 'done' },
 		];
-		const within = advance({
+		const within = planAndAdvance({
 			state: undefined,
 			now: T0,
 			listed: at(T0 + MAX_SKEW_MS),
@@ -222,7 +247,7 @@ describe('completionTracker: service times in the future', () => {
 		});
 		expect(within.state.polledAt).toBe(T0 + MAX_SKEW_MS);
 		expect(within.completed.map((j) => j.id)).toEqual(['1']);
-		const beyond = advance({
+		const beyond = planAndAdvance({
 			state: undefined,
 			now: T0,
 			listed: at(T0 + MAX_SKEW_MS + 1),
@@ -269,7 +294,7 @@ describe('completionTracker: any id is a key', () => {
 			updatedMs: null,
 			status: 'pending',
 		}));
-		const first = advance({
+		const first = planAndAdvance({
 			state: undefined,
 			now: T0,
 			listed: pendingJobs,
@@ -281,7 +306,7 @@ describe('completionTracker: any id is a key', () => {
 		expect(Object.keys(stored.pending).sort()).toEqual([...PROTO_NAMES].sort());
 		expect(Object.getPrototypeOf(stored.pending)).toBeNull();
 		const done = pendingJobs.map((j) => ({ ...j, updatedMs: T0 + MIN, status: 'done' }));
-		const second = advance({
+		const second = planAndAdvance({
 			state: stored,
 			now: T0 + 2 * MIN,
 			listed: done,
@@ -291,7 +316,7 @@ describe('completionTracker: any id is a key', () => {
 		expect(second.completed.map((j) => j.id).sort()).toEqual([...PROTO_NAMES].sort());
 		expect(Object.keys(second.state.pending)).toEqual([]);
 		expect(Object.keys(second.state.seen).sort()).toEqual([...PROTO_NAMES].sort());
-		const third = advance({
+		const third = planAndAdvance({
 			state: readState(JSON.parse(JSON.stringify(second.state))),
 			now: T0 + 3 * MIN,
 			listed: done,
@@ -308,7 +333,7 @@ describe('completionTracker: any id is a key', () => {
 			['__proto__', 3],
 			['constructor', 4],
 		]);
-		expect(toRecheck(state, [])).toEqual(['__proto__', 'constructor']);
+		expect(toRecheck(planPoll(state, 7, settings()), [])).toEqual(['__proto__', 'constructor']);
 		expect(JSON.stringify(state.seen)).toBe('{"toString":6}');
 	});
 });
@@ -360,7 +385,13 @@ describe('completionTracker: static data capped in bytes', () => {
 			updatedMs: null,
 			status: 'pending',
 		}));
-		const r = advance({ state: undefined, now: T0, listed, rechecked: new Map(), settings: s });
+		const r = planAndAdvance({
+			state: undefined,
+			now: T0,
+			listed,
+			rechecked: new Map(),
+			settings: s,
+		});
 		const size = Buffer.byteLength(JSON.stringify(r.state));
 		expect(size).toBeLessThan(s.maxPendingBytes! + s.maxSeenBytes! + 512);
 		const watched = Object.keys(r.state.pending);
@@ -384,7 +415,7 @@ describe('completionTracker: static data capped in bytes', () => {
 			updatedMs: null,
 			status: 'pending',
 		}));
-		const r = advance({
+		const r = planAndAdvance({
 			state: undefined,
 			now: T0 + 10,
 			listed,
@@ -403,7 +434,13 @@ describe('completionTracker: static data capped in bytes', () => {
 			updatedMs: Y2099 + k,
 			status: 'done',
 		}));
-		const r = advance({ state, now: T0 + MIN, listed, rechecked: new Map(), settings: small });
+		const r = planAndAdvance({
+			state,
+			now: T0 + MIN,
+			listed,
+			rechecked: new Map(),
+			settings: small,
+		});
 		expect(r.completed.map((j) => j.id).sort()).toEqual(['f1', 'f2', 'f3']);
 		expect(r.state.from).toBe(T0);
 		expect(Object.keys(r.state.seen).sort()).toEqual(['f2', 'f3']);

@@ -15,10 +15,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
 import { lostAnswerReason } from '../helpers/lostAnswer';
-import { parseServiceTimestamp, serviceTimestamp } from '../helpers/serviceTime';
+import { serviceTimestamp } from '../time/serviceTime';
 import { isObject } from '../helpers/values';
 import { serviceErrorOf } from '../transport/failure';
-import { paginate } from '../transport/paginate';
+import { listCreatedSince } from '../transport/createdSince';
 import { apiRequest } from '../transport/request';
 
 /** Most jobs one lookup reads (newest first). */
@@ -69,17 +69,10 @@ async function lookUpJobs(
 	body: IDataObject,
 	since: number,
 ): Promise<IDataObject[]> {
-	const listed = (await paginate.call(ctx, '/jobs', 'jobs', {
-		qs: { created_at_from: serviceTimestamp(since) },
-		limit: JOB_LOOKUP_LIMIT,
-	})) as IDataObject[];
-	const recent = listed.filter((job) => {
-		const created = parseServiceTimestamp(job.created_at);
-		return created === undefined || created >= Math.floor(since / 1000) * 1000;
-	});
-	const found = jobsMatchingBody(body, recent);
+	const listed = await listCreatedSince(ctx, '/jobs', 'jobs', since, { limit: JOB_LOOKUP_LIMIT });
+	const found = jobsMatchingBody(body, listed.records as IDataObject[]);
 	// A cut listing cannot say the job is not there.
-	if (found.length === 0 && listed.length >= JOB_LOOKUP_LIMIT)
+	if (found.length === 0 && !listed.complete)
 		throw new Error(
 			`more than ${JOB_LOOKUP_LIMIT} jobs were created since ${serviceTimestamp(since)} (UTC), too many to look through`,
 		);

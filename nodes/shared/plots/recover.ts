@@ -25,14 +25,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
 import { lostAnswerReason } from '../helpers/lostAnswer';
-import {
-	CLOCK_SKEW_MARGIN_MS,
-	parseServiceTimestamp,
-	serviceTimestamp,
-} from '../helpers/serviceTime';
+import { CLOCK_SKEW_MARGIN_MS, serviceTimestamp } from '../time/serviceTime';
 import type { AlreadyDone } from '../runner';
 import { serviceErrorOf } from '../transport/failure';
-import { paginate } from '../transport/paginate';
+import { listCreatedSince } from '../transport/createdSince';
 import { apiRequest } from '../transport/request';
 import type { RequestFields } from './batching';
 import { plotsOfResponse } from './batching';
@@ -233,16 +229,9 @@ async function lookUpPlots(
 	ctx: IExecuteFunctions,
 	since: number,
 ): Promise<{ plots: Plot[]; complete: boolean }> {
-	const listed = (await paginate.call(ctx, '/plots', 'plots', {
-		qs: { created_at_from: serviceTimestamp(since) },
-		limit: LOOKUP_LIMIT,
-	})) as Plot[];
-	// The service filters by created_at; a service that ignored the filter is filtered here.
-	const plots = listed.filter((p) => {
-		const created = parseServiceTimestamp(p.created_at);
-		return created === undefined || created >= Math.floor(since / 1000) * 1000;
-	});
-	return { plots, complete: listed.length < LOOKUP_LIMIT };
+	// The service filters by created_at; a service that ignored the filter is filtered there.
+	const listed = await listCreatedSince(ctx, '/plots', 'plots', since, { limit: LOOKUP_LIMIT });
+	return { plots: listed.records as Plot[], complete: listed.complete };
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import { isObject, num } from '../../../../shared/helpers/values';
+import { parseServiceTimestamp } from '../../../../shared/time/serviceTime';
 
 export type Json = Record<string, unknown>;
 
@@ -29,20 +30,6 @@ function asText(value: unknown): string | null {
 		return typeof message === 'string' ? message : JSON.stringify(value);
 	}
 	return String(value);
-}
-
-/**
- * Milliseconds since the epoch of a service timestamp. Timestamps without a zone
- * (`2026-03-01T12:00:00.123000`) are UTC, like the rest of the service's timestamps.
- */
-export function parseServiceTime(value: unknown): number | null {
-	if (typeof value !== 'string' || value.trim() === '') return null;
-	let text = value.trim();
-	// Python-style microseconds: JavaScript reads at most milliseconds.
-	text = text.replace(/(\.\d{3})\d+/, '$1');
-	if (/^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)) text += 'Z';
-	const ms = Date.parse(text);
-	return Number.isNaN(ms) ? null : ms;
 }
 
 function snake(text: string): string {
@@ -105,8 +92,8 @@ export interface SimplifyOptions {
 export function simplifyRun(run: Json, options: SimplifyOptions = {}): Json {
 	const started = pick(run, ['started_at', 'startedAt', 'start_time']);
 	const finished = pick(run, ['finished_at', 'finishedAt', 'completed_at', 'ended_at', 'end_time']);
-	const startMs = parseServiceTime(started);
-	const endMs = parseServiceTime(finished);
+	const startMs = parseServiceTimestamp(started);
+	const endMs = parseServiceTimestamp(finished);
 	const artifacts = flattenArtifacts(pick(run, ['artifacts', 'artifact_links', 'links']));
 	const out: Json = {
 		run_id: asText(pick(run, ['run_id', 'id', 'runId'])),
@@ -118,7 +105,9 @@ export function simplifyRun(run: Json, options: SimplifyOptions = {}): Json {
 		started_at: asText(started),
 		finished_at: asText(finished),
 		duration_seconds:
-			startMs !== null && endMs !== null && endMs >= startMs ? (endMs - startMs) / 1000 : null,
+			startMs !== undefined && endMs !== undefined && endMs >= startMs
+				? (endMs - startMs) / 1000
+				: null,
 		token_cost: num(pick(run, ['token_cost', 'tokens_cost', 'tokenCost', 'cost'])),
 		tokens_charged: num(pick(run, ['tokens_charged', 'tokensCharged'])),
 		error: asText(pick(run, ['error', 'error_message'])),
