@@ -6,9 +6,9 @@
  * registry, so test files never share a fake; describe blocks of one file that each call
  * useFakeService() run one after another, each with its own fake.
  */
-import type { FakeService, FakeServiceOptions } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
-import { CredentialStore } from '../../helpers/engine';
+import type { FakeService, FakeServiceOptions } from '../fake-service';
+import { startFakeService } from '../fake-service';
+import { CredentialStore } from './engine';
 
 /** The fake of the describe block that called useFakeService(). */
 export let fake: FakeService;

@@ -3,7 +3,7 @@
  * capability scenario): registers plots and creates jobs directly on the fake over HTTP
  * (not through the node's Plot and Job operations); the fake clock is not moved.
  */
-import type { FakeService } from '../../fake-service';
+import type { FakeService } from '../fake-service';
 
 export interface CreatedJob {
 	jobId: string;

@@ -4,8 +4,8 @@
  * the good items are listed, in input order). Each operation's test file runs these tests
  * against its own fake.
  */
-import { runNode } from '../../helpers/engine';
-import { fake, storeWithApiKey, useFakeService } from './service';
+import { runNode } from './engine';
+import { fake, storeWithApiKey, useFakeService } from './fakeService';
 
 /** Defines the tests for the Get Many of `resource`, whose listing is served at `path`. */
 export function describeGetManyChecksEveryItemFirst(resource: 'job' | 'plot', path: string): void {

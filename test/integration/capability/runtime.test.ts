@@ -13,12 +13,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import type { Capability, FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { ACTION_NODE_TYPE, additionalData, CredentialStore, runNode } from '../helpers/engine';
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import { loadOptions } from '../../nodes/GeospatialAnalysis/v1/methods';
-import { makePlots } from './shared/fixtures';
+import type { Capability, FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { ACTION_NODE_TYPE, additionalData, CredentialStore, runNode } from '../../helpers/engine';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { loadOptions } from '../../../nodes/GeospatialAnalysis/v1/methods';
+import { makePlots } from '../../helpers/fakeSetup';
 
 const CARBON: Capability = {
 	name: 'carbon_stock',

@@ -19,16 +19,16 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
-import { runNode } from '../helpers/engine';
-import type { OutputSchema } from '../helpers/outputSchema';
-import { misfits, schemaOfOutputs } from '../helpers/outputSchema';
-import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
-import { fake, storeWithApiKey, useFakeService } from './shared/service';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+import { runNode } from '../../helpers/engine';
+import type { OutputSchema } from '../../helpers/outputSchema';
+import { misfits, schemaOfOutputs } from '../../helpers/outputSchema';
+import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 const FAILING = 'Plot whose analysis fails';
-const SCHEMA_DIR = join(__dirname, '../../nodes/GeospatialAnalysis/__schema__');
+const SCHEMA_DIR = join(__dirname, '../../../nodes/GeospatialAnalysis/__schema__');
 const UPDATE = process.env.UPDATE_OUTPUT_SCHEMAS === '1';
 
 const versioned = new GeospatialAnalysis();
@@ -40,7 +40,7 @@ const versionDir = (v: number) =>
 const schemaFile = (v: number, resource: string, operation: string) =>
 	join(SCHEMA_DIR, versionDir(v), resource, `${operation}.json`);
 /** A node without resource and operation (the trigger): `__schema__/v1.0.0.json`. */
-const TRIGGER_SCHEMA_DIR = join(__dirname, '../../nodes/GeospatialAnalysisTrigger/__schema__');
+const TRIGGER_SCHEMA_DIR = join(__dirname, '../../../nodes/GeospatialAnalysisTrigger/__schema__');
 
 /** Writes the schema (UPDATE_OUTPUT_SCHEMAS=1), then checks the committed file against the outputs. */
 function checkSchemaFile(file: string, outputs: IDataObject[]): void {
@@ -160,7 +160,7 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 		// Read File: a supplier's KMZ and zipped Shapefile in the binary field `data`
 		const files = ['cooperativa-nested-folders.kmz', 'fazendas-utm22s-latin1.zip'].map(
 			(name): INodeExecutionData => {
-				const bytes = readFileSync(join(__dirname, '../fixtures/geofiles', name));
+				const bytes = readFileSync(join(__dirname, '../../fixtures/geofiles', name));
 				return {
 					json: {},
 					binary: {

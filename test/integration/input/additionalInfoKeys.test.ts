@@ -3,9 +3,9 @@
  * included (Plot → Register's key/value pairs, Job → Create's JSON), through n8n's engine
  * against a loopback server that records the request body as it arrived on the wire.
  */
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { Loopback } from '../helpers/loopback';
-import { json, startLoopback } from '../helpers/loopback';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import type { Loopback } from '../../helpers/loopback';
+import { json, startLoopback } from '../../helpers/loopback';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'additional_info_key_01';

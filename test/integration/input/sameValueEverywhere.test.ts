@@ -5,7 +5,7 @@
  * reading to the service (read from the fake's request log) or refuse it before any request
  * with the same reason (the text after `field "<Field>": `).
  *
- * The pure readers have their own table (test/unit/input/same-value-everywhere.test.ts); this
+ * The pure readers have their own table (test/unit/input/sameValueEverywhere.test.ts); this
  * one proves that every operation's field really goes through them.
  */
 import type {
@@ -15,7 +15,7 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 
-import type { IdNoun } from '../../nodes/shared/input';
+import type { IdNoun } from '../../../nodes/shared/input';
 import {
 	COMMODITIES,
 	missingIdReason,
@@ -23,11 +23,11 @@ import {
 	readDate,
 	readId,
 	readIdList,
-} from '../../nodes/shared/input';
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import type { FakeService, RequestLogEntry } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
+} from '../../../nodes/shared/input';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import type { FakeService, RequestLogEntry } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { CredentialStore, runNode } from '../../helpers/engine';
 
 /** What a field did with a value. */
 type Outcome =

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { FakeService } from '../../fake-service';
 import { startFakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { storeWithApiKey, useFakeService } from '../shared/service';
+import { storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 import { create, fake, seed, statusGets, store, useJobService } from './helpers';
 import { mockTiming, recordingSystemTiming } from './timing';
 

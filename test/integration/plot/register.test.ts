@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { useFakeService } from '../shared/service';
+import { useFakeService } from '../../helpers/fakeService';
 import { fake, store, usePlotService } from './helpers';
 import { type Case, CASES, GOOD } from './registerCases';
 

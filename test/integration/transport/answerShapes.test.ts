@@ -3,10 +3,10 @@
  * summarised; a refused TLS certificate says so. Through n8n's engine against a scripted
  * loopback service (and a self-signed HTTPS one).
  */
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { Loopback } from '../helpers/loopback';
-import { json, notFound, startLoopback, startSelfSignedLoopback, text } from '../helpers/loopback';
-import { PROBE_NODE_TYPE } from '../helpers/probe';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import type { Loopback } from '../../helpers/loopback';
+import { json, notFound, startLoopback, startSelfSignedLoopback, text } from '../../helpers/loopback';
+import { PROBE_NODE_TYPE } from '../../helpers/probe';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'shapes_test_key_0001';

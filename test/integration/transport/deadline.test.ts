@@ -6,11 +6,11 @@
  */
 import type { ServerResponse } from 'node:http';
 
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { Loopback } from '../helpers/loopback';
-import { json, notFound, startLoopback } from '../helpers/loopback';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import type { Loopback } from '../../helpers/loopback';
+import { json, notFound, startLoopback } from '../../helpers/loopback';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'deadline_test_key_0001';

@@ -9,12 +9,12 @@ import type { ServerResponse } from 'node:http';
 import {
 	MAX_EXECUTION_DOWNLOAD_BYTES,
 	MAX_ITEM_DOWNLOAD_BYTES,
-} from '../../nodes/shared/jobs/output';
-import { MAX_DOWNLOAD_BYTES } from '../../nodes/shared/transport/download';
-import { MAX_REDIRECTS } from '../../nodes/shared/transport/redirects';
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { Loopback } from '../helpers/loopback';
-import { json, notFound, redirect, startLoopback } from '../helpers/loopback';
+} from '../../../nodes/shared/jobs/output';
+import { MAX_DOWNLOAD_BYTES } from '../../../nodes/shared/transport/download';
+import { MAX_REDIRECTS } from '../../../nodes/shared/transport/redirects';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import type { Loopback } from '../../helpers/loopback';
+import { json, notFound, redirect, startLoopback } from '../../helpers/loopback';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'download_test_key_0001';

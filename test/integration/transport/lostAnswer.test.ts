@@ -7,10 +7,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Timing } from '../../nodes/shared/helpers/sleep';
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
+import type { Timing } from '../../../nodes/shared/helpers/sleep';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { CredentialStore, runNode } from '../../helpers/engine';
 
 /**
  * The pause before a second lookup runs on `systemTiming`, which this file's module registry
@@ -18,8 +18,8 @@ import { CredentialStore, runNode } from '../helpers/engine';
  * Retry-After, stay real). Production code has no test seam.
  */
 const pauses: number[] = [];
-jest.mock('../../nodes/shared/helpers/sleep', () => {
-	const actual = jest.requireActual('../../nodes/shared/helpers/sleep');
+jest.mock('../../../nodes/shared/helpers/sleep', () => {
+	const actual = jest.requireActual('../../../nodes/shared/helpers/sleep');
 	const recorded: Timing = {
 		now: () => Date.now(),
 		sleep: async (ms: number) => {

@@ -9,10 +9,10 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { MAX_KEPT_BODY_CHARS, MAX_MESSAGE_CHARS } from '../../nodes/shared/transport/answers';
-import { CredentialStore, runNode } from '../helpers/engine';
-import type { Loopback } from '../helpers/loopback';
-import { json, startLoopback, text } from '../helpers/loopback';
+import { MAX_KEPT_BODY_CHARS, MAX_MESSAGE_CHARS } from '../../../nodes/shared/transport/answers';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import type { Loopback } from '../../helpers/loopback';
+import { json, startLoopback, text } from '../../helpers/loopback';
 
 // Made-up values (not secrets).
 const PREFIX = 'service_live_';

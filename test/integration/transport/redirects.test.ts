@@ -7,13 +7,13 @@
  */
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { GeospatialAnalysisApi } from '../../credentials/GeospatialAnalysisApi.credentials';
-import { GeospatialAnalysisLoginApi } from '../../credentials/GeospatialAnalysisLoginApi.credentials';
-import { MAX_REDIRECTS } from '../../nodes/shared/transport/redirects';
-import { CredentialStore, registerNodeType, runNode } from '../helpers/engine';
-import type { Loopback, SeenRequest } from '../helpers/loopback';
-import { BALANCE, json, redirect, startLoopback } from '../helpers/loopback';
-import { PROBE_NODE_TYPE } from '../helpers/probe';
+import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
+import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
+import { MAX_REDIRECTS } from '../../../nodes/shared/transport/redirects';
+import { CredentialStore, registerNodeType, runNode } from '../../helpers/engine';
+import type { Loopback, SeenRequest } from '../../helpers/loopback';
+import { BALANCE, json, redirect, startLoopback } from '../../helpers/loopback';
+import { PROBE_NODE_TYPE } from '../../helpers/probe';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'redirect_test_key_0001';

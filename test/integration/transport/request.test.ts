@@ -2,10 +2,10 @@
  * The transport and both credential types, through n8n's execution engine, against the
  * fake service over loopback HTTP.
  */
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { CredentialStore, runNode } from '../helpers/engine';
-import { PROBE_NODE_TYPE } from '../helpers/probe';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { CredentialStore, runNode } from '../../helpers/engine';
+import { PROBE_NODE_TYPE } from '../../helpers/probe';
 
 const JWT_LIFETIME_S = 600;
 // Made-up values for the negative cases (not secrets).

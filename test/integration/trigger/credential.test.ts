@@ -5,10 +5,10 @@
  * poll that needs it. Two fakes are two services (their job ids collide); a change of account
  * on the same service keeps watching what can be watched.
  */
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import type { SharedClock } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../helpers/poll';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import type { SharedClock } from '../../helpers/poll';
+import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
 
 const MIN = 60_000;
 

@@ -4,10 +4,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { DEFAULT_SETTINGS } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
-import type { FakeService } from '../fake-service';
-import { idPattern, startFakeService } from '../fake-service';
-import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
+import { DEFAULT_SETTINGS } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
+import type { FakeService } from '../../fake-service';
+import { idPattern, startFakeService } from '../../fake-service';
+import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;

@@ -1,16 +1,16 @@
 /**
  * Issue 21, item 4: the trigger's static data holds nothing the secret or the user name can be
  * read back from (through n8n's PollContext, against the fake), a changed account is still
- * noticed (trigger-credential.test.ts), and state written by earlier versions (`key:` + a fast
+ * noticed (trigger/credential.test.ts), and state written by earlier versions (`key:` + a fast
  * fingerprint of the API key, `user:` + the user name) carries on without firing anything twice
  * or losing a watched job, its account value replaced.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { accountKey, fingerprint } from '../../nodes/GeospatialAnalysisTrigger/identity';
-import type { FakeService } from '../fake-service';
-import type { SharedClock } from '../helpers/poll';
-import { CredentialStore, makeJob, Poller, useFakeWithTriggerClock } from '../helpers/poll';
+import { accountKey, fingerprint } from '../../../nodes/GeospatialAnalysisTrigger/identity';
+import type { FakeService } from '../../fake-service';
+import type { SharedClock } from '../../helpers/poll';
+import { CredentialStore, makeJob, Poller, useFakeWithTriggerClock } from '../../helpers/poll';
 
 const MIN = 60_000;
 const NODE = 'node:Geospatial Analysis Trigger';

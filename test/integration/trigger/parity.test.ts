@@ -6,10 +6,10 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import { runNode } from '../helpers/engine';
-import { CredentialStore, makeJob, runPoll } from '../helpers/poll';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import { runNode } from '../../helpers/engine';
+import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
 
 const MIN = 60_000;
 

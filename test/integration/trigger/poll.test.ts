@@ -1,7 +1,7 @@
-import type { FakeService } from '../fake-service';
+import type { FakeService } from '../../fake-service';
 import type { IDataObject } from 'n8n-workflow';
-import type { SharedClock } from '../helpers/poll';
-import { CredentialStore, makeJob, runPoll, useFakeWithTriggerClock } from '../helpers/poll';
+import type { SharedClock } from '../../helpers/poll';
+import { CredentialStore, makeJob, runPoll, useFakeWithTriggerClock } from '../../helpers/poll';
 
 const MIN = 60_000;
 

@@ -6,10 +6,10 @@
  * emitted once, by the first poll after it finished; none again. The trigger's clock follows
  * the fake's.
  */
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import type { SharedClock, StateKeeping } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../helpers/poll';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import type { SharedClock, StateKeeping } from '../../helpers/poll';
+import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
 
 const MIN = 60_000;
 

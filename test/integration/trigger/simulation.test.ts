@@ -27,12 +27,12 @@
 import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { parseServiceTime } from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
-import { firstPollGraceMs } from '../../nodes/GeospatialAnalysisTrigger/schedule';
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import type { SharedClock, StateKeeping } from '../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../helpers/poll';
+import { parseServiceTime } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
+import { firstPollGraceMs } from '../../../nodes/GeospatialAnalysisTrigger/schedule';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import type { SharedClock, StateKeeping } from '../../helpers/poll';
+import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
 
 const MIN = 60_000;
 const FINAL = new Set(['done', 'done-with-errors']);

@@ -17,17 +17,17 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	MAX_PENDING_BYTES,
 	MAX_SEEN_BYTES,
-} from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
-import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
-import type { SharedClock, StateKeeping } from '../helpers/poll';
+} from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
+import type { FakeService } from '../../fake-service';
+import { startFakeService } from '../../fake-service';
+import type { SharedClock, StateKeeping } from '../../helpers/poll';
 import {
 	CredentialStore,
 	makeJob,
 	Poller,
 	runPoll,
 	useFakeWithTriggerClock,
-} from '../helpers/poll';
+} from '../../helpers/poll';
 
 const MIN = 60_000;
 const Y2099 = Date.UTC(2099, 0, 1);

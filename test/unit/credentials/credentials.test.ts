@@ -1,7 +1,7 @@
-import { checkApiKey, normaliseBaseUrl } from '../../credentials/common';
-import { GeospatialAnalysisApi } from '../../credentials/GeospatialAnalysisApi.credentials';
-import { GeospatialAnalysisLoginApi } from '../../credentials/GeospatialAnalysisLoginApi.credentials';
-import { extractJwt } from '../../credentials/jwt';
+import { checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
+import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
+import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
+import { extractJwt } from '../../../credentials/jwt';
 
 // Made-up values (not secrets).
 const FOREIGN_KEY = ['sk', 'test', 'secret123'].join('_');

@@ -2,8 +2,8 @@
  * Defence in depth: both credentials attach their secret only to a request addressed to the
  * origin (scheme, host, port) of their Base URL; anything else fails before it is sent.
  */
-import { GeospatialAnalysisApi } from '../../credentials/GeospatialAnalysisApi.credentials';
-import { GeospatialAnalysisLoginApi } from '../../credentials/GeospatialAnalysisLoginApi.credentials';
+import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
+import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
 
 // Made-up values (not secrets).
 const KEY = 'service_live_' + 'origin_test';

@@ -8,9 +8,9 @@
 import type { INodeCredentialDescription, INodeParameters, INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import { resources } from '../../nodes/GeospatialAnalysis/v1/actions/router';
-import { OPERATIONS_WITHOUT_REQUESTS } from '../../nodes/GeospatialAnalysis/v1/actions/versionDescription';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { resources } from '../../../nodes/GeospatialAnalysis/v1/actions/router';
+import { OPERATIONS_WITHOUT_REQUESTS } from '../../../nodes/GeospatialAnalysis/v1/actions/versionDescription';
 
 const node = new GeospatialAnalysis();
 const description = node.nodeVersions[1].description;

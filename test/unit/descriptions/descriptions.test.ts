@@ -18,10 +18,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
-import { GeospatialAnalysisApi } from '../../credentials/GeospatialAnalysisApi.credentials';
-import { GeospatialAnalysisLoginApi } from '../../credentials/GeospatialAnalysisLoginApi.credentials';
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
+import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 
 /** An input item as users have them: every field a shown expression may read. */
 const SAMPLE_ITEM: IDataObject = {

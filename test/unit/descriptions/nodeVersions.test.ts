@@ -19,11 +19,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { GeospatialAnalysis } from '../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
-import { MAX_TOKENS_DEFAULT_V2 } from '../../nodes/GeospatialAnalysis/v1/actions/job/jobRequest';
-import { resources } from '../../nodes/GeospatialAnalysis/v1/actions/router';
-import { OPERATIONS_WITHOUT_REQUESTS } from '../../nodes/GeospatialAnalysis/v1/actions/versionDescription';
-import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { MAX_TOKENS_DEFAULT_V2 } from '../../../nodes/GeospatialAnalysis/v1/actions/job/jobRequest';
+import { resources } from '../../../nodes/GeospatialAnalysis/v1/actions/router';
+import { OPERATIONS_WITHOUT_REQUESTS } from '../../../nodes/GeospatialAnalysis/v1/actions/versionDescription';
+import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 
 const node = new GeospatialAnalysis();
 const v1 = node.nodeVersions[1].description;

@@ -2,11 +2,11 @@
  * What n8n sends to an AI Agent about each operation of version 1 used as a tool is its
  * `action` text (plus the service name): every one must say what it costs and what it
  * returns. (Version 2 has short actions; the same text reaches the model through its tool
- * variant's Tool Description: test/unit/node-versions.test.ts.)
+ * variant's Tool Description: test/unit/descriptions/nodeVersions.test.ts.)
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import { resources } from '../../nodes/GeospatialAnalysis/v1/actions/router';
+import { resources } from '../../../nodes/GeospatialAnalysis/v1/actions/router';
 
 // one word for free: "free" (never "costs nothing")
 const COST_WORDS = /\b(free|spends tokens)\b/;

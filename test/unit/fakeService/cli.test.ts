@@ -5,9 +5,9 @@
 import { spawnSync } from 'child_process';
 import path from 'path';
 
-import { HELP, wantsHelp } from '../fake-service/cli';
+import { HELP, wantsHelp } from '../../fake-service/cli';
 
-const ROOT = path.join(__dirname, '..', '..');
+const ROOT = path.join(__dirname, '..', '..', '..');
 
 describe('the fake service command line', () => {
 	it.each(['--help', '-h'])('%s prints the help and exits without starting the server', (flag) => {

@@ -12,17 +12,17 @@ import area from '@turf/area';
 import { unzipSync, zipSync } from 'fflate';
 import proj4 from 'proj4';
 
-import type { GeoFileOptions, Geometry, Position } from '../../nodes/shared/geoFiles';
+import type { GeoFileOptions, Geometry, Position } from '../../../nodes/shared/geoFiles';
 import {
 	DEFAULT_OPTIONS,
 	GeoFileError,
 	declaredBytes,
 	readGeoFile,
-} from '../../nodes/shared/geoFiles';
-import { SUPPORTED_PROJECTIONS } from '../../nodes/shared/geoFiles/projectionNames';
-import { assembleRings, readShp } from '../../nodes/shared/geoFiles/shapefile';
+} from '../../../nodes/shared/geoFiles';
+import { SUPPORTED_PROJECTIONS } from '../../../nodes/shared/geoFiles/projectionNames';
+import { assembleRings, readShp } from '../../../nodes/shared/geoFiles/shapefile';
 
-const dir = path.join(__dirname, '../fixtures/geofiles');
+const dir = path.join(__dirname, '../../fixtures/geofiles');
 const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
 	plots: Array<{
 		name: string;
@@ -849,7 +849,7 @@ describe('Read File: Shapefile rings (our assembly cross-checked)', () => {
 
 describe('Read File: beside shpjs 6 (the maintained JavaScript reader, measured)', () => {
 	// shpjs's own .shp reader; jest compiles its ES modules (jest.config.js).
-	const shpjsParseShp = require('../../node_modules/shpjs/lib/parseShp.js').default as (
+	const shpjsParseShp = require('../../../node_modules/shpjs/lib/parseShp.js').default as (
 		shp: DataView,
 		trans?: unknown,
 	) => Array<Geometry | null>;
@@ -888,7 +888,7 @@ describe('Read File: beside shpjs 6 (the maintained JavaScript reader, measured)
 describe('Read File: the projections of the published bundle', () => {
 	it('proj4Bundled.ts registers exactly the modules of SUPPORTED_PROJECTIONS (what the .prj check accepts)', () => {
 		const text = fs.readFileSync(
-			path.join(__dirname, '../../nodes/shared/geoFiles/proj4Bundled.ts'),
+			path.join(__dirname, '../../../nodes/shared/geoFiles/proj4Bundled.ts'),
 			'utf8',
 		);
 		const imported = [...text.matchAll(/from 'proj4\/lib\/projections\/(\w+)'/g)].map((m) => m[1]);

@@ -5,24 +5,24 @@
  * times and memory are measured in `npm run bench` (BENCHMARKS.md, "Worst cases of the crossing
  * check").
  */
-import type { Position } from '../../nodes/shared/geometry';
-import { parseGeoJsonValue, validateFeatures } from '../../nodes/shared/geometry';
+import type { Position } from '../../../nodes/shared/geometry';
+import { parseGeoJsonValue, validateFeatures } from '../../../nodes/shared/geometry';
 import {
 	CROSSING_LIMIT,
 	crossingBudget,
 	findCrossings,
 	scanCrossings,
-} from '../../nodes/shared/geometry/crossings';
+} from '../../../nodes/shared/geometry/crossings';
 import {
 	MAX_JSON_DEPTH,
 	pathDeeperThan,
 	readJsonObject,
 	readKeyValuePairs,
 	showPath,
-} from '../../nodes/shared/input';
-import { checkItemGeometry } from '../../nodes/shared/plots/geometrySource';
-import { validateRows } from '../../nodes/shared/plots/validation';
-import { saw, star } from '../helpers/star';
+} from '../../../nodes/shared/input';
+import { checkItemGeometry } from '../../../nodes/shared/plots/geometrySource';
+import { validateRows } from '../../../nodes/shared/plots/validation';
+import { saw, star } from '../../helpers/star';
 
 /** A thin north–south strip of n vertices, its sides zigzagging a little in x. */
 function strip(n: number): Position[] {

@@ -9,7 +9,7 @@ import {
 	validateFeatures,
 	type Position,
 	type Problem,
-} from '../../nodes/shared/geometry';
+} from '../../../nodes/shared/geometry';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -94,7 +94,7 @@ const codes = (problems: Problem[]) => problems.map((p) => p.code);
 // ---------------------------------------------------------------- malformed inputs
 
 // "This input → this error" cases are fixture files, one per defect, in
-// test/fixtures/geometry/defects/, run by geometry.defects.test.ts.
+// test/fixtures/geometry/defects/, run by geometry/defects.test.ts.
 
 // ---------------------------------------------------------------- valid inputs and warnings
 
@@ -273,7 +273,7 @@ describe('self-intersection detection', () => {
 	});
 
 	it('the geometry layer does not use the quadratic @turf/kinks', () => {
-		const dir = join(__dirname, '../../nodes/shared/geometry');
+		const dir = join(__dirname, '../../../nodes/shared/geometry');
 		for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
 			expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(
 				/(from|require\()\s*'@turf\/kinks'/,

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import sweeplineIntersections from 'sweepline-intersections';
 
-import type { Position } from '../../nodes/shared/geometry';
-import { findCrossings } from '../../nodes/shared/geometry/crossings';
+import type { Position } from '../../../nodes/shared/geometry';
+import { findCrossings } from '../../../nodes/shared/geometry/crossings';
 
 /** Crossing points as sorted text, to 1e-9 (the two sweeps may compute a point from either edge). */
 function points(list: number[][]): string[] {

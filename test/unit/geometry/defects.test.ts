@@ -9,8 +9,8 @@ import {
 	parseGeoJsonValue,
 	parseWkt,
 	validateFeatures,
-} from '../../nodes/shared/geometry';
-import { type DefectCase, loadDefectCases } from '../helpers/geometryDefects';
+} from '../../../nodes/shared/geometry';
+import { type DefectCase, loadDefectCases } from '../../helpers/geometryDefects';
 
 const CASES: DefectCase[] = loadDefectCases();
 

@@ -11,7 +11,7 @@ import {
 	parseWkt,
 	readLooseNumber,
 	validateFeatures,
-} from '../../nodes/shared/geometry';
+} from '../../../nodes/shared/geometry';
 
 const RING = [
 	[-47.882778, -15.793889],
@@ -142,7 +142,7 @@ describe('featureFromLatLon', () => {
 	});
 
 	// Rejected latitudes are fixture files (test/fixtures/geometry/defects/latitude-*.json), run by
-	// geometry.defects.test.ts.
+	// geometry/defects.test.ts.
 
 	it('round-trips any in-range number written with a comma decimal separator', () => {
 		fc.assert(
@@ -297,7 +297,7 @@ describe('helpers', () => {
 });
 
 describe('hasDecimalPlaces', () => {
-	const { decimalPlaces, hasDecimalPlaces } = require('../../nodes/shared/geometry/numbers');
+	const { decimalPlaces, hasDecimalPlaces } = require('../../../nodes/shared/geometry/numbers');
 	it.each([
 		[-15.793889, true],
 		[-15.79389, false],

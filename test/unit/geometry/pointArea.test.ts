@@ -3,7 +3,7 @@
  * the geometry layer; the table through the engine for Validate and Export is in
  * test/integration/plot/pointArea.test.ts.
  */
-import { meets4haRule, readPointArea, validateFeatures } from '../../nodes/shared/geometry';
+import { meets4haRule, readPointArea, validateFeatures } from '../../../nodes/shared/geometry';
 
 const point = (properties: Record<string, unknown> = {}) => ({
 	type: 'Feature',

@@ -7,8 +7,8 @@
 import { wktToGeoJSON } from '@terraformer/wkt';
 import fc from 'fast-check';
 
-import { GeometryInputError, parseWkt } from '../../nodes/shared/geometry';
-import { readWkt, WktSyntaxError } from '../../nodes/shared/geometry/wkt';
+import { GeometryInputError, parseWkt } from '../../../nodes/shared/geometry';
+import { readWkt, WktSyntaxError } from '../../../nodes/shared/geometry/wkt';
 
 /** The old parseWkt, as it was: Terraformer after the same clean-up, measures dropped. */
 function terraformerWkt(value: string): { type: string; coordinates: unknown } {

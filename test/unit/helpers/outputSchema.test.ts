@@ -1,5 +1,5 @@
 /** The output schemas' builder and fit check (test/helpers/outputSchema.ts). */
-import { misfits, schemaOfOutputs } from '../helpers/outputSchema';
+import { misfits, schemaOfOutputs } from '../../helpers/outputSchema';
 
 describe('output schema of recorded outputs', () => {
 	it('merges the items: keys in the order first seen, types without null, arrays by all elements', () => {

@@ -80,7 +80,7 @@ describe('ids: every id field reads a value the same way', () => {
 });
 
 describe('commodities: every commodity field reads a value the same way', () => {
-	// Register and Create both call readCommodity (test/integration/input-consistency.test.ts
+	// Register and Create both call readCommodity (test/integration/input/sameValueEverywhere.test.ts
 	// checks it through the engine, field by field).
 	const readers = { readCommodity };
 	it.each([

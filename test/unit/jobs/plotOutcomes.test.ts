@@ -5,9 +5,9 @@ import {
 	perPlotResults,
 	plotOutcome,
 	simplifyPlotResult,
-} from '../../nodes/shared/results/flatten';
-import { runEvidence } from '../../nodes/shared/results/runs';
-import { plotsNeedingRunLookup } from '../../nodes/shared/jobs/plotOutcomes';
+} from '../../../nodes/shared/results/flatten';
+import { runEvidence } from '../../../nodes/shared/results/runs';
+import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotOutcomes';
 
 /** An analysis with EUDR results; the overlap objects in the shape asked for. */
 function analysis(shape: 'nested' | 'flat' | 'absent', extra: IDataObject = {}): IDataObject {

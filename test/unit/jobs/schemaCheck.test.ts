@@ -1,6 +1,6 @@
-import { describeSchema, validateAgainstSchema } from '../../nodes/shared/jobs/schemaCheck';
-import { builtInCapabilities } from '../fake-service/data';
-import { validateSchema } from '../fake-service/schema';
+import { describeSchema, validateAgainstSchema } from '../../../nodes/shared/jobs/schemaCheck';
+import { builtInCapabilities } from '../../fake-service/data';
+import { validateSchema } from '../../fake-service/schema';
 
 const schema = {
 	type: 'object',

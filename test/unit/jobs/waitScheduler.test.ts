@@ -3,7 +3,7 @@ import {
 	maxWaitMessage,
 	nextDelay,
 	pollDelay,
-} from '../../nodes/shared/jobs/waitScheduler';
+} from '../../../nodes/shared/jobs/waitScheduler';
 
 const schedule = { firstDelayMs: 2000, capMs: 30000 };
 
@@ -36,9 +36,9 @@ describe('waitScheduler', () => {
 		expect(maxRounds(60_000, { firstDelayMs: 0, capMs: 0 })).toBe(60_002);
 	});
 
-	// Moved: reading Retry-After off an error → transport-failure.test.ts (serviceErrorOf, from
+	// Moved: reading Retry-After off an error → transport/serviceFailure.test.ts (serviceErrorOf, from
 	// what the transport attached, never from the wording); which poll failures are tried again →
-	// the policy table in transport-retry.test.ts (the wait loop uses the transport's predicate).
+	// the policy table in transport/retry.test.ts (the wait loop uses the transport's predicate).
 
 	it('names the jobs still running', () => {
 		expect(maxWaitMessage([{ job_id: '7001', status: 'pending' }], 600_000)).toBe(

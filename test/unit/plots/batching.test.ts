@@ -1,6 +1,6 @@
-import type { RegistrationUnit } from '../../nodes/shared/plots/batching';
-import { planRegistrationRequests, plotsOfResponse } from '../../nodes/shared/plots/batching';
-import { runPool } from '../../nodes/shared/runner';
+import type { RegistrationUnit } from '../../../nodes/shared/plots/batching';
+import { planRegistrationRequests, plotsOfResponse } from '../../../nodes/shared/plots/batching';
+import { runPool } from '../../../nodes/shared/runner';
 
 const unit = (
 	itemIndex: number,

@@ -2,9 +2,9 @@
  * The EU Information System GeoJSON (nodes/shared/plots/euExport.ts): country codes, at least
  * six decimals, the features as the Information System wants them, and files under the limit.
  */
-import { parseGeoJsonValue, validateFeatures } from '../../nodes/shared/geometry';
-import type { PlotGeometry } from '../../nodes/shared/geometry';
-import type { EuPlot } from '../../nodes/shared/plots/euExport';
+import { parseGeoJsonValue, validateFeatures } from '../../../nodes/shared/geometry';
+import type { PlotGeometry } from '../../../nodes/shared/geometry';
+import type { EuPlot } from '../../../nodes/shared/plots/euExport';
 import {
 	EU_MAX_FILE_BYTES,
 	emptyNotes,
@@ -13,8 +13,8 @@ import {
 	plotFileBytes,
 	readCountryCode,
 	writeEuFeature,
-} from '../../nodes/shared/plots/euExport';
-import { description } from '../../nodes/GeospatialAnalysis/v1/actions/plot/exportEu.operation';
+} from '../../../nodes/shared/plots/euExport';
+import { description } from '../../../nodes/GeospatialAnalysis/v1/actions/plot/exportEu.operation';
 
 describe('readCountryCode (ProducerCountry: ISO 3166-1 alpha-2)', () => {
 	it.each([

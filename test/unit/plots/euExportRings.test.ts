@@ -4,14 +4,14 @@
  */
 import { booleanClockwise } from '@turf/boolean-clockwise';
 
-import type { PlotGeometry, Position } from '../../nodes/shared/geometry';
+import type { PlotGeometry, Position } from '../../../nodes/shared/geometry';
 import {
 	emptyNotes,
 	findSixDecimalMerges,
 	mergeAtSixDecimals,
 	rewindForEu,
 	writeEuFeature,
-} from '../../nodes/shared/plots/euExport';
+} from '../../../nodes/shared/plots/euExport';
 
 const ccw: Position[] = [
 	[-5.282778, 6.793889],

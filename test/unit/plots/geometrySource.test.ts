@@ -9,8 +9,8 @@ import {
 	readDate,
 	readNumber,
 	readText,
-} from '../../nodes/shared/input';
-import { readItemGeometry } from '../../nodes/shared/plots/geometrySource';
+} from '../../../nodes/shared/input';
+import { readItemGeometry } from '../../../nodes/shared/plots/geometrySource';
 
 /** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
 const readPointHa = (value: unknown) => readNumber(value, { label: 'the plot area in hectares' });

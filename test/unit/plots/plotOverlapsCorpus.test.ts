@@ -9,14 +9,14 @@
 import { area } from '@turf/area';
 import { intersect } from '@turf/intersect';
 
-import type { MultiPolygon, Polygon } from '../../nodes/shared/geometry';
+import type { MultiPolygon, Polygon } from '../../../nodes/shared/geometry';
 import {
 	crossCheckPlots,
 	DEFAULT_MIN_OVERLAP_M2,
 	sharedArea,
-} from '../../nodes/shared/plots/overlaps';
-import type { Corpus } from '../helpers/gisCorpus';
-import { gisCorpus, ISSUE_20_ROWS } from '../helpers/gisCorpus';
+} from '../../../nodes/shared/plots/overlaps';
+import type { Corpus } from '../../helpers/gisCorpus';
+import { gisCorpus, ISSUE_20_ROWS } from '../../helpers/gisCorpus';
 
 type Area = Polygon | MultiPolygon;
 

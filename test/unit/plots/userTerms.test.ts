@@ -8,7 +8,7 @@ import {
 	fieldName,
 	inUserTerms,
 	plainSentence,
-} from '../../nodes/shared/plots/userTerms';
+} from '../../../nodes/shared/plots/userTerms';
 
 /** The files whose problems Validate reports (repair.ts emits repairs, not problems). */
 const EMITTERS = [
@@ -27,7 +27,7 @@ const EMITTERS = [
  */
 function emittedCodes(): Set<string> {
 	const codes = new Set<string>();
-	const root = join(__dirname, '..', '..');
+	const root = join(__dirname, '..', '..', '..');
 	for (const file of EMITTERS) {
 		const text = readFileSync(join(root, file), 'utf8');
 		for (const re of [

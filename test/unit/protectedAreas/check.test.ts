@@ -1,5 +1,5 @@
-import type { CheckEntry } from '../../nodes/shared/protectedAreas/check';
-import { readIdList } from '../../nodes/shared/input';
+import type { CheckEntry } from '../../../nodes/shared/protectedAreas/check';
+import { readIdList } from '../../../nodes/shared/input';
 
 /** Plot ids as Protected Area → Check reads them (the input layer's id reader). */
 function readPlotIds(value: unknown): { ids: string[]; problem?: string } {
@@ -16,7 +16,7 @@ import {
 	pairCheckResults,
 	strictestLegality,
 	summariseCheck,
-} from '../../nodes/shared/protectedAreas/check';
+} from '../../../nodes/shared/protectedAreas/check';
 
 const plot = (itemIndex: number, plotId: string, indexInItem = 0): CheckEntry => ({
 	itemIndex,

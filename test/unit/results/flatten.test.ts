@@ -1,14 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { eudrBundle, runCheck } from '../fake-service/analysis';
-import { builtInCapabilities } from '../fake-service/data';
+import { eudrBundle, runCheck } from '../../fake-service/analysis';
+import { builtInCapabilities } from '../../fake-service/data';
 import {
 	FINAL_JOB_STATUSES,
 	isFinalStatus,
 	perPlotResults,
 	plotFailure,
 	simplifyPlotResult,
-} from '../../nodes/shared/results/flatten';
+} from '../../../nodes/shared/results/flatten';
 
 const square = (lon: number, lat: number, d = 0.01) => ({
 	type: 'Polygon' as const,

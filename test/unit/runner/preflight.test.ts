@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { runItems } from '../../nodes/shared/runner';
-import { forToolUse } from '../../nodes/shared/runner/preflight';
+import { runItems } from '../../../nodes/shared/runner';
+import { forToolUse } from '../../../nodes/shared/runner/preflight';
 
 const ctx = (
 	parameters: INode['parameters'],

@@ -17,9 +17,9 @@ interface LockCheck {
 	checkLockfile(lock: unknown): { checked: Checked[]; problems: string[] };
 	PLATFORMS: Array<{ name: string }>;
 }
-const { checkLockfile, PLATFORMS } = require('../../scripts/check-lockfile.js') as LockCheck;
+const { checkLockfile, PLATFORMS } = require('../../../scripts/check-lockfile.js') as LockCheck;
 
-const root = join(__dirname, '..', '..');
+const root = join(__dirname, '..', '..', '..');
 type Lock = { name: string; packages: Record<string, Record<string, unknown>> };
 const readLock = () => JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as Lock;
 

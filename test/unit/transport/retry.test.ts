@@ -6,7 +6,7 @@ import {
 	neverSent,
 	parseRetryAfter,
 	retryDelay,
-} from '../../nodes/shared/transport/retry';
+} from '../../../nodes/shared/transport/retry';
 
 const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 const mid = () => 0.5;

@@ -4,7 +4,7 @@ import {
 	redactValue,
 	secretForms,
 	serviceMessage,
-} from '../../nodes/shared/transport/errors';
+} from '../../../nodes/shared/transport/errors';
 
 /**
  * One case per row of the contract's Errors table (service-interface.md), with the body

@@ -1,15 +1,15 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../nodes/shared/runner/errors';
+import { asNodeError } from '../../../nodes/shared/runner/errors';
 import {
 	attachFailure,
 	describeFailure,
 	networkCodeOf,
 	serviceErrorOf,
-} from '../../nodes/shared/transport/failure';
-import type { ServiceContext } from '../../nodes/shared/transport/request';
-import { toNodeApiError } from '../../nodes/shared/transport/request';
+} from '../../../nodes/shared/transport/failure';
+import type { ServiceContext } from '../../../nodes/shared/transport/request';
+import { toNodeApiError } from '../../../nodes/shared/transport/request';
 
 /**
  * serviceErrorOf: the one accessor for what went wrong with a request. Errors are built the

@@ -12,37 +12,37 @@ import {
 	htmlTitle,
 	parseBody,
 	summariseText,
-} from '../../nodes/shared/transport/answers';
-import { balanceProblem, normaliseBalance } from '../../nodes/shared/account/balance';
-import { requestTimeoutProperty } from '../../nodes/shared/transport/authentication';
-import { catalogProblem } from '../../nodes/shared/transport/catalog';
+} from '../../../nodes/shared/transport/answers';
+import { balanceProblem, normaliseBalance } from '../../../nodes/shared/account/balance';
+import { requestTimeoutProperty } from '../../../nodes/shared/transport/authentication';
+import { catalogProblem } from '../../../nodes/shared/transport/catalog';
 import {
 	AttemptAborted,
 	DEFAULT_REQUEST_TIMEOUT_MS,
 	withDeadline,
-} from '../../nodes/shared/transport/deadline';
-import { mapServiceError } from '../../nodes/shared/transport/errors';
+} from '../../../nodes/shared/transport/deadline';
+import { mapServiceError } from '../../../nodes/shared/transport/errors';
 import {
 	describeFailure,
 	networkCodeOf,
 	serviceErrorOf,
-} from '../../nodes/shared/transport/failure';
+} from '../../../nodes/shared/transport/failure';
 import {
 	MAX_RETURN_ALL_PAGES,
 	PageTrail,
 	PaginationError,
 	maxPages,
-} from '../../nodes/shared/transport/pages';
-import { MAX_REDIRECTS, nextRedirect, originOf } from '../../nodes/shared/transport/redirects';
+} from '../../../nodes/shared/transport/pages';
+import { MAX_REDIRECTS, nextRedirect, originOf } from '../../../nodes/shared/transport/redirects';
 import {
 	credentialInfo,
 	openRunScope,
 	requestTimeoutMs,
-} from '../../nodes/shared/transport/request';
-import { retryDelay } from '../../nodes/shared/transport/retry';
-import { validateAgainstSchema } from '../../nodes/shared/jobs/schemaCheck';
-import { plotsOfResponse } from '../../nodes/shared/plots/batching';
-import { jobVisualisationOf, simplifyPlotResult } from '../../nodes/shared/results/flatten';
+} from '../../../nodes/shared/transport/request';
+import { retryDelay } from '../../../nodes/shared/transport/retry';
+import { validateAgainstSchema } from '../../../nodes/shared/jobs/schemaCheck';
+import { plotsOfResponse } from '../../../nodes/shared/plots/batching';
+import { jobVisualisationOf, simplifyPlotResult } from '../../../nodes/shared/results/flatten';
 
 const BIG = 50 * 1024;
 

@@ -4,7 +4,7 @@ import type {
 	JobObservation,
 	TrackerSettings,
 	TrackerState,
-} from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+} from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import {
 	advance,
 	listFrom,
@@ -12,7 +12,7 @@ import {
 	pollStart,
 	readState,
 	toRecheck,
-} from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+} from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 
 const FINAL = new Set(['done', 'done-with-errors']);
 const MIN = 60_000;

@@ -9,7 +9,7 @@ import type {
 	JobObservation,
 	TrackerSettings,
 	TrackerState,
-} from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+} from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import {
 	advance,
 	believableState,
@@ -22,7 +22,7 @@ import {
 	storedKey,
 	storedState,
 	toRecheck,
-} from '../../nodes/GeospatialAnalysisTrigger/completionTracker';
+} from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 
 const FINAL = new Set(['done', 'done-with-errors']);
 const MIN = 60_000;

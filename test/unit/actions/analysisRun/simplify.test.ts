@@ -3,7 +3,7 @@ import {
 	parseServiceTime,
 	runsFromResponse,
 	simplifyRun,
-} from '../../nodes/GeospatialAnalysis/v1/actions/analysisRun/simplify';
+} from '../../../../nodes/GeospatialAnalysis/v1/actions/analysisRun/simplify';
 
 describe('analysis runs: runsFromResponse', () => {
 	it('reads the runs of the documented wrapper, a bare array, and similar wrappers', () => {
