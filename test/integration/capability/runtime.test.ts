@@ -14,10 +14,10 @@ import type {
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import type { Capability, FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { ACTION_NODE_TYPE, additionalData, CredentialStore, runNode } from '../../helpers/engine';
 import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
 import { loadOptions } from '../../../nodes/GeospatialAnalysis/v1/methods';
+import { useFakeService } from '../../helpers/fakeService';
 import { makePlots } from '../../helpers/fakeSetup';
 
 const CARBON: Capability = {
@@ -85,8 +85,8 @@ describe('A capability added to the catalog at run time', () => {
 	let store: CredentialStore;
 	let plotId: string;
 
+	useFakeService({ perPlotDurationMs: 1000 }, (started) => (fake = started));
 	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: 1000 });
 		fake.clock.setScale(0);
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
@@ -99,7 +99,6 @@ describe('A capability added to the catalog at run time', () => {
 		});
 		expect(error).toBeUndefined();
 	});
-	afterAll(async () => await fake.close());
 
 	it("appears in the job node's check options, loaded through n8n's LoadOptionsContext", async () => {
 		const before = await loadOptions.getChecks.call(editorContext(store));

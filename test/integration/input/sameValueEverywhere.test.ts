@@ -26,8 +26,8 @@ import {
 } from '../../../nodes/shared/input';
 import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
 import type { FakeService, RequestLogEntry } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 
 /** What a field did with a value. */
 type Outcome =
@@ -250,8 +250,8 @@ describe('the same value behaves the same in every field (through the n8n engine
 	let fake: FakeService;
 	let store: CredentialStore;
 
+	useFakeService({}, (started) => (fake = started));
 	beforeAll(async () => {
-		fake = await startFakeService();
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});
@@ -264,7 +264,6 @@ describe('the same value behaves the same in every field (through the n8n engine
 		expect(fake.seedJobs('alice', 2, { plotIds: [PLOT_ID] })).toEqual(['100001', '100002']);
 		expect(fake.getJob('100001')?.status).toBe('done');
 	});
-	afterAll(async () => await fake.close());
 
 	/** Runs `field` with the value mapped from the input item, and says what it did. */
 	async function observe(field: Field, value: unknown): Promise<Outcome> {

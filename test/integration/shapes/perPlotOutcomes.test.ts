@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Timing } from '../../../nodes/shared/helpers/sleep';
 import type { FakeService } from '../../fake-service';
-import { startFakeService, variantName } from '../../fake-service';
+import { variantName } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 
 /**
  * "Unknown is never no", through n8n's engine against the fake, under whatever shape variant
@@ -37,16 +38,11 @@ describe(`per-plot outcomes (fake shape variant: ${process.env.FAKE_VARIANT || '
 	let fake: FakeService;
 	let store: CredentialStore;
 
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: 1000 });
-	});
-	afterAll(async () => {
+	useFakeService({ perPlotDurationMs: 1000, resetBeforeEach: true }, (started) => (fake = started));
+	afterAll(() => {
 		mockTiming.current = undefined;
-		await fake.close();
 	});
 	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});

@@ -5,7 +5,13 @@
  */
 import { CredentialStore, runNode } from '../../helpers/engine';
 import type { Loopback } from '../../helpers/loopback';
-import { json, notFound, startLoopback, startSelfSignedLoopback, text } from '../../helpers/loopback';
+import {
+	json,
+	notFound,
+	startLoopback,
+	startSelfSignedLoopback,
+	text,
+} from '../../helpers/loopback';
 import { PROBE_NODE_TYPE } from '../../helpers/probe';
 
 // Made-up values (not secrets).

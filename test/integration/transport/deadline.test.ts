@@ -7,8 +7,8 @@
 import type { ServerResponse } from 'node:http';
 
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 import type { Loopback } from '../../helpers/loopback';
 import { json, notFound, startLoopback } from '../../helpers/loopback';
 
@@ -248,10 +248,7 @@ describe('request deadlines (engine → loopback servers)', () => {
 describe('one 401 per JWT renewal, on a request that creates (engine → fake)', () => {
 	let fake: FakeService;
 	const LIFETIME_S = 600;
-	beforeAll(async () => {
-		fake = await startFakeService({ jwtLifetimeSeconds: LIFETIME_S });
-	});
-	afterAll(async () => await fake.close());
+	useFakeService({ jwtLifetimeSeconds: LIFETIME_S }, (started) => (fake = started));
 
 	it('make_plot: 401, login, the request once more; one plot registered', async () => {
 		fake.reset();

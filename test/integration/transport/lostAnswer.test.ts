@@ -9,8 +9,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { Timing } from '../../../nodes/shared/helpers/sleep';
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 
 /**
  * The pause before a second lookup runs on `systemTiming`, which this file's module registry
@@ -40,13 +40,12 @@ const SERVICE_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/;
 let fake: FakeService;
 let store: CredentialStore;
 
-beforeAll(async () => {
-	fake = await startFakeService();
+useFakeService({}, (started) => {
+	fake = started;
 	store = new CredentialStore({
 		geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 	});
 });
-afterAll(async () => await fake.close());
 beforeEach(() => {
 	pauses.length = 0;
 	fake.reset();

@@ -3,8 +3,8 @@
  * fake service over loopback HTTP.
  */
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 import { PROBE_NODE_TYPE } from '../../helpers/probe';
 
 const JWT_LIFETIME_S = 600;
@@ -16,14 +16,10 @@ const UNKNOWN_KEY = 'service_live_' + 'not_a_real_key_000';
 describe('transport and credentials (engine → fake over HTTP)', () => {
 	let fake: FakeService;
 
-	beforeAll(async () => {
-		fake = await startFakeService({ jwtLifetimeSeconds: JWT_LIFETIME_S });
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-	});
+	useFakeService(
+		{ jwtLifetimeSeconds: JWT_LIFETIME_S, resetBeforeEach: true },
+		(started) => (fake = started),
+	);
 
 	const apiKeyStore = () =>
 		new CredentialStore({

@@ -6,9 +6,9 @@
  * on the same service keeps watching what can be watched.
  */
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import type { SharedClock } from '../../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
+import { useFakeService } from '../../helpers/fakeService';
+import { CredentialStore, makeJob, Poller } from '../../helpers/poll';
 
 const MIN = 60_000;
 
@@ -16,25 +16,14 @@ describe('Trigger follows its credential (one context for every poll, as n8n pol
 	let a: FakeService;
 	let b: FakeService;
 	let clock: SharedClock;
-	beforeAll(async () => {
-		a = await startFakeService({ perPlotDurationMs: MIN });
-		b = await startFakeService({ perPlotDurationMs: MIN });
-		clock = followFakeClock(a, b);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await a.close();
-		await b.close();
-	});
-	beforeEach(() => {
-		for (const fake of [a, b]) {
-			fake.reset();
-			fake.clock.setScale(0);
-		}
-		b.clock.set(a.clock.now());
-		b.clock.setScale(0);
-		clock.sync();
-	});
+	// before each test: both reset, stopped (scale 0), b at a's time, and the clock synced
+	useFakeService(
+		{ perPlotDurationMs: MIN, count: 2, followClock: true, resetBeforeEach: true },
+		(_first, setup) => {
+			[a, b] = setup.fakes;
+			clock = setup.clock!;
+		},
+	);
 
 	const key = (fake: FakeService) => fake.users.alice.apiKey;
 

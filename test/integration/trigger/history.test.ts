@@ -6,7 +6,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { DEFAULT_SETTINGS } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import type { FakeService } from '../../fake-service';
-import { idPattern, startFakeService } from '../../fake-service';
+import { idPattern } from '../../fake-service';
+import { useFakeService } from '../../helpers/fakeService';
 import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
 
 const MIN = 60_000;
@@ -19,13 +20,8 @@ const STATE_BOUND =
 describe('Trigger with 5,000 historical jobs', () => {
 	let fake: FakeService;
 	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-	});
-	afterAll(async () => await fake.close());
+	useFakeService({ perPlotDurationMs: MIN, resetBeforeEach: true }, (started) => (fake = started));
 	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});

@@ -7,8 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import { runNode } from '../../helpers/engine';
+import { useFakeService } from '../../helpers/fakeService';
 import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
 
 const MIN = 60_000;
@@ -16,13 +16,8 @@ const MIN = 60_000;
 describe('Geospatial Analysis Trigger and Job → Get Results give the same items for a job', () => {
 	let fake: FakeService;
 	let store: CredentialStore;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-	});
-	afterAll(async () => await fake.close());
+	useFakeService({ perPlotDurationMs: MIN, resetBeforeEach: true }, (started) => (fake = started));
 	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});

@@ -7,9 +7,9 @@
  * the fake's.
  */
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import type { SharedClock, StateKeeping } from '../../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
+import { CredentialStore, makeJob, Poller } from '../../helpers/poll';
+import { useFakeService } from '../../helpers/fakeService';
 
 const MIN = 60_000;
 
@@ -17,18 +17,14 @@ describe('Trigger under n8n schedulers: jobs finishing right after activation', 
 	let fake: FakeService;
 	let store: CredentialStore;
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: 5_000 });
-		clock = followFakeClock(fake);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
-	});
+	useFakeService(
+		{ perPlotDurationMs: 5_000, followClock: true, resetBeforeEach: true },
+		(started, setup) => {
+			fake = started;
+			clock = setup.clock!;
+		},
+	);
 	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
 		store = new CredentialStore({
 			geospatialAnalysisApi: { baseUrl: fake.url, apiKey: fake.users.alice.apiKey },
 		});

@@ -30,9 +30,9 @@ import type { INodeParameters } from 'n8n-workflow';
 import { parseServiceTime } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import { firstPollGraceMs } from '../../../nodes/GeospatialAnalysisTrigger/schedule';
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
 import type { SharedClock, StateKeeping } from '../../helpers/poll';
-import { CredentialStore, followFakeClock, makeJob, Poller } from '../../helpers/poll';
+import { useFakeService } from '../../helpers/fakeService';
+import { CredentialStore, makeJob, Poller } from '../../helpers/poll';
 
 const MIN = 60_000;
 const FINAL = new Set(['done', 'done-with-errors']);
@@ -103,14 +103,9 @@ describe('Trigger simulation: exactly once under random schedules, failures, res
 	let fakes: Record<ServiceName, FakeService>;
 	/** The fakes' clock, which Date.now follows (the trigger's clock). */
 	let clock: SharedClock;
-	beforeAll(async () => {
-		fakes = { A: await startFakeService(), B: await startFakeService() };
-		clock = followFakeClock(fakes.A, fakes.B);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fakes.A.close();
-		await fakes.B.close();
+	useFakeService({ count: 2, followClock: true }, (_first, setup) => {
+		fakes = { A: setup.fakes[0], B: setup.fakes[1] };
+		clock = setup.clock!;
 	});
 
 	it('emits every completed job exactly once, none early, none twice', async () => {

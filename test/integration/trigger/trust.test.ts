@@ -19,7 +19,7 @@ import {
 	MAX_SEEN_BYTES,
 } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
 import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
+import { useFakeService } from '../../helpers/fakeService';
 import type { SharedClock, StateKeeping } from '../../helpers/poll';
 import {
 	CredentialStore,
@@ -343,14 +343,7 @@ describe('Trigger: malformed answers (loopback server)', () => {
 
 describe('Trigger: static data capped in bytes (fake service)', () => {
 	let fake: FakeService;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: MIN });
-	});
-	afterAll(async () => await fake.close());
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-	});
+	useFakeService({ perPlotDurationMs: MIN, resetBeforeEach: true }, (started) => (fake = started));
 
 	it('500 watched ids of 20 KB each: static data under the byte caps, every drop logged with a short id', async () => {
 		const plots = fake.seedPlots('alice', 1);
