@@ -5,7 +5,7 @@
  * (nodes/GeospatialAnalysisTrigger/__schema__/v<x.y.z>.json), which n8n's
  * editor loads to show an operation's output fields before the node has run. They are built
  * from what each operation outputs at its defaults, run through n8n's engine against the fake
- * service (the trigger: what it emits for finished jobs): test/integration/output-schemas.test.ts records the outputs and, with
+ * service (the trigger: what it emits for finished jobs): test/integration/descriptions/outputSchemas.test.ts records the outputs and, with
  * UPDATE_OUTPUT_SCHEMAS=1, writes the files; without it (`npm test`) it fails when a file
  * differs from the outputs, so the schemas cannot drift from the code.
  */
@@ -23,7 +23,7 @@ for (const node of ['GeospatialAnalysis', 'GeospatialAnalysisTrigger'])
 const jest = require.resolve('jest/bin/jest');
 const result = spawnSync(
 	process.execPath,
-	[jest, '--runTestsByPath', 'test/integration/output-schemas.test.ts'],
+	[jest, '--runTestsByPath', 'test/integration/descriptions/outputSchemas.test.ts'],
 	{ cwd: root, stdio: 'inherit', env: { ...process.env, UPDATE_OUTPUT_SCHEMAS: '1' } },
 );
 process.exit(result.status ?? 1);

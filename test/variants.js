@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Re-runs the integration suites that read shapes the contract does not show — Job → Wait
- * for Completion and Get Results (per-plot rows), the trigger's per-plot output, Protected
- * Area → Check — against each shape variant of the fake (test/fake-service/variant.ts),
- * one jest run per variant with FAKE_VARIANT set. `npm test` runs it after the main jest run
+ * Re-runs the integration suites that read shapes the contract does not show — the folders
+ * of FOLDERS below: the job's (Wait for Completion and Get Results: per-plot rows), analysis
+ * runs, Protected Area → Check, the trigger's per-plot output, shapes/ — against each shape
+ * variant of the fake (test/fake-service/variant.ts), one jest run per variant with
+ * FAKE_VARIANT set. `npm test` runs it after the main jest run
  * (which uses the default shapes).
  *
  *   node test/variants.js                       every variant below
@@ -28,19 +29,36 @@ const VARIANTS = [
 ];
 
 /**
- * The suites that read these shapes, by path (a regular expression; jest matches it ignoring case). It matches
- * today's files (job.test.ts, trigger*.test.ts, protected-area.test.ts) and the layout
- * `test/integration/<resource>/<operation>.test.ts` (job/waitForCompletion, job/getResults,
- * protectedArea/check, the trigger's files, shapes/*).
+ * The integration folders (test/integration/<folder>/) whose suites read these shapes: the job
+ * (Wait for Completion, Get Results and the rest), analysis runs, Protected Area → Check, the
+ * trigger and shapes/. Every test file in them is re-run, so a file moved into one of them or
+ * added to it is picked up without editing this list; a folder that no longer exists stops the run.
  */
-const SUITES =
-	'test/integration/(?:.*(?:wait|result|trigger|protected|check|shapes/).*|(?:.*/)?job)\\.test\\.ts$';
+const FOLDERS = ['job', 'analysisRun', 'protectedArea', 'trigger', 'shapes'];
+
+/** The suites by path (a regular expression jest matches): every test file under FOLDERS. */
+const SUITES = `test/integration/(?:${FOLDERS.join('|')})/.*\\.test\\.ts$`;
+
+/** Refuses to run when a folder of FOLDERS is missing or holds no test file. */
+function checkFolders() {
+	const fs = require('fs');
+	const empty = FOLDERS.filter((folder) => {
+		const dir = path.join(ROOT, 'test', 'integration', folder);
+		return (
+			!fs.existsSync(dir) ||
+			!fs.readdirSync(dir, { recursive: true }).some((f) => String(f).endsWith('.test.ts'))
+		);
+	});
+	if (empty.length > 0)
+		throw new Error(`test/variants.js: no test files in test/integration/${empty.join(', ')}`);
+}
 
 function main(argv) {
 	const dashes = argv.indexOf('--');
 	const own = dashes === -1 ? argv : argv.slice(0, dashes);
 	const jestArgs = dashes === -1 ? [] : argv.slice(dashes + 1);
 	const variants = own.length > 0 ? own : VARIANTS;
+	checkFolders();
 	const jest = require.resolve('jest/bin/jest', { paths: [ROOT] });
 	const failed = [];
 	for (const variant of variants) {
@@ -62,4 +80,4 @@ function main(argv) {
 
 if (require.main === module) process.exit(main(process.argv.slice(2)));
 
-module.exports = { VARIANTS, SUITES };
+module.exports = { VARIANTS, FOLDERS, SUITES };

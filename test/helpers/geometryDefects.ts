@@ -30,7 +30,7 @@ export interface DefectCase {
 }
 
 /** JSON cannot hold undefined, NaN or ±Infinity: fixtures write them as {"$js": "undefined" | "NaN" | "Infinity" | "-Infinity"}. */
-function decode(value: unknown): unknown {
+export function decode(value: unknown): unknown {
 	if (Array.isArray(value)) return value.map(decode);
 	if (value && typeof value === 'object') {
 		const keys = Object.keys(value);

@@ -17,7 +17,6 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { GeospatialAnalysisTrigger } from '../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 import type { FakeService } from '../fake-service';
-import { startFakeService } from '../fake-service';
 import {
 	CredentialStore,
 	PollContext,
@@ -27,6 +26,8 @@ import {
 	Workflow,
 	additionalData,
 } from './engine';
+import type { SharedClock } from './fakeService';
+import { followFakeClock, useFakeService } from './fakeService';
 
 export { CredentialStore };
 
@@ -268,38 +269,8 @@ export class Poller {
 	}
 }
 
-/** The clock of fakes that the trigger's clock (Date.now) follows; see followFakeClock. */
-export interface SharedClock {
-	/** Advances every fake's clock, and Date.now with them. */
-	advance(ms: number): void;
-	/** Sets Date.now to the fakes' time again (after fake.reset(), setScale(0), set()). */
-	sync(): void;
-	/** Date.now as it was. */
-	restore(): void;
-}
-
-/**
- * Makes Date.now, the trigger's clock, follow the fakes' clock, as n8n's clock and the
- * service's agree in production (otherwise the fakes run ahead of the trigger by every
- * `advance`). The fakes must run at scale 0, all set to the first one's time.
- */
-export function followFakeClock(...fakes: FakeService[]): SharedClock {
-	let now = Date.now();
-	const spy = jest.spyOn(Date, 'now').mockImplementation(() => now);
-	// At scale 0 a fake's time does not depend on Date.now, so reading it here cannot recurse.
-	const sync = () => {
-		now = fakes[0].clock.now().getTime();
-	};
-	sync();
-	return {
-		advance(ms: number) {
-			for (const fake of fakes) fake.clock.advance(ms);
-			sync();
-		},
-		sync,
-		restore: () => spy.mockRestore(),
-	};
-}
+export type { SharedClock };
+export { followFakeClock };
 
 /**
  * For a describe block of trigger tests: one fake service (plots taking a minute each) with
@@ -309,22 +280,10 @@ export function followFakeClock(...fakes: FakeService[]): SharedClock {
 export function useFakeWithTriggerClock(
 	use: (fake: FakeService, clock: SharedClock) => void,
 ): void {
-	let fake: FakeService;
-	let clock: SharedClock;
-	beforeAll(async () => {
-		fake = await startFakeService({ perPlotDurationMs: 60_000 });
-		clock = followFakeClock(fake);
-		use(fake, clock);
-	});
-	afterAll(async () => {
-		clock.restore();
-		await fake.close();
-	});
-	beforeEach(() => {
-		fake.reset();
-		fake.clock.setScale(0);
-		clock.sync();
-	});
+	useFakeService(
+		{ perPlotDurationMs: 60_000, followClock: true, resetBeforeEach: true },
+		(fake, { clock }) => use(fake, clock!),
+	);
 }
 
 /** Creates a job on the fake over HTTP, as a user would (for trigger tests). */

@@ -4,7 +4,7 @@
  *
  * Our own reader of the two binary formats, measured against shpjs 6 (the maintained
  * JavaScript reader; BENCHMARKS.md "Read File"), which it is cross-checked against on the
- * fixtures (test/unit/geofiles.shapefile.test.ts). shpjs was not used because on the cases
+ * fixtures (test/unit/geoFiles/geoFiles.test.ts). shpjs was not used because on the cases
  * this node must get right it is wrong: a record cut short at the end of a `.shp` is dropped
  * without a word (plots lost); a `.prj` it cannot read is swallowed and the layer read as
  * degrees; its `.dbf` reader (parsedbf) falls back to UTF-8 for an unknown or absent `.cpg`

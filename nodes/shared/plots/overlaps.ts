@@ -188,7 +188,7 @@ function boxOf(geometry: Polygon | MultiPolygon): Box {
  * which is off the other boundary), so the shared area is the sum of their areas (outer rings
  * added, holes taken away), each measured as @turf/area measures a ring: plots apart, a plot
  * strictly inside another, a plot inside another's hole. Checked against the clippers in
- * test/unit/plot-overlaps.test.ts and test/unit/plot-overlaps.corpus.test.ts.
+ * test/unit/plots/plotOverlaps.test.ts and test/unit/plots/plotOverlapsCorpus.test.ts.
  *
  * The contact test compares edges pairwise, so it runs only while the two boundaries have at
  * most SHORTCUT_MAX_EDGE_PAIRS edge pairs; bigger pairs go straight to the clipper (a sweep

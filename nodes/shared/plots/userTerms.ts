@@ -61,7 +61,7 @@ export interface PlainInput {
  * Codes whose technical message is deliberately all there is: they are about the structure of
  * a GeoJSON value the user gave as GeoJSON (so GeoJSON's words are the user's terms), and the
  * message already says what to fix. Every other code the validators emit has a plain sentence
- * (test/unit/user-terms.test.ts enumerates the emitters and checks both lists).
+ * (test/unit/plots/userTerms.test.ts enumerates the emitters and checks both lists).
  */
 export const WITHOUT_PLAIN_SENTENCE: ReadonlySet<string> = new Set([
 	'not_geojson',

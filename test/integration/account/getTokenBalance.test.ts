@@ -1,7 +1,7 @@
 import type { CredentialStore } from '../../helpers/engine';
 import { runNode } from '../../helpers/engine';
-import { makeJob, makePlots } from '../shared/fixtures';
-import { fake, storeWithApiKey, storeWithLogin, useFakeService } from '../shared/service';
+import { makeJob, makePlots } from '../../helpers/fakeSetup';
+import { fake, storeWithApiKey, storeWithLogin, useFakeService } from '../../helpers/fakeService';
 
 describe('Account → Get Token Balance (through the n8n engine, against the fake)', () => {
 	let apiKeyStore: CredentialStore;

@@ -1,5 +1,5 @@
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { runsOf } from '../shared/fixtures';
+import { runsOf } from '../../helpers/fakeSetup';
 import { alice, bob, fake, plotA, plotB, useRunHistory } from './helpers';
 
 /** Analysis Run → Get through the n8n engine, against the fake over loopback HTTP. */

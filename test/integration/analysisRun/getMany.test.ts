@@ -1,5 +1,5 @@
 import { runNode } from '../../helpers/engine';
-import { makeJob, makePlots, runsOf } from '../shared/fixtures';
+import { makeJob, makePlots, runsOf } from '../../helpers/fakeSetup';
 import { alice, bob, fake, idle, plotA, plotB, useRunHistory } from './helpers';
 
 /** Analysis Run → Get Many through the n8n engine, against the fake over loopback HTTP. */

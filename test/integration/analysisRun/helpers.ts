@@ -4,8 +4,8 @@
  * hooks useRunHistory() adds; read them inside tests only.
  */
 import type { CredentialStore } from '../../helpers/engine';
-import { makeJob, makePlots } from '../shared/fixtures';
-import { fake, storeWithApiKey, useFakeService } from '../shared/service';
+import { makeJob, makePlots } from '../../helpers/fakeSetup';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 export { fake };
 

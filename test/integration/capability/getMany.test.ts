@@ -1,5 +1,5 @@
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { fake, storeWithApiKey, useFakeService } from '../shared/service';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 const HIDDEN = [
 	'precipitation',

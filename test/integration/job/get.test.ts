@@ -1,5 +1,5 @@
 import { runNode } from '../../helpers/engine';
-import { fake, storeWithApiKey, useFakeService } from '../shared/service';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 /** Job → Get through the n8n engine, against the fake over loopback HTTP. */
 describe('Job → Get checks every item before any request', () => {

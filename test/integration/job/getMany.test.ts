@@ -1,5 +1,5 @@
 import { runNode } from '../../helpers/engine';
-import { describeGetManyChecksEveryItemFirst } from '../shared/getManyChecks';
+import { describeGetManyChecksEveryItemFirst } from '../../helpers/getManyChecks';
 import { create, fake, listJobs, seed, store, useJobService } from './helpers';
 
 /** Job → Get Many through the n8n engine, against the fake over loopback HTTP. */

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { CredentialStore } from '../../helpers/engine';
 import { runNode } from '../../helpers/engine';
-import { fake, storeWithApiKey, useFakeService } from '../shared/service';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 export { fake };
 

@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestOptions, ILoadOptionsFunctions } from 'n8
 
 import type { FakeService } from '../../fake-service';
 import { loadOptions } from '../../../nodes/GeospatialAnalysis/v1/methods';
-import { fake, useFakeService } from '../shared/service';
+import { fake, useFakeService } from '../../helpers/fakeService';
 
 /**
  * loadOptions runs in n8n's editor, outside an execution; here a minimal load-options

@@ -1,9 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { FakeService } from '../../fake-service';
-import { startFakeService } from '../../fake-service';
+import type { FakeService, FakeServiceOptions } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { storeWithApiKey, useFakeService } from '../shared/service';
+import { storeWithApiKey, useFakeService, useFakeServicePerTest } from '../../helpers/fakeService';
 import { create, fake, seed, statusGets, store, useJobService } from './helpers';
 import { mockTiming, recordingSystemTiming } from './timing';
 
@@ -246,17 +245,16 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 
 /**
  * A fake on a virtual clock (each of the node's sleeps advances it), a login credential for
- * it, and a job over `plots` new plots created through the node. `keep` receives the fake
- * first, so that the describe block can close it whatever happens next.
+ * it, and a job over `plots` new plots created through the node. The fake comes from `start`
+ * (useFakeServicePerTest), which closes it after the test whatever happens next.
  */
 async function loginJobOnVirtualClock(
-	keep: (fake: FakeService) => void,
-	options: Parameters<typeof startFakeService>[0],
+	start: (options: FakeServiceOptions) => Promise<FakeService>,
+	options: FakeServiceOptions,
 	plots: number,
 	commodity: string,
 ) {
-	const fake = await startFakeService(options);
-	keep(fake);
+	const fake = await start(options);
 	fake.clock.setScale(0);
 	let now = 0;
 	mockTiming.current = {
@@ -288,19 +286,18 @@ async function loginJobOnVirtualClock(
 	expect(created.error).toBeUndefined();
 	/** The virtual clock's time: what the node slept in all. */
 	const slept = () => now;
-	return { store, created, ids, slept };
+	return { fake, store, created, ids, slept };
 }
 
 describe('Job → Wait for Completion with a login (JWT) credential', () => {
-	let fake: FakeService;
-	afterAll(async () => {
+	const startFake = useFakeServicePerTest();
+	afterAll(() => {
 		mockTiming.current = undefined;
-		await fake.close();
 	});
 
 	it('the JWT expiring during a long wait does not fail the wait', async () => {
-		const { store, created } = await loginJobOnVirtualClock(
-			(started) => (fake = started),
+		const { fake, store, created } = await loginJobOnVirtualClock(
+			startFake,
 			{ perPlotDurationMs: 60_000, jwtLifetimeSeconds: 60 },
 			4,
 			'soy',
@@ -334,15 +331,14 @@ describe('Job → Wait for Completion with a login (JWT) credential', () => {
  * Wait for Completion with a login credential whose JWT lives 10 s, 8 plots).
  */
 describe('Job → Wait for Completion through failed status checks', () => {
-	let fake: FakeService;
-	afterAll(async () => {
+	const startFake = useFakeServicePerTest();
+	afterAll(() => {
 		mockTiming.current = undefined;
-		await fake.close();
 	});
 
 	it('a 500 and a dropped connection during a 90-second wait still give every per-plot row', async () => {
-		const { store, created, ids, slept } = await loginJobOnVirtualClock(
-			(started) => (fake = started),
+		const { fake, store, created, ids, slept } = await loginJobOnVirtualClock(
+			startFake,
 			{ perPlotDurationMs: 11_000, jwtLifetimeSeconds: 10 },
 			8,
 			'cocoa',

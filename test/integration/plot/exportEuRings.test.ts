@@ -52,7 +52,7 @@ function featuresOf(item: INodeExecutionData) {
 describe('Plot → Export: rings, six decimals and the file size (through the n8n engine)', () => {
 	usePlotService();
 
-	it('outer rings counter-clockwise, whatever order they came in; counted (holes: test/unit/eu-export-rings.test.ts)', async () => {
+	it('outer rings counter-clockwise, whatever order they came in; counted (holes: test/unit/plots/euExportRings.test.ts)', async () => {
 		// (a hole never reaches the file: it is refused, or left out with "Export the Outer Boundary Only")
 		const east = ccw.map(([x, y]) => [+(x + 0.02).toFixed(6), y]);
 		const { items, error } = await exportEu([

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../helpers/engine';
-import { describeGetManyChecksEveryItemFirst } from '../shared/getManyChecks';
+import { describeGetManyChecksEveryItemFirst } from '../../helpers/getManyChecks';
 import { fake, store, usePlotService } from './helpers';
 
 /** Plot → Get Many through the n8n engine, against the fake over loopback HTTP. */

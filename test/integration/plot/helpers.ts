@@ -3,7 +3,7 @@
  * `store` are live bindings set in the hooks usePlotService() adds; read them inside tests only.
  */
 import type { CredentialStore } from '../../helpers/engine';
-import { fake, storeWithApiKey, useFakeService } from '../shared/service';
+import { fake, storeWithApiKey, useFakeService } from '../../helpers/fakeService';
 
 export { fake };
 

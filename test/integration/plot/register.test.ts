@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { useFakeService } from '../shared/service';
+import { useFakeService } from '../../helpers/fakeService';
 import { fake, store, usePlotService } from './helpers';
-import { type Case, CASES, GOOD } from './registerCases';
+import { type Case, CASES, GOOD } from '../../helpers/registerCases';
 
 const MAKE_PLOT = { method: 'POST', path: '/plots/make_plot' };
 
@@ -287,8 +287,9 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 
 /**
  * Plot → Register pre-flight validation through the n8n engine: every malformed input
- * (./registerCases.ts) gets its own message naming the item (and feature) and saying what
- * to do, and the fake's request log shows that nothing was sent.
+ * (test/fixtures/plot/register, one file per case, read by test/helpers/registerCases.ts)
+ * gets its own message naming the item (and feature) and saying what to do, and the fake's
+ * request log shows that nothing was sent.
  */
 describe('Plot → Register pre-flight validation (through the n8n engine, against the fake)', () => {
 	usePlotService();

@@ -18,7 +18,7 @@ import * as protectedArea from './protectedArea';
  * no credential is shown or needed for them. n8n's editor flags a credential that is
  * `required` and shown for the node's current parameters, and refuses to run the workflow
  * until one is chosen; hiding both credentials (and the Authentication choice) for these
- * operations lets them run without any (test/unit/credentials-per-operation.test.ts).
+ * operations lets them run without any (test/unit/credentials/perOperation.test.ts).
  */
 export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu', 'readFile'];
 

@@ -1,0 +1,352 @@
+/**
+ * The two versions of the action node, as n8n's editor and an AI Agent meet them, computed
+ * with n8n-workflow's own helpers (the ones the editor and the agent use):
+ * - version 1 stays as saved workflows have it (defaults, field places, actions);
+ * - version 2 (what a node added from the nodes panel gets): short actions, so the node's
+ *   name (NodeHelpers.makeNodeName) is under 30 characters; a Tool Description per operation
+ *   in the tool variant only, which NodeHelpers.getToolDescriptionForNode sends to the model,
+ *   saying what the tool costs and returns; Job → Create with Max Tokens at the top, a limit
+ *   by default and a panel no longer than n8n's Airtable create panel; Wait for Completion
+ *   outputting per-plot results; Request Timeout inside Options.
+ */
+import type {
+	INode,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
+import { MAX_TOKENS_DEFAULT_V2 } from '../../../nodes/GeospatialAnalysis/v1/actions/job/jobRequest';
+import { resources } from '../../../nodes/GeospatialAnalysis/v1/actions/router';
+import { OPERATIONS_WITHOUT_REQUESTS } from '../../../nodes/GeospatialAnalysis/v1/actions/versionDescription';
+import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+
+const node = new GeospatialAnalysis();
+const v1 = node.nodeVersions[1].description;
+const v2 = node.nodeVersions[2].description;
+
+/** What n8n makes of a node type with usableAsTool (its "… Tool" variant), as n8n 1.x/2.x do. */
+function toolVariant(description: INodeTypeDescription): INodeTypeDescription {
+	const tool = structuredClone(description);
+	tool.name += 'Tool';
+	tool.displayName += ' Tool';
+	// n8n adds its own Tool Description fields only when the node has none
+	expect(tool.properties.some((p) => p.name === 'toolDescription')).toBe(true);
+	return tool;
+}
+const v2Tool = toolVariant(v2);
+
+const operations = Object.entries(resources).flatMap(([resource, module]) =>
+	Object.keys(module.operations).map((operation) => ({ resource, operation })),
+);
+
+/** The parameters a node has with these values, every other at its default (as n8n fills them). */
+function withDefaults(
+	description: INodeTypeDescription,
+	version: number,
+	values: INodeParameters,
+): INodeParameters {
+	return NodeHelpers.getNodeParameters(
+		description.properties,
+		values,
+		true,
+		false,
+		{ typeVersion: version },
+		description,
+	) as INodeParameters;
+}
+
+/** The fields the editor shows for these parameters (top level). */
+function shown(
+	description: INodeTypeDescription,
+	version: number,
+	values: INodeParameters,
+): string[] {
+	const parameters = withDefaults(description, version, values);
+	return description.properties
+		.filter((p) =>
+			NodeHelpers.displayParameter(parameters, p, { typeVersion: version }, description),
+		)
+		.map((p) => p.displayName);
+}
+
+function actionOf(description: INodeTypeDescription, resource: string, operation: string) {
+	const selector = description.properties.find(
+		(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+	);
+	const option = (selector?.options as INodePropertyOptions[]).find((o) => o.value === operation);
+	return option?.action ?? '';
+}
+
+function property(
+	description: INodeTypeDescription,
+	name: string,
+	resource: string,
+	operation: string,
+): INodeProperties | undefined {
+	return description.properties.find(
+		(p) =>
+			p.name === name &&
+			p.displayOptions?.show?.resource?.includes(resource) &&
+			p.displayOptions?.show?.operation?.includes(operation),
+	);
+}
+
+describe('versions of the action node', () => {
+	it('new nodes get version 2; saved version-1 nodes keep version 1', () => {
+		expect(node.description.defaultVersion).toBe(2);
+		expect(v1.version).toBe(1);
+		expect(v2.version).toBe(2);
+		expect(node.getNodeType(1).description).toBe(v1);
+		expect(node.getNodeType().description).toBe(v2);
+	});
+
+	it('both versions have every operation', () => {
+		for (const description of [v1, v2])
+			for (const { resource, operation } of operations)
+				expect(actionOf(description, resource, operation)).not.toBe('');
+	});
+});
+
+describe('version 2: short names, and what the model is told', () => {
+	it.each(operations)(
+		'$resource → $operation: a short action, the name of a node added from the panel',
+		({ resource, operation }) => {
+			const action = actionOf(v2, resource, operation);
+			expect(action.length).toBeLessThan(30);
+			expect(action).not.toMatch(/—|free|returns/);
+			// n8n names a node added from the nodes panel after its action
+			const name = NodeHelpers.makeNodeName({ resource, operation }, v2);
+			expect(name).toBe(action);
+			expect(name.length).toBeLessThan(30);
+		},
+	);
+
+	it.each(operations)(
+		'$resource → $operation: as an AI tool, the model reads its cost and what it returns',
+		({ resource, operation }) => {
+			const parameters = withDefaults(v2Tool, 2, { resource, operation });
+			const toolNode: INode = {
+				id: '1',
+				name: 'Tool',
+				type: `test.${v2Tool.name}`,
+				typeVersion: 2,
+				position: [0, 0],
+				parameters,
+			};
+			const told = NodeHelpers.getToolDescriptionForNode(toolNode, {
+				description: v2Tool,
+			} as INodeType);
+			// version 1's action (its cost and what it returns), as n8n words it for version 1
+			expect(told).toBe(
+				operation === 'waitForCompletion'
+					? 'Wait for a job to complete — free — returns one item per plot with its results in Geospatial Analysis'
+					: `${actionOf(v1, resource, operation)} in Geospatial Analysis`,
+			);
+			expect(told).toMatch(/ — (free|spends tokens[^—]*) — .*\breturns\b/);
+			// a description the user edits is what the model reads
+			const edited = NodeHelpers.getToolDescriptionForNode(
+				{ ...toolNode, parameters: { ...parameters, toolDescription: 'Mine' } },
+				{ description: v2Tool } as INodeType,
+			);
+			expect(edited).toBe('Mine');
+		},
+	);
+
+	it.each(operations)(
+		'$resource → $operation at its defaults: no issue but the fields to fill in (as version 1), as a node or as a tool',
+		({ resource, operation }) => {
+			const issuesOf = (description: INodeTypeDescription, version: number) =>
+				NodeHelpers.getNodeParametersIssues(
+					description.properties,
+					{
+						id: '1',
+						name: 'Node',
+						type: `test.${description.name}`,
+						typeVersion: version,
+						position: [0, 0],
+						parameters: withDefaults(description, version, { resource, operation }),
+					},
+					description,
+				);
+			// only a required ID without a default (Plot ID, Run ID, Area ID) asks to be filled in
+			const v1Issues = issuesOf(v1, 1);
+			for (const field of Object.keys(v1Issues?.parameters ?? {}))
+				expect(['plotId', 'runId', 'areaId']).toContain(field);
+			expect(issuesOf(v2, 2)).toEqual(v1Issues);
+			expect(issuesOf(v2Tool, 2)).toEqual(v1Issues);
+		},
+	);
+
+	it('the Tool Description shows in the tool only, once per operation', () => {
+		for (const { resource, operation } of operations) {
+			const inTool = shown(v2Tool, 2, { resource, operation });
+			expect(inTool.filter((n) => n === 'Tool Description')).toHaveLength(1);
+			expect(shown(v2, 2, { resource, operation })).not.toContain('Tool Description');
+		}
+	});
+
+	it('the spending operations say so to the model, the others say free', () => {
+		const spending = operations.filter(({ resource, operation }) =>
+			/spends tokens/.test(
+				String(
+					property(v2Tool, 'toolDescription', resource, operation)?.default ??
+						'missing tool description',
+				),
+			),
+		);
+		expect(spending.map((o) => o.operation).sort()).toEqual(['check', 'create']);
+	});
+});
+
+describe('version 2: Job → Create', () => {
+	it('the panel at defaults: Plot IDs, Checks (EUDR), Max Tokens and Options, no more than Airtable shows', () => {
+		const fields = shown(v2, 2, { resource: 'job', operation: 'create' });
+		expect(fields).toEqual([
+			'Authentication',
+			'Resource',
+			'Operation',
+			'Plot IDs',
+			'Check Names or IDs',
+			'Max Tokens',
+			'Options',
+		]);
+		// n8n's Airtable → Record → Create (v2.2, n8n 2.40.7) shows at its defaults
+		// Authentication, Resource, Operation, Base, Table, Columns and Options (7, measured
+		// the same way); Google Sheets → Append (v4.7) shows 5 until a sheet is chosen, then 8
+		expect(fields.length).toBeLessThanOrEqual(7);
+		// version 1 showed 14
+		expect(shown(v1, 1, { resource: 'job', operation: 'create' })).toHaveLength(14);
+	});
+
+	it('Max Tokens: at the top, a limit by default (version 1: in Options, 0 = no limit)', () => {
+		const maxTokens = property(v2, 'maxTokens', 'job', 'create');
+		expect(maxTokens?.default).toBe(MAX_TOKENS_DEFAULT_V2);
+		expect(MAX_TOKENS_DEFAULT_V2).toBe(100);
+		expect(maxTokens?.description).toMatch(/free/);
+		const v1Options = property(v1, 'options', 'job', 'create')?.options as INodeProperties[];
+		expect(v1Options.find((o) => o.name === 'maxTokens')?.default).toBe(0);
+		expect(property(v1, 'maxTokens', 'job', 'create')).toBeUndefined();
+	});
+
+	it('Checks show the EUDR bundle by default (an empty list runs it too); version 1: empty', () => {
+		for (const operation of ['create', 'getQuote']) {
+			expect(property(v2, 'checks', 'job', operation)?.default).toEqual(['eudr']);
+			expect(property(v1, 'checks', 'job', operation)?.default).toEqual([]);
+		}
+	});
+
+	it('check configs, per-plot values, harvest date, commodity and jobs are options', () => {
+		for (const operation of ['create', 'getQuote']) {
+			const options = (property(v2, 'options', 'job', operation)?.options ??
+				[]) as INodeProperties[];
+			expect(options.map((o) => o.name)).toEqual(
+				expect.arrayContaining([
+					'checkConfigs',
+					'commodity',
+					'harvestDate',
+					'jobPer',
+					'perPlotCommodity',
+					'perPlotHarvestDate',
+					'requestTimeout',
+				]),
+			);
+			for (const moved of ['checkConfigs', 'commodity', 'harvestDate', 'jobPer', 'perPlot'])
+				expect(property(v2, moved, 'job', operation)).toBeUndefined();
+		}
+		const createOptions = property(v2, 'options', 'job', 'create')?.options as INodeProperties[];
+		expect(createOptions.map((o) => o.name)).toEqual(
+			expect.arrayContaining(['jobName', 'notes', 'additionalInfo', 'recoveryWindowMinutes']),
+		);
+		expect(property(v2, 'additionalFields', 'job', 'create')).toBeUndefined();
+		// sorted as n8n's lint wants collection options
+		const names = createOptions.map((o) => o.displayName);
+		expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+	});
+});
+
+describe('version 2: other defaults', () => {
+	it('Wait for Completion outputs Per-Plot Results (version 1: Job)', () => {
+		expect(property(v2, 'output', 'job', 'waitForCompletion')?.default).toBe('perPlot');
+		expect(property(v1, 'output', 'job', 'waitForCompletion')?.default).toBe('job');
+		expect(shown(v2, 2, { resource: 'job', operation: 'waitForCompletion' })).toContain('Simplify');
+	});
+
+	it('Max Wait and the other numbers show as typed (no fixed decimals: "4", not "4.0")', () => {
+		for (const description of [v1, v2]) {
+			const maxWait = property(description, 'maxWaitMinutes', 'job', 'waitForCompletion');
+			expect(maxWait?.default).toBe(4);
+			expect(maxWait?.typeOptions?.numberPrecision).toBeUndefined();
+		}
+	});
+
+	it.each(operations)(
+		'$resource → $operation: Request Timeout inside Options (version 1: at the top)',
+		({ resource, operation }) => {
+			const sends = !OPERATIONS_WITHOUT_REQUESTS.includes(operation);
+			const top = (d: INodeTypeDescription, version: number) =>
+				shown(d, version, { resource, operation }).includes('Request Timeout (Seconds)');
+			expect(top(v1, 1)).toBe(sends);
+			expect(top(v2, 2)).toBe(false);
+			const options = (property(v2, 'options', resource, operation)?.options ??
+				[]) as INodeProperties[];
+			const timeout = options.find((o) => o.name === 'requestTimeout');
+			expect(timeout !== undefined).toBe(sends);
+			if (timeout) expect(timeout.default).toBe(60);
+		},
+	);
+});
+
+describe('wording of the panels (both versions and the trigger)', () => {
+	const trigger = new GeospatialAnalysisTrigger().description;
+	const texts = JSON.stringify([v1.properties, v2.properties, trigger]);
+
+	it('one word for free, US English, plain plurals', () => {
+		expect(texts).not.toMatch(/costs nothing|costs no tokens/i);
+		expect(texts).not.toMatch(/visualis|recognis|\banalyse\b|analysed|centre|metres/i);
+		expect(texts).not.toMatch(/token\(s\)/);
+	});
+
+	it('every Options collection says "Add option" (n8n\'s style)', () => {
+		const collections = [v1, v2, { properties: trigger.properties }].flatMap((d) =>
+			d.properties.filter((p) => p.name === 'options' && p.type === 'collection'),
+		);
+		expect(collections.length).toBeGreaterThan(10);
+		for (const c of collections) expect(c.placeholder).toBe('Add option');
+	});
+
+	it("the trigger's notice is one short line; the rules are in the fields' descriptions", () => {
+		const notices = trigger.properties.filter((p) => p.type === 'notice');
+		expect(notices).toHaveLength(1);
+		expect(notices[0].displayName.length).toBeLessThanOrEqual(80);
+		expect(notices[0].displayName).toMatch(/free/);
+		const statuses = trigger.properties.find((p) => p.name === 'statuses');
+		expect(statuses?.description).toMatch(/before the workflow was activated/);
+	});
+
+	it('the nodes panel text describes both nodes (the action node and the trigger)', () => {
+		for (const text of [v2.description, trigger.description]) {
+			expect(text).toMatch(/[Rr]egister plots/);
+			expect(text).toMatch(/EUDR/);
+		}
+		expect(trigger.description).toMatch(/start workflows when they finish/);
+	});
+
+	it('Export, like Validate, says that it sends nothing', () => {
+		for (const operation of ['validate', 'exportEu']) {
+			const notice = v2.properties.find(
+				(p) => p.type === 'notice' && p.displayOptions?.show?.operation?.includes(operation),
+			);
+			expect(notice?.displayName).toMatch(/without sending anything: no request, no credential/);
+		}
+	});
+
+	it('no "(For Validation)" field name', () => {
+		expect(texts).not.toMatch(/For Validation/);
+		expect(texts).toMatch(/"displayName":"Expected Country"/);
+	});
+});
