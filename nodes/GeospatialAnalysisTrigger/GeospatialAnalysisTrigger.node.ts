@@ -14,9 +14,9 @@ import { jobOutput } from '../shared/jobs/output';
 import { catalogResultKeys } from '../shared/jobs/resultKeys';
 import { isFinalStatus } from '../shared/results/flatten';
 import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
-import { serviceErrorOf } from '../shared/transport/failure';
+import { itemGone, serviceErrorOf } from '../shared/transport/serviceFailure';
 import { paginate } from '../shared/transport/paginate';
-import { openRunScope } from '../shared/transport/request';
+import { openRunScope } from '../shared/transport/context';
 import type { JobObservation, TrackerSettings } from './completionTracker';
 import {
 	advance,
@@ -179,8 +179,7 @@ function matches(job: IDataObject, params: TriggerParams): boolean {
 
 /** The job no longer exists, or belongs to another account than the credential's now. */
 function isGone(error: unknown): boolean {
-	const { status } = serviceErrorOf(error);
-	return status === 404 || status === 403;
+	return itemGone(serviceErrorOf(error));
 }
 
 /**

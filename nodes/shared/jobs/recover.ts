@@ -14,10 +14,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
-import { lostAnswerReason } from '../helpers/lostAnswer';
+import { lostAnswerReason } from '../transport/lostAnswer';
 import { parseServiceTimestamp, serviceTimestamp } from '../helpers/serviceTime';
 import { isObject } from '../helpers/values';
-import { serviceErrorOf } from '../transport/failure';
+import { serviceErrorOf } from '../transport/serviceFailure';
 import { paginate } from '../transport/paginate';
 import { apiRequest } from '../transport/request';
 
