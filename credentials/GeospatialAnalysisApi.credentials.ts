@@ -7,7 +7,12 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, checkApiKey, checkRequestOrigin, normaliseBaseUrl } from './common';
+import {
+	checkApiKey,
+	checkRequestOrigin,
+	normaliseBaseUrl,
+} from '../nodes/shared/transport/credentialChecks';
+import { baseUrlProperty } from './common';
 
 export class GeospatialAnalysisApi implements ICredentialType {
 	name = 'geospatialAnalysisApi';

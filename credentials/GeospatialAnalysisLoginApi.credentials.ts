@@ -8,7 +8,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { baseUrlProperty, checkRequestOrigin, normaliseBaseUrl } from './common';
+import { checkRequestOrigin, normaliseBaseUrl } from '../nodes/shared/transport/credentialChecks';
+import { baseUrlProperty } from './common';
 import { extractJwt } from './jwt';
 import { logIn } from './login';
 

@@ -8,7 +8,7 @@
 import type { IHttpRequestHelper } from 'n8n-workflow';
 
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../nodes/shared/transport/deadline';
-import { isCertificateCode } from '../nodes/shared/transport/errors';
+import { isCertificateCode } from '../nodes/shared/transport/serviceErrors';
 import { isRedirect, nextRedirect, refusalText } from '../nodes/shared/transport/redirects';
 
 const SERVICE = 'the Geospatial Analysis Service';

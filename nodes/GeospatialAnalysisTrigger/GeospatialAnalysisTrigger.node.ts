@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
-import { openRunScope } from '../shared/transport/request';
+import { openRunScope } from '../shared/transport/context';
 import { advance, planPoll, restoreState, storedState, toRecheck } from './completionTracker';
 import { serviceIdentity } from './identity';
 import { completedItems, manualPoll } from './jobItems';

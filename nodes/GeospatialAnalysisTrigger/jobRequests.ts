@@ -11,7 +11,7 @@ import { fetchJob } from '../shared/jobs/fetch';
 import { asNodeError } from '../shared/runner/errors';
 import { parseServiceTimestamp } from '../shared/time/serviceTime';
 import { listCreatedSince } from '../shared/transport/createdSince';
-import { serviceErrorOf } from '../shared/transport/failure';
+import { itemGone, serviceErrorOf } from '../shared/transport/serviceFailure';
 import { PaginationError } from '../shared/transport/paginate';
 import type { JobObservation } from './completionTracker';
 
@@ -133,8 +133,7 @@ export async function listJobs(
 
 /** The job no longer exists, or belongs to another account than the credential's now. */
 function isGone(error: unknown): boolean {
-	const { status } = serviceErrorOf(error);
-	return status === 404 || status === 403;
+	return itemGone(serviceErrorOf(error));
 }
 
 /** One `GET /jobs/job/{id}` per watched job the listing did not cover (null: gone). */

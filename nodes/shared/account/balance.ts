@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeBody } from '../transport/answers';
-import type { ServiceContext } from '../transport/request';
+import type { ServiceContext } from '../transport/context';
 import { apiRequest } from '../transport/request';
 
 /**

@@ -15,7 +15,7 @@ import { needsRunLookup, plotsOfRows } from '../results/flatten';
 import type { RunEvidence } from '../results/runs';
 import { runEvidence, runsFromResponse } from '../results/runs';
 import { runPool } from '../runner/pool';
-import type { ServiceContext } from '../transport/request';
+import type { ServiceContext } from '../transport/context';
 import { apiRequest } from '../transport/request';
 
 /** Lookups in flight at once. */

@@ -14,10 +14,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
-import { lostAnswerReason } from '../helpers/lostAnswer';
+import { lostAnswerReason } from '../transport/lostAnswer';
 import { serviceTimestamp } from '../time/serviceTime';
 import { isObject } from '../helpers/values';
-import { serviceErrorOf } from '../transport/failure';
+import { serviceErrorOf } from '../transport/serviceFailure';
 import { listCreatedSince } from '../transport/createdSince';
 import { apiRequest } from '../transport/request';
 

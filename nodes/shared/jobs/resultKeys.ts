@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../transport/request';
+import type { ServiceContext } from '../transport/context';
 import { getCatalog, resultKeysOf } from '../transport/catalog';
 
 /**

@@ -19,8 +19,8 @@
  */
 import type { Timing } from '../helpers/sleep';
 import { isFinalStatus } from '../results/flatten';
-import type { ServiceFailure } from '../transport/failure';
-import { serviceErrorOf } from '../transport/failure';
+import type { ServiceFailure } from '../transport/serviceFailure';
+import { isLasting, serviceErrorOf } from '../transport/serviceFailure';
 import type { PollSchedule } from './waitScheduler';
 import { maxRounds, nextDelay } from './waitScheduler';
 
@@ -69,19 +69,13 @@ const MIN_CHECK_MS = 250;
 
 /**
  * Whether a failed status check ends the wait for its job: only an answer that the next check
- * would repeat (a 4xx other than 408 and 429) or a setup that cannot work (the credential, a
- * refused redirect or certificate), and an error the transport did not make. A 500, a
- * 502/503/504, a timeout, a dropped connection and an answer that could not be read are one
- * missed round.
+ * would repeat (a refusal: not found, another account's, a bad request, …) or a setup that
+ * cannot work (the credential, a refused redirect or certificate), and an error the transport
+ * did not make (`isLasting`). A server error, an unavailable service, a rate limit, a timeout,
+ * a dropped connection and an answer that could not be read are one missed round.
  */
 export function endsWait(failure: ServiceFailure): boolean {
-	if (failure.kind === 'credential' || failure.kind === 'redirect') return true;
-	if (failure.kind === 'certificate') return true;
-	const status = failure.status;
-	// Not a failure of the service at all (an error the transport did not make): it would recur.
-	if (status === undefined && failure.networkCode === undefined)
-		return failure.kind !== 'network' && failure.kind !== 'unexpected-answer';
-	return status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429;
+	return isLasting(failure);
 }
 
 function stillWaiting(entry: JobWait<unknown>): boolean {

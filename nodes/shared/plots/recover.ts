@@ -24,10 +24,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
-import { lostAnswerReason } from '../helpers/lostAnswer';
+import { lostAnswerReason } from '../transport/lostAnswer';
 import { CLOCK_SKEW_MARGIN_MS, serviceTimestamp } from '../time/serviceTime';
 import type { AlreadyDone } from '../runner';
-import { serviceErrorOf } from '../transport/failure';
+import { serviceErrorOf } from '../transport/serviceFailure';
 import { listCreatedSince } from '../transport/createdSince';
 import { apiRequest } from '../transport/request';
 import type { RequestFields } from './batching';

@@ -20,7 +20,7 @@ import {
 	MAX_CANDIDATES_PER_PLOT,
 	MAX_MEASURED_PER_PLOT,
 } from './overlaps';
-import type { UserTerms } from './userTerms';
+import type { ProblemWhere, UserTerms } from './userTerms';
 import { inUserTerms } from './userTerms';
 
 /**
@@ -48,16 +48,6 @@ export interface RowInput {
 	fieldProblems: FieldProblem[];
 	/** Point Area (Ha) as mapped in; overrides a point feature's own `properties.point_ha`. */
 	pointHa?: unknown;
-}
-
-/** Where a problem is. `feature` is null when it concerns the whole row. */
-export interface ProblemWhere extends Location {
-	feature: number | null;
-	/** The Plot Field, for a field problem. */
-	field?: string;
-	/** The other plot, for a duplicate or an overlap. */
-	other_item?: number;
-	other_feature?: number;
 }
 
 export interface ReportedProblem {

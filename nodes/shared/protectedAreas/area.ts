@@ -4,12 +4,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { idPath } from '../input';
 import { asNodeError } from '../runner/errors';
-import { serviceErrorOf } from '../transport/failure';
-import type { ServiceContext } from '../transport/request';
+import { serviceErrorOf } from '../transport/serviceFailure';
+import type { ServiceContext } from '../transport/context';
 import { apiRequest } from '../transport/request';
 
-function is404(error: unknown): boolean {
-	return serviceErrorOf(error).status === 404;
+function isNotFound(error: unknown): boolean {
+	return serviceErrorOf(error).kind === 'not-found';
 }
 
 /** GET /protected-areas/{id}; on 404 the release-note path /protected-areas/areas/{id}. */
@@ -24,14 +24,14 @@ export async function getArea(
 			itemIndex,
 		})) as IDataObject;
 	} catch (error) {
-		if (!is404(error)) throw asNodeError(this, error, itemIndex);
+		if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
 	}
 	try {
 		return (await apiRequest.call(this, 'GET', `/protected-areas/areas/${id}`, {
 			itemIndex,
 		})) as IDataObject;
 	} catch (error) {
-		if (!is404(error)) throw asNodeError(this, error, itemIndex);
+		if (!isNotFound(error)) throw asNodeError(this, error, itemIndex);
 		const numeric = /^\d+$/.test(areaId);
 		throw new NodeOperationError(
 			this.getNode(),

@@ -4,7 +4,7 @@
  * (an HTML page by its title, never 50 KB of it), and the error for a 2xx answer without the
  * shape its endpoint documents. Pure: no n8n imports.
  */
-import { attachFailure, describeFailure } from './failure';
+import { attachFailure, describeFailure } from './serviceFailure';
 
 /** The longest service text put into a message; the rest is cut with "…". */
 export const MAX_MESSAGE_CHARS = 300;
@@ -99,6 +99,65 @@ export function summariseText(text: string, max = MAX_MESSAGE_CHARS): string {
 		return title ? `an HTML page titled "${title}"` : 'an HTML page without a title';
 	}
 	return clip(text, max);
+}
+
+function text(value: unknown): string | undefined {
+	if (typeof value === 'string') return value;
+	if (typeof value === 'number') return String(value);
+	return undefined;
+}
+
+/**
+ * Reads the message out of any of the contract's body shapes, clipped to a few hundred
+ * characters; an HTML page (a proxy's error page) is named by its title.
+ */
+export function serviceMessage(body: unknown): string | undefined {
+	const message = rawServiceMessage(body);
+	if (message === undefined) return undefined;
+	return isHtml(message) ? `The service answered with ${summariseText(message)}` : clip(message);
+}
+
+function rawServiceMessage(body: unknown): string | undefined {
+	if (body === undefined || body === null) return undefined;
+	if (typeof body === 'string') {
+		const trimmed = body.trim();
+		if (trimmed.startsWith('{') || trimmed.startsWith('"')) {
+			try {
+				return rawServiceMessage(JSON.parse(trimmed)) ?? (trimmed || undefined);
+			} catch {
+				return trimmed || undefined;
+			}
+		}
+		return trimmed || undefined;
+	}
+	if (typeof body === 'object' && !Array.isArray(body)) {
+		const record = body as Record<string, unknown>;
+		return (
+			text(record.message) ??
+			text(record.error_description) ??
+			(typeof record.error === 'string' && record.error !== record.error?.toUpperCase?.()
+				? record.error
+				: undefined) ??
+			text(record.error) ??
+			text(record.detail)
+		);
+	}
+	return undefined;
+}
+
+/** The body as a record (JSON text parsed), or an empty one. */
+export function bodyRecord(body: unknown): Record<string, unknown> {
+	if (body && typeof body === 'object' && !Array.isArray(body))
+		return body as Record<string, unknown>;
+	if (typeof body === 'string') {
+		try {
+			const parsed = JSON.parse(body);
+			if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+		} catch {
+			// a plain string body
+		}
+	}
+	return {};
 }
 
 /** What a body was, in a few words, for a message that says why it could not be read. */

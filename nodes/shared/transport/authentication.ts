@@ -1,7 +1,7 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { MAX_REQUEST_TIMEOUT_MS } from './deadline';
-import { CREDENTIAL_TYPES, REQUEST_TIMEOUT_PARAMETER } from './request';
+import { CREDENTIAL_TYPES } from './credential';
+import { MAX_REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_PARAMETER } from './deadline';
 
 /** The two credential types, each shown for its Authentication choice (action node and trigger). */
 export const credentialsDescription: INodeCredentialDescription[] = [

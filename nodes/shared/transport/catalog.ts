@@ -2,8 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../helpers/values';
 import { describeBody } from './answers';
-import type { ServiceContext } from './request';
-import { apiRequest, runScopeOf } from './request';
+import type { ServiceContext } from './context';
+import { apiRequest } from './request';
+import { runScopeOf } from './context';
 
 /** A catalog entry of GET /v3/discovery/capabilities (unknown fields kept). */
 export interface Capability extends IDataObject {

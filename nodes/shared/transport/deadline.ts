@@ -12,7 +12,10 @@
  * - the attempt also races the signal, so the node ends on time even if a release of n8n
  *   stopped honouring the signal.
  */
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ServiceContext } from './context';
 
 /** Request Timeout when the node sets none. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -78,4 +81,45 @@ export async function withDeadline<T>(
 		if (onAbort) controller.signal.removeEventListener('abort', onAbort);
 		aborted.catch(() => undefined);
 	}
+}
+
+/** The node parameter (seconds) read as the deadline of each request, when the node has it. */
+export const REQUEST_TIMEOUT_PARAMETER = 'requestTimeout';
+
+/**
+ * The deadline of each request, in milliseconds: the node's "Request Timeout (Seconds)" when
+ * it has that option and it is set, else DEFAULT_REQUEST_TIMEOUT_MS. A value that is not a
+ * number of seconds between 1 and 3600 fails before any request.
+ */
+export function requestTimeoutMs(ctx: ServiceContext): number {
+	let value: unknown;
+	// Top level (action node version 1, trigger), or inside Options (action node version 2).
+	for (const name of [REQUEST_TIMEOUT_PARAMETER, `options.${REQUEST_TIMEOUT_PARAMETER}`]) {
+		try {
+			value =
+				'getInputData' in ctx
+					? (ctx as IExecuteFunctions).getNodeParameter(name, 0, '')
+					: (ctx as IPollFunctions).getNodeParameter(name, '');
+		} catch {
+			value = '';
+		}
+		if (value !== '' && value !== undefined && value !== null) break;
+	}
+	if (value === '' || value === undefined || value === null) return DEFAULT_REQUEST_TIMEOUT_MS;
+	const seconds = typeof value === 'string' ? Number(value.trim()) : Number(value);
+	if (
+		!Number.isFinite(seconds) ||
+		seconds < 1 ||
+		seconds * 1000 > MAX_REQUEST_TIMEOUT_MS ||
+		typeof value === 'boolean'
+	) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Request Timeout must be a number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_MS / 1000}; it is ${JSON.stringify(value)}`,
+			{
+				description: `Enter how long one request may take, in seconds (for example ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}), or leave it empty for the default.`,
+			},
+		);
+	}
+	return Math.round(seconds * 1000);
 }

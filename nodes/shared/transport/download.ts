@@ -13,16 +13,17 @@
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 
-import { AttemptAborted, cancelSignalOf, contextWithSignal, withDeadline } from './deadline';
-import { isRedirect, nextRedirect, originOf, refusalText } from './redirects';
-import type { FullResponse } from './request';
+import type { FullResponse } from './attempt';
+import { normaliseHeaders, sendToService } from './attempt';
+import { CREDENTIAL_TYPES, credentialInfo } from './credential';
 import {
-	CREDENTIAL_TYPES,
-	credentialInfo,
-	normaliseHeaders,
+	AttemptAborted,
+	cancelSignalOf,
+	contextWithSignal,
 	requestTimeoutMs,
-	sendToService,
-} from './request';
+	withDeadline,
+} from './deadline';
+import { isRedirect, nextRedirect, originOf, refusalText } from './redirects';
 
 /** The largest file downloaded (25 MB): a visualisation is far smaller. */
 export const MAX_DOWNLOAD_BYTES = 25 * 1024 * 1024;

@@ -13,7 +13,7 @@
  * listing); a caller with its own page loop uses a PageTrail the same way. Pure.
  */
 import { describeBody, endpointName } from './answers';
-import { attachFailure, describeFailure } from './failure';
+import { attachFailure, describeFailure } from './serviceFailure';
 
 /** Most pages one Return All reads (1,000,000 records at the largest page size). */
 export const MAX_RETURN_ALL_PAGES = 1000;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { PageTrail } from './pages';
-import type { ServiceContext } from './request';
+import type { ServiceContext } from './context';
 import { apiRequest } from './request';
 
 export { MAX_RETURN_ALL_PAGES, PageTrail, PaginationError, maxPages } from './pages';

@@ -1,4 +1,4 @@
-import { checkApiKey, normaliseBaseUrl } from '../../../credentials/common';
+import { checkApiKey, normaliseBaseUrl } from '../../../nodes/shared/transport/credentialChecks';
 import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
 import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
 import { extractJwt } from '../../../credentials/jwt';

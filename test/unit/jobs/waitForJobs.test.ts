@@ -1,7 +1,7 @@
 import type { Timing } from '../../../nodes/shared/helpers/sleep';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../nodes/shared/jobs/waitForJobs';
-import { attachFailure, describeFailure } from '../../../nodes/shared/transport/failure';
-import type { FailureKind } from '../../../nodes/shared/transport/failure';
+import { attachFailure, describeFailure } from '../../../nodes/shared/transport/serviceFailure';
+import type { FailureKind } from '../../../nodes/shared/transport/serviceFailure';
 
 /**
  * The Wait for Completion loop on a virtual clock: the timing is an argument, so each sleep

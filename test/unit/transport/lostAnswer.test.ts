@@ -1,4 +1,4 @@
-import { lostAnswerReason } from '../../../nodes/shared/helpers/lostAnswer';
+import { lostAnswerReason } from '../../../nodes/shared/transport/lostAnswer';
 import { jobsMatchingBody } from '../../../nodes/shared/jobs/recover';
 import type { CheckEntry, PaidChunk } from '../../../nodes/shared/protectedAreas/check';
 import { paidBeforeFailure, tokensOfCheckAnswer } from '../../../nodes/shared/protectedAreas/check';

@@ -1,10 +1,6 @@
-import {
-	mapServiceError,
-	redact,
-	redactValue,
-	secretForms,
-	serviceMessage,
-} from '../../../nodes/shared/transport/errors';
+import { mapServiceError } from '../../../nodes/shared/transport/serviceErrors';
+import { redact, redactValue, secretForms } from '../../../nodes/shared/transport/redaction';
+import { serviceMessage } from '../../../nodes/shared/transport/answers';
 
 /**
  * One case per row of the contract's Errors table (service-interface.md), with the body
@@ -225,6 +221,25 @@ describe('error mapping: every row of the contract Errors table', () => {
 		expect(mapped.description).toMatch(description);
 		expect(mapped.httpCode).toBe(String(status));
 	});
+
+	it.each([
+		[408, 'request-timeout'],
+		[410, 'unknown'],
+		[418, 'unknown'],
+		[501, 'server-error'],
+	])(
+		'a status no row of the contract names (%s) is kind %s, with the same words',
+		(status, kind) => {
+			expect(mapServiceError({ status, body: '' })).toEqual({
+				kind,
+				message: `The service answered HTTP ${status}`,
+				description:
+					'The service answered with an unexpected error. Check the message and try again.',
+				httpCode: String(status),
+				details: {},
+			});
+		},
+	);
 
 	it('reads a bare JSON string body sent as text', () => {
 		expect(serviceMessage('"Invalid username or password"')).toBe('Invalid username or password');

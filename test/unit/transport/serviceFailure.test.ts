@@ -5,11 +5,13 @@ import { asNodeError } from '../../../nodes/shared/runner/errors';
 import {
 	attachFailure,
 	describeFailure,
+	isLasting,
+	itemGone,
 	networkCodeOf,
 	serviceErrorOf,
-} from '../../../nodes/shared/transport/failure';
-import type { ServiceContext } from '../../../nodes/shared/transport/request';
-import { toNodeApiError } from '../../../nodes/shared/transport/request';
+} from '../../../nodes/shared/transport/serviceFailure';
+import type { ServiceContext } from '../../../nodes/shared/transport/context';
+import { toNodeApiError } from '../../../nodes/shared/transport/requestError';
 
 /**
  * serviceErrorOf: the one accessor for what went wrong with a request. Errors are built the
@@ -208,6 +210,10 @@ describe('serviceErrorOf: one case per error kind', () => {
 		{ kind: 'unavailable', status: 503, body: '', transient: true, mayHaveArrived: false },
 		{ kind: 'unavailable', status: 504, body: '', transient: true, mayHaveArrived: true },
 		{ kind: 'unknown', status: 418, body: 'teapot', transient: false, mayHaveArrived: false },
+		{ kind: 'unknown', status: 410, body: 'gone', transient: false, mayHaveArrived: false },
+		{ kind: 'request-timeout', status: 408, body: '', transient: false, mayHaveArrived: false },
+		{ kind: 'server-error', status: 501, body: '', transient: false, mayHaveArrived: false },
+		{ kind: 'server-error', status: 599, body: '', transient: false, mayHaveArrived: false },
 	];
 
 	it.each(rows)('$kind ($status)', ({ kind, status, body, path, transient, mayHaveArrived }) => {
@@ -240,6 +246,44 @@ describe('serviceErrorOf: one case per error kind', () => {
 			transient: false,
 			mayHaveArrived: true,
 		});
+	});
+});
+
+describe('callers ask the kind, never the status', () => {
+	const statuses = Array.from({ length: 300 }, (_, i) => 300 + i);
+	const bodies: unknown[] = [
+		'',
+		{ code: 403, message: 'Unauthorized access to entity' },
+		{ code: 403, message: 'Forbidden' },
+		{ code: 409, message: 'Not enough tokens' },
+	];
+
+	it('isLasting: every 4xx but 408 and 429 is an answer the next request would repeat, and so is a 3xx not followed', () => {
+		for (const status of statuses)
+			for (const body of bodies) {
+				const failure = serviceErrorOf(transportError({ status, body }));
+				const repeats = status < 400 || (status < 500 && status !== 408 && status !== 429);
+				expect([status, isLasting(failure)]).toEqual([status, repeats]);
+			}
+	});
+
+	it('isLasting: the setup (credential, redirect, certificate) and errors the transport did not make', () => {
+		expect(isLasting(describeFailure({ kind: 'credential' }))).toBe(true);
+		expect(isLasting(describeFailure({ kind: 'redirect', status: 302 }))).toBe(true);
+		expect(
+			isLasting(describeFailure({ kind: 'certificate', networkCode: 'CERT_HAS_EXPIRED' })),
+		).toBe(true);
+		expect(isLasting(serviceErrorOf(new Error('not from the transport')))).toBe(true);
+		expect(isLasting(describeFailure({ kind: 'network', networkCode: 'ECONNRESET' }))).toBe(false);
+		expect(isLasting(describeFailure({ kind: 'unexpected-answer', status: 200 }))).toBe(false);
+	});
+
+	it('itemGone: a 404 or a 403 of any wording, and nothing else', () => {
+		for (const status of statuses)
+			for (const body of bodies) {
+				const failure = serviceErrorOf(transportError({ status, body }));
+				expect([status, itemGone(failure)]).toEqual([status, status === 403 || status === 404]);
+			}
 	});
 });
 

@@ -19,14 +19,15 @@ import { catalogProblem } from '../../../nodes/shared/transport/catalog';
 import {
 	AttemptAborted,
 	DEFAULT_REQUEST_TIMEOUT_MS,
+	requestTimeoutMs,
 	withDeadline,
 } from '../../../nodes/shared/transport/deadline';
-import { mapServiceError } from '../../../nodes/shared/transport/errors';
+import { mapServiceError } from '../../../nodes/shared/transport/serviceErrors';
 import {
 	describeFailure,
 	networkCodeOf,
 	serviceErrorOf,
-} from '../../../nodes/shared/transport/failure';
+} from '../../../nodes/shared/transport/serviceFailure';
 import {
 	MAX_RETURN_ALL_PAGES,
 	PageTrail,
@@ -34,11 +35,8 @@ import {
 	maxPages,
 } from '../../../nodes/shared/transport/pages';
 import { MAX_REDIRECTS, nextRedirect, originOf } from '../../../nodes/shared/transport/redirects';
-import {
-	credentialInfo,
-	openRunScope,
-	requestTimeoutMs,
-} from '../../../nodes/shared/transport/request';
+import { credentialInfo } from '../../../nodes/shared/transport/credential';
+import { openRunScope } from '../../../nodes/shared/transport/context';
 import { retryDelay } from '../../../nodes/shared/transport/retry';
 import { validateAgainstSchema } from '../../../nodes/shared/jobs/schemaCheck';
 import { plotsOfResponse } from '../../../nodes/shared/plots/batching';

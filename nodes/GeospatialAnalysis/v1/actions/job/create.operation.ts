@@ -9,7 +9,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
-import { serviceErrorOf } from '../../../../shared/transport/failure';
+import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import { createJobExactlyOnce } from '../../../../shared/jobs/recover';
 import type { JobItem } from './jobRequest';

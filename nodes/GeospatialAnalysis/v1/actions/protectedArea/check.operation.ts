@@ -19,8 +19,8 @@ import {
 	tokensOfCheckAnswer,
 	unrequestedWarning,
 } from '../../../../shared/protectedAreas/check';
-import { lostAnswerReason } from '../../../../shared/helpers/lostAnswer';
-import { serviceErrorOf } from '../../../../shared/transport/failure';
+import { lostAnswerReason } from '../../../../shared/transport/lostAnswer';
+import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import { missingIdReason, readIdList } from '../../../../shared/input';

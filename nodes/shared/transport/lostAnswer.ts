@@ -2,7 +2,7 @@
  * Why a request may have been carried out although its answer never came, in the user's
  * words (pure). For messages after a failure whose ServiceFailure says `mayHaveArrived`.
  */
-import type { ServiceFailure } from '../transport/failure';
+import type { ServiceFailure } from './serviceFailure';
 
 export function lostAnswerReason(
 	failure: Pick<ServiceFailure, 'status' | 'networkCode'> & { kind?: ServiceFailure['kind'] },

@@ -3,11 +3,93 @@
  * error it throws, when it builds the error; callers read it with `serviceErrorOf` instead of
  * reading messages, status codes or bodies themselves. Pure: no n8n imports.
  */
-import type { ServiceErrorKind } from './errors';
 import { isTransient, mayHaveArrived } from './retry';
 
-/** The kinds of errors.ts, plus 'credential' (the credential failed its check or its login). */
+/**
+ * What kind of failure the service's answer (or its absence) was: the `kind` of each row of
+ * the table in serviceErrors.ts. Callers ask the kind, never the status code.
+ */
+export type ServiceErrorKind =
+	| 'missing-api-version'
+	| 'invalid-api-version'
+	| 'invalid-json'
+	| 'unknown-property'
+	| 'invalid-check-type'
+	| 'invalid-commodity'
+	| 'unclosed-ring'
+	| 'invalid-geometry'
+	| 'invalid-cursor'
+	| 'insufficient-tokens'
+	| 'bad-request'
+	| 'unauthorized'
+	| 'forbidden-role'
+	| 'forbidden-owner'
+	| 'forbidden'
+	| 'not-found'
+	| 'token-balance-unavailable'
+	| 'method-not-allowed'
+	| 'not-acceptable'
+	| 'request-timeout'
+	| 'unsupported-media-type'
+	| 'rate-limited'
+	| 'server-error'
+	| 'unavailable'
+	| 'network'
+	| 'certificate'
+	| 'redirect'
+	| 'unexpected-answer'
+	| 'unknown';
+
+/** The kinds of serviceErrors.ts, plus 'credential' (the credential failed its check or its login). */
 export type FailureKind = ServiceErrorKind | 'credential';
+
+/**
+ * The kinds of an answer the service would give again to the same request: it refused it
+ * (a 4xx other than 408 and 429, 'unknown' included: a refusal no row knows, or an error the
+ * transport did not make), or the setup cannot work (the credential, a refused redirect or
+ * certificate). Waiting or asking again does not change them.
+ */
+const LASTING_KINDS: ReadonlySet<FailureKind> = new Set<FailureKind>([
+	'missing-api-version',
+	'invalid-api-version',
+	'invalid-json',
+	'unknown-property',
+	'invalid-check-type',
+	'invalid-commodity',
+	'unclosed-ring',
+	'invalid-geometry',
+	'invalid-cursor',
+	'insufficient-tokens',
+	'bad-request',
+	'unauthorized',
+	'forbidden-role',
+	'forbidden-owner',
+	'forbidden',
+	'not-found',
+	'token-balance-unavailable',
+	'method-not-allowed',
+	'not-acceptable',
+	'unsupported-media-type',
+	'certificate',
+	'redirect',
+	'credential',
+	'unknown',
+]);
+
+/** Whether asking again later would get the same failure (see LASTING_KINDS). */
+export function isLasting(failure: Pick<ServiceFailure, 'kind'>): boolean {
+	return LASTING_KINDS.has(failure.kind);
+}
+
+/** The item asked for is not there for this credential: it does not exist, or is another account's. */
+export function itemGone(failure: Pick<ServiceFailure, 'kind'>): boolean {
+	return (
+		failure.kind === 'not-found' ||
+		failure.kind === 'forbidden-owner' ||
+		failure.kind === 'forbidden-role' ||
+		failure.kind === 'forbidden'
+	);
+}
 
 /** Token numbers an insufficient-tokens answer carried; absent when the service gave none. */
 export interface TokenShortage {
@@ -16,7 +98,7 @@ export interface TokenShortage {
 }
 
 export interface ServiceFailure {
-	/** 'unknown' for an error the transport did not make (or an unexpected status). */
+	/** 'unknown' for an error the transport did not make (or a 4xx no row of serviceErrors.ts knows). */
 	kind: FailureKind;
 	/** HTTP status of the service's answer; absent when no answer arrived. */
 	status?: number;
@@ -78,7 +160,7 @@ function tokenCount(value: unknown): number | undefined {
 	return undefined;
 }
 
-/** The token numbers among the body fields errors.ts keeps (`details`). */
+/** The token numbers among the body fields serviceErrors.ts keeps (`details`). */
 export function tokenShortage(details: Record<string, unknown>): TokenShortage {
 	const needed = [details.required, details.required_tokens, details.needed, details.token_cost]
 		.map(tokenCount)
