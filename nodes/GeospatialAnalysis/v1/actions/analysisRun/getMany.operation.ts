@@ -5,7 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { missingIdReason, readId } from '../../../../shared/input';
+import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
@@ -97,11 +97,7 @@ export async function execute(
 	const prepare = (i: number, problems: Problems) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		return {
-			plotId: problems.take(
-				'Plot ID',
-				readId(this.getNodeParameter('plotId', i, ''), 'plot'),
-				missingIdReason('plot'),
-			) as string,
+			plotId: takeId(this, i, problems, { name: 'plotId', label: 'Plot ID', noun: 'plot' }),
 			limit: readLimit(this, i, problems, 'analysis runs'),
 			checkType: String(filters.checkType ?? '').trim(),
 			status: String(filters.status ?? '').trim(),

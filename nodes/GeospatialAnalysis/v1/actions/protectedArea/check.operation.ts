@@ -24,7 +24,8 @@ import { serviceErrorOf } from '../../../../shared/transport/failure';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import type { Reading } from '../../../../shared/input';
-import { missingIdReason, readIdList, readNumber } from '../../../../shared/input';
+import { readNumber } from '../../../../shared/input';
+import { takeIdList } from '../shared/idFields';
 import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 
@@ -135,13 +136,13 @@ function prepareItem(
 	let repairs: string[] = [];
 	let warnings: string[] = [];
 	if (checkBy === 'plotIds' || checkBy === 'both') {
-		const read = readIdList(ctx.getNodeParameter('plotIds', i, ''), 'plot');
-		const ids =
-			problems.take(
-				'Plot IDs',
-				read,
-				checkBy === 'plotIds' ? missingIdReason('plot') : undefined,
-			) ?? [];
+		const ids = takeIdList(ctx, i, problems, {
+			name: 'plotIds',
+			label: 'Plot IDs',
+			noun: 'plot',
+			// with geometries as well, the item may have no plot ids
+			required: checkBy === 'plotIds',
+		});
 		ids.forEach((plotId, k) =>
 			entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }),
 		);
