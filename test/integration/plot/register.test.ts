@@ -336,6 +336,41 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 			expect(items).toHaveLength(1);
 		}
 	});
+
+	// Expected Country is read by the one country reader (as Export's Producer Country): a
+	// value it cannot read used to skip the country check silently; now it refuses the item.
+	it("Expected Country it cannot read refuses the item naming the field, in Export's wording; nothing is sent", async () => {
+		const rows = [
+			{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+			{ latitude: '-15.783889', longitude: '-47.872778', country: 'Narnia' },
+		];
+		const plotFields = { country: '={{ $json.country }}' };
+		const { error } = await register(rows, { geometrySource: 'latLon', plotFields });
+		expect(error?.message).toBe(
+			'Item 1, field "Expected Country": "Narnia" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name.',
+		);
+		expect(fake.log.count()).toBe(0);
+		// a name, an alpha-3 code and a name in common use are read as their country
+		const ok = await register(
+			[
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+				{ latitude: '6.702345', longitude: '-5.307654', country: 'Ivory Coast' },
+				{ latitude: '-15.773889', longitude: '-47.862778', country: 'BRA' },
+			],
+			{ geometrySource: 'latLon', plotFields },
+		);
+		expect(ok.error).toBeUndefined();
+		expect(ok.items).toHaveLength(3);
+	});
+
+	it('Expected Country read as a country still catches swapped latitude/longitude ("Ivory Coast")', async () => {
+		const { error } = await register([{ latitude: '-5.307654', longitude: '6.702345' }], {
+			geometrySource: 'latLon',
+			plotFields: { country: 'Ivory Coast' },
+		});
+		expect(String(error?.message)).toMatch(/^Item 0, feature 0: .*(swapped|outside)/i);
+		expect(fake.log.count()).toBe(0);
+	});
 });
 
 /**

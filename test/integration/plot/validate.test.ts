@@ -486,6 +486,28 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		expect(fake.log.count()).toBe(0);
 	});
 
+	it('Expected Country it cannot read is a problem of the row, worded as in Register and Export', async () => {
+		const { items, error } = await validate(
+			[
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Narnia' },
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+			],
+			{ geometrySource: 'latLon', plotFields: { country: '={{ $json.country }}' } },
+		);
+		expect(error).toBeUndefined();
+		const [narnia, brasil] = items.map((i) => validationOf(i.json));
+		expect(narnia.valid).toBe(false);
+		expect(narnia.problems).toEqual([
+			expect.objectContaining({
+				code: 'invalid_field',
+				message: expect.stringContaining(
+					'"Narnia" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name.',
+				),
+			}),
+		]);
+		expect(brasil.problems).toEqual([]);
+	});
+
 	describe('duplicates and overlaps across rows', () => {
 		const A = square(-47.9, -15.8, 0.01);
 		it('touching is not overlapping; a plot inside another; a MultiPolygon part; exact duplicates', async () => {

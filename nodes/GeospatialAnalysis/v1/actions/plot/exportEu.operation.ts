@@ -8,7 +8,7 @@ import type {
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
 import { readPointArea, validateFeatures } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';
-import { readNumber, readText } from '../../../../shared/input';
+import { readCountry, readHectares, readNumber, readText } from '../../../../shared/input';
 import type { EuFile, EuPlot, EuProperties } from '../../../../shared/plots/euExport';
 import {
 	EU_MAX_FILE_BYTES,
@@ -19,7 +19,6 @@ import {
 	mergeAtSixDecimals,
 	packEuFiles,
 	plotFileBytes,
-	readCountryCode,
 	writeEuFeature,
 } from '../../../../shared/plots/euExport';
 import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
@@ -193,7 +192,7 @@ function geometryOf(
 	itemIndex: number,
 	country: string | undefined,
 	repair: boolean,
-	pointHa: number | undefined,
+	pointHa: Reading<number>,
 ): CheckedGeometry {
 	// EUDR's rules only: nothing is registered here, so the service's own limits do not apply
 	const options = {
@@ -230,15 +229,15 @@ function prepareItem(
 	const param = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
 	const country = problems.take(
 		'Producer Country',
-		readCountryCode(param('producerCountry')),
+		readCountry(param('producerCountry')),
 		'the plot has no country. Map the field holding the country of production (a name or an ISO code).',
 	);
 	const place = problems.take('Production Place', readText(param('productionPlace')));
 	const producer = problems.take('Producer Name', readText(param('producerName')));
-	const area = problems.take(
-		AREA_FIELD,
-		readNumber(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA, label: 'the area in hectares' }),
-	);
+	const areaRead = readHectares(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA });
+	problems.take(AREA_FIELD, areaRead);
+	// refused above when it cannot be used; the points then fall back to their own properties
+	const area: Reading<number> = areaRead.kind === 'invalid' ? { kind: 'missing' } : areaRead;
 	const maxBytes = problems.take(MAX_SIZE_FIELD, opts.maxBytes) ?? EU_MAX_FILE_BYTES;
 	const geometry = describeItemGeometry(
 		itemIndex,

@@ -65,7 +65,7 @@ interface PreparedItem extends RegistrationUnit {
  * Sets `properties.point_ha` on point features from the area validation read (Point Area (Ha),
  * or the feature's own `Area`, `area_ha` or `AREA`): the service reads only `point_ha`.
  */
-function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
+function withPointHa(features: Feature[], pointHa: Reading<number>): Feature[] {
 	return features.map((f) => {
 		if (f.geometry?.type !== 'Point') return f;
 		const read = readPointArea(f.properties, pointHa);
