@@ -5,6 +5,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { readText } from '../../../../shared/input';
 import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
@@ -99,8 +100,8 @@ export async function execute(
 		return {
 			plotId: takeId(this, i, problems, { name: 'plotId', label: 'Plot ID', noun: 'plot' }),
 			limit: readLimit(this, i, problems, 'analysis runs'),
-			checkType: String(filters.checkType ?? '').trim(),
-			status: String(filters.status ?? '').trim(),
+			checkType: problems.take('Check Type', readText(filters.checkType)) ?? '',
+			status: problems.take('Status', readText(filters.status)) ?? '',
 			simplify: this.getNodeParameter('simplify', i, false) as boolean,
 		};
 	};

@@ -166,6 +166,9 @@ interface ExportOptions {
 	holes: 'refuse' | 'drop';
 	/** Maximum File Size in bytes, or why the field cannot be used (then every item is refused). */
 	maxBytes: Reading<number>;
+	/** File Name and Put Output File in Field, as read (empty: their defaults). */
+	fileName: Reading<string>;
+	binaryField: Reading<string>;
 }
 
 const AREA_FIELD = 'Area of Points (Ha)';
@@ -239,6 +242,8 @@ function prepareItem(
 	// refused above when it cannot be used; the points then fall back to their own properties
 	const area: Reading<number> = areaRead.kind === 'invalid' ? { kind: 'missing' } : areaRead;
 	const maxBytes = problems.take(MAX_SIZE_FIELD, opts.maxBytes) ?? EU_MAX_FILE_BYTES;
+	problems.take('File Name', opts.fileName);
+	problems.take('Put Output File in Field', opts.binaryField);
 	const geometry = describeItemGeometry(
 		itemIndex,
 		geometryOf(ctx, json, itemIndex, country, opts.repair, area),
@@ -308,11 +313,9 @@ function prepareItem(
 	return plot;
 }
 
-function fileNameOf(base: unknown, number: number, count: number): string {
+function fileNameOf(base: Reading<string>, number: number, count: number): string {
 	const name =
-		String(base ?? '')
-			.trim()
-			.replace(/\.geojson$/i, '') || 'eudr-geolocation';
+		(base.kind === 'value' ? base.value : '').replace(/\.geojson$/i, '') || 'eudr-geolocation';
 	return count === 1 ? `${name}.geojson` : `${name}-${number}-of-${count}.geojson`;
 }
 
@@ -323,12 +326,12 @@ async function fileOutput(
 	ctx: IExecuteFunctions,
 	file: EuFile,
 	count: number,
-	options: IDataObject,
+	opts: ExportOptions,
 	maxBytes: number,
 	warnings: string[],
 ): Promise<BatchOutput> {
-	const fileName = fileNameOf(options.fileName, file.number, count);
-	const binaryField = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+	const fileName = fileNameOf(opts.fileName, file.number, count);
+	const binaryField = opts.binaryField.kind === 'value' ? opts.binaryField.value : 'data';
 	// Viewable in n8n: its binary viewer shows fileType "json", which n8n derives from
 	// application/json only, and n8n's server serves a stored file for viewing only when the
 	// media type stored with it is on its list (application/json is, application/geo+json is
@@ -374,6 +377,8 @@ export async function execute(
 		repair: options.repairGeometry === true,
 		holes: options.holes === 'drop' ? 'drop' : 'refuse',
 		maxBytes: readMaxBytes(options.maxFileMb),
+		fileName: readText(options.fileName),
+		binaryField: readText(options.binaryPropertyName),
 	};
 	const maxBytes = opts.maxBytes.kind === 'value' ? opts.maxBytes.value : EU_MAX_FILE_BYTES;
 	return await runItems<Prepared>(this, items, {
@@ -388,7 +393,7 @@ export async function execute(
 			return files.map((file) => ({
 				items: file.items,
 				send: async () => [
-					await fileOutput(this, file, files.length, options, maxBytes, [
+					await fileOutput(this, file, files.length, opts, maxBytes, [
 						...file.items.flatMap((i) => warnings.get(i) ?? []),
 					]),
 				],
