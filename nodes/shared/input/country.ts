@@ -15,10 +15,7 @@ import type { Reading } from './reading';
 const OTHER_NAMES: Record<string, readonly string[]> = {
 	BR: ['Brasil'],
 	BO: ['Plurinational State of Bolivia'],
-	PE: ['Perú'],
 	VE: ['Venezuela'],
-	MX: ['México'],
-	PA: ['Panamá'],
 	CI: ['Ivory Coast'],
 	CM: ['Cameroun'],
 	GN: ['Guinée'],

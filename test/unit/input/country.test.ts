@@ -29,6 +29,11 @@ describe('readCountry', () => {
 		['Tanzania', 'TZ'],
 		['Deutschland', 'DE'],
 		['Iceland', 'IS'],
+		['Perú', 'PE'],
+		['México', 'MX'],
+		['Panamá', 'PA'],
+		['Plurinational State of Bolivia', 'BO'],
+		['Venezuela', 'VE'],
 	])('%p is %s', (input, code) => {
 		expect(readCountry(input)).toEqual({ kind: 'value', value: code });
 	});

@@ -46,7 +46,8 @@ export const description: INodeProperties[] = [
 				displayName: 'Parallel Requests',
 				name: 'parallelRequests',
 				type: 'number',
-				default: DEFAULT_PARALLEL_REQUESTS,
+				// DEFAULT_PARALLEL_REQUESTS (a literal, as n8n's lint wants)
+				default: 2,
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
 			},
