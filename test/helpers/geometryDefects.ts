@@ -12,12 +12,15 @@ const DIR = join(__dirname, '../fixtures/geometry/defects');
 export const SOURCES = ['geojson', 'features', 'latlon', 'wkt'] as const;
 export type Source = (typeof SOURCES)[number];
 
+export type DefectOptions = Omit<ValidateOptions, 'pointHa'> & { pointHa?: unknown };
+
 export interface DefectCase {
 	file: string;
 	description: string;
 	/** how the input reaches validation, as in the node: parsed as GeoJSON, given as features, as latitude/longitude, as WKT */
 	source: Source;
-	options: ValidateOptions;
+	/** `validateFeatures`' options, with `pointHa` the value as mapped into Point Area (Ha) */
+	options: DefectOptions;
 	input: unknown;
 	expected: {
 		/** the first error with this code is the one the case is about */
@@ -80,7 +83,7 @@ function load(file: string): DefectCase {
 		file,
 		description: raw.description,
 		source: raw.source as Source,
-		options: (raw.options ?? {}) as ValidateOptions,
+		options: (raw.options ?? {}) as DefectOptions,
 		input: raw.input,
 		expected,
 	};

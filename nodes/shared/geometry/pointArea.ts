@@ -11,7 +11,7 @@
  * service's name), `Area` (the EU Information System's), `area_ha` and `AREA` (common
  * spellings in supplier files). Plot → Validate, Register and Export read it here alone.
  */
-import { readLooseNumber } from './numbers';
+import type { Reading } from '../input';
 import { isRecord, showValue } from './shape';
 
 /** EUDR: a point stands for a plot of at most this many hectares. */
@@ -45,24 +45,18 @@ export function describeFrom(from: PointAreaFrom): string {
 }
 
 /**
- * A point's area: the mapped value (a number or numeric text; empty means "not given") when
- * given, else the first of the feature's POINT_AREA_PROPERTIES that is present (a JSON number:
- * text there would reach the service as text).
+ * A point's area: the mapped field as the input layer read it once (`readHectares`; missing
+ * means "not given") when given, else the first of the feature's POINT_AREA_PROPERTIES that is
+ * present (a JSON number: text there would reach the service as text).
  */
 export function readPointArea(
 	properties: unknown,
-	mapped: unknown,
+	mapped: Reading<number> | undefined,
 	fieldLabel = 'Point Area (Ha)',
 ): PointAreaReading {
-	const read = readLooseNumber(mapped);
-	if (read.kind === 'number')
-		return { kind: 'value', value: read.value, from: { kind: 'field', name: fieldLabel } };
-	if (read.kind === 'invalid')
-		return {
-			kind: 'invalid',
-			from: { kind: 'field', name: fieldLabel },
-			reason: `${showValue(mapped)} is not a number (${read.reason})`,
-		};
+	const from: PointAreaFrom = { kind: 'field', name: fieldLabel };
+	if (mapped?.kind === 'value') return { kind: 'value', value: mapped.value, from };
+	if (mapped?.kind === 'invalid') return { kind: 'invalid', from, reason: mapped.reason };
 	if (!isRecord(properties)) return { kind: 'missing' };
 	for (const name of POINT_AREA_PROPERTIES) {
 		const own = properties[name];

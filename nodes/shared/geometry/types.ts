@@ -4,6 +4,7 @@
  * package outside the bundle; they are structurally compatible with
  * @types/geojson.
  */
+import type { Reading } from '../input';
 
 /** [longitude, latitude] or [longitude, latitude, z]. */
 export type Position = number[];
@@ -76,11 +77,11 @@ export interface ValidateOptions {
 	/** Repair closable defects on copies of the features (off by default). */
 	repair?: boolean;
 	/**
-	 * The point area mapped from the input (number or numeric string). When given
-	 * (not undefined, null or empty), it takes precedence over a feature's own
-	 * `point_ha`, `Area`, `area_ha` or `AREA` property (pointArea.ts). Applies to Point features only.
+	 * The point area mapped from the input, as the input layer read it (`readHectares`). When
+	 * given (not missing), it takes precedence over a feature's own `point_ha`, `Area`,
+	 * `area_ha` or `AREA` property (pointArea.ts). Applies to Point features only.
 	 */
-	pointHa?: unknown;
+	pointHa?: Reading<number>;
 	/** The label of the field `pointHa` comes from, for messages (default "Point Area (Ha)"). */
 	pointHaField?: string;
 	/**

@@ -430,11 +430,12 @@ function checkPointHa(
 	const from = describeFrom(read.from);
 	const leave = read.from.kind === 'field' ? 'leave it empty' : 'leave it out';
 	if (read.kind === 'invalid') {
-		add(
-			'error',
-			'point_ha_invalid',
-			`${from} ${read.reason} Give the plot area in hectares as a number (e.g. 2.5), or ${leave} for the default circle of about 4 ha.`,
-		);
+		// the field's reason is the input layer's (what to give); a property's says what it holds
+		const message =
+			read.from.kind === 'field'
+				? `${from}${read.reason.startsWith('"') ? ' ' : ': '}${read.reason} Or ${leave} for the default circle of about 4 ha.`
+				: `${from} ${read.reason} Give the plot area in hectares as a number (e.g. 2.5), or ${leave} for the default circle of about 4 ha.`;
+		add('error', 'point_ha_invalid', message);
 		return;
 	}
 	const value = read.value;

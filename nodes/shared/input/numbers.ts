@@ -80,3 +80,16 @@ export function readNumber(v: unknown, rule: NumberRule = {}): Reading<number> {
 		return invalid(`${n} is above the largest allowed value, ${rule.max}. ${give}`);
 	return value(n);
 }
+
+/**
+ * A plot's area in hectares as mapped into a field (Point Area (Ha) of Register and Validate,
+ * Area of Points (Ha) of the EU export), read once and worded the same in every field: a
+ * number, within the field's own range when it has one (the 4 ha rules are the geometry
+ * layer's, with their own codes).
+ */
+export function readHectares(
+	v: unknown,
+	range: { min?: number; max?: number } = {},
+): Reading<number> {
+	return readNumber(v, { ...range, label: 'the plot area in hectares' });
+}

@@ -20,12 +20,10 @@
  */
 import { booleanClockwise } from '@turf/boolean-clockwise';
 import { rewind } from '@turf/rewind';
-import { all as allCountries } from 'iso-3166-1';
 
 import type { Location, PlotGeometry, Position } from '../geometry';
-import { findCountry, MIN_DECIMALS } from '../geometry';
+import { MIN_DECIMALS } from '../geometry';
 import { decimalPlaces } from '../geometry/numbers';
-import type { Reading } from '../input';
 
 /** One statement holds at most about 25 MB of geolocation data (bytes, decimal megabytes). */
 export const EU_MAX_FILE_BYTES = 25_000_000;
@@ -86,68 +84,6 @@ export interface EuFile {
 const HEAD = '{"type":"FeatureCollection","features":[';
 const TAIL = ']}';
 const FRAME_BYTES = HEAD.length + TAIL.length;
-
-/** A country name reduced to letters and digits ("Côte d'Ivoire", "Cote d Ivoire" → "cotedivoire"). */
-function normalise(text: string): string {
-	return text
-		.normalize('NFD')
-		.replace(/[\u0300-\u036f]/g, '')
-		.toLowerCase()
-		.replace(/[^a-z0-9]+/g, '');
-}
-
-let byName: Map<string, string[]> | undefined;
-let codes: Set<string> | undefined;
-let byAlpha3: Map<string, string> | undefined;
-
-function tables() {
-	if (!byName || !codes || !byAlpha3) {
-		byName = new Map();
-		codes = new Set();
-		byAlpha3 = new Map();
-		for (const c of allCountries()) {
-			codes.add(c.alpha2);
-			byAlpha3.set(c.alpha3, c.alpha2);
-			const key = normalise(c.country);
-			byName.set(key, [...(byName.get(key) ?? []), c.alpha2]);
-		}
-	}
-	return { byName, codes, byAlpha3 };
-}
-
-/**
- * A country as ISO 3166-1 alpha-2 (what `ProducerCountry` takes): from an alpha-2 or
- * alpha-3 code (any letter case) or a country name (English ISO names, and the common
- * names and spellings of the producing countries, e.g. "Ivory Coast", "Brasil", "DRC").
- */
-export function readCountryCode(value: unknown): Reading<string> {
-	if (value === undefined || value === null) return { kind: 'missing' };
-	if (typeof value !== 'string' && typeof value !== 'number')
-		return {
-			kind: 'invalid',
-			reason: `expected a country name or code, got ${Array.isArray(value) ? 'a list' : typeof value}. Give the ISO 3166-1 alpha-2 code, e.g. CI or BR`,
-		};
-	const text = String(value).trim();
-	if (text === '') return { kind: 'missing' };
-	const { byName, codes, byAlpha3 } = tables();
-	const upper = text.toUpperCase();
-	if (/^[A-Z]{2}$/.test(upper) && codes.has(upper)) return { kind: 'value', value: upper };
-	if (/^[A-Z]{3}$/.test(upper) && byAlpha3.has(upper))
-		return { kind: 'value', value: byAlpha3.get(upper)! };
-	const known = findCountry(text);
-	if (known) return { kind: 'value', value: known.iso2 };
-	const named = byName.get(normalise(text)) ?? [];
-	if (named.length === 1) return { kind: 'value', value: named[0] };
-	if (named.length > 1)
-		return {
-			kind: 'invalid',
-			reason: `"${text}" names more than one country (${named.join(', ')}). Give the ISO 3166-1 alpha-2 code`,
-		};
-	return {
-		kind: 'invalid',
-		reason: `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name`,
-	};
-}
 
 /** A coordinate as JSON text with at least six decimals, never rounded. */
 export function formatCoordinate(n: number, notes?: WriteNotes): string {

@@ -5,6 +5,7 @@
  * naming the item and feature and saying what to do.
  */
 import type { Feature, Location, ValidationResult } from '../geometry';
+import type { Reading } from '../input';
 import {
 	GeometryInputError,
 	describeInputError,
@@ -29,8 +30,8 @@ export interface ItemGeometryOptions {
 	repair?: boolean;
 	/** Country of the plot, for the swapped latitude/longitude check. */
 	country?: string;
-	/** The point area mapped from the input; overrides a feature's own `point_ha` / `Area` / `area_ha` / `AREA`. */
-	pointHa?: unknown;
+	/** The point area mapped from the input, as read (`readHectares`); overrides a feature's own `point_ha` / `Area` / `area_ha` / `AREA`. */
+	pointHa?: Reading<number>;
 	/** The label of the field the point area is mapped in (default "Point Area (Ha)"). */
 	pointHaField?: string;
 	/** Check the service's own limits as well as EUDR's (default true; false for Export). */

@@ -12,6 +12,7 @@ import { area } from '@turf/area';
 
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
+import type { Reading } from '../input';
 import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
 import {
@@ -46,8 +47,8 @@ export interface RowInput {
 	row: number;
 	geometry: CheckedGeometry;
 	fieldProblems: FieldProblem[];
-	/** Point Area (Ha) as mapped in; overrides a point feature's own `properties.point_ha`. */
-	pointHa?: unknown;
+	/** Point Area (Ha) as read (`readHectares`); overrides a point feature's own `properties.point_ha`. */
+	pointHa?: Reading<number>;
 }
 
 export interface ReportedProblem {

@@ -148,6 +148,38 @@ describe('Analysis Run (through the n8n engine, against the fake)', () => {
 			fake.clock.advance(10_000);
 		});
 
+		it('reads the Check Type and Status filters through the input layer: trimmed text, and a list refused naming the filter', async () => {
+			const trimmed = await runNode({
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+					filters: { checkType: '  deforestation ', status: '={{ " completed" }}' },
+				},
+				store: alice,
+			});
+			expect(trimmed.items.map((i) => i.json.check_type)).toEqual([
+				'deforestation',
+				'deforestation',
+			]);
+			fake.log.clear();
+			const { error } = await runNode({
+				parameters: {
+					resource: 'analysisRun',
+					operation: 'getMany',
+					plotId: plotA,
+					returnAll: true,
+					filters: { checkType: '={{ ["eudr", "deforestation"] }}' },
+				},
+				store: alice,
+			});
+			expect(error?.message).toBe(
+				'Item 0, field "Check Type": it is a list, not text. Map a text value.',
+			);
+			expect(fake.log.count({ path: '/analysis-runs' })).toBe(0);
+		});
+
 		it('fails before any request when the Plot ID is empty, naming the item and the field', async () => {
 			fake.log.clear();
 			const { error } = await runNode({

@@ -95,6 +95,65 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		expect(sleeps.slice(0, 5)).toEqual([2000, 4000, 8000, 10000, 10000]);
 	});
 
+	it.each([
+		[
+			{ firstCheckAfter: 0 },
+			'First Check After (Seconds)',
+			/0 is below the smallest allowed value, 0\.1\. Give the seconds before the first status check as a number of 0\.1 or more\./,
+		],
+		[{ firstCheckAfter: 'soon' }, 'First Check After (Seconds)', /"soon" is not a number\./],
+		[
+			{ pollIntervalCap: 0.5 },
+			'Max Poll Interval (Seconds)',
+			/0\.5 is below the smallest allowed value, 1\./,
+		],
+		[
+			{ pollIntervalCap: 7200 },
+			'Max Poll Interval (Seconds)',
+			/7200 is above the largest allowed value, 3600\. Give the longest pause between two status checks in seconds as a number from 1 to 3600\./,
+		],
+	])(
+		'options %p refuse the item naming the option, before any status check',
+		async (options, field, reason) => {
+			const job = await create(seed(1));
+			fake.log.clear();
+			const { error, items } = await runNode({
+				parameters: {
+					resource: 'job',
+					operation: 'waitForCompletion',
+					jobIds: job.job_id,
+					options,
+				},
+				store,
+			});
+			expect(items).toHaveLength(0);
+			expect(String(error?.message)).toMatch(
+				new RegExp(`^Item 0, field "${field.replace(/[()]/g, '\\$&')}": `),
+			);
+			expect(String(error?.message)).toMatch(reason);
+			expect(statusGets()).toHaveLength(0);
+			expect(sleeps).toEqual([]);
+		},
+	);
+
+	it('First Check After as numeric text, with a cap below it: the cap is the first delay', async () => {
+		fake.setPerPlotDuration(100_000);
+		const job = await create(seed(1));
+		const { error } = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'waitForCompletion',
+				jobIds: job.job_id,
+				maxWaitMinutes: 0.5,
+				onTimeout: 'output',
+				options: { firstCheckAfter: '5', pollIntervalCap: 2 },
+			},
+			store,
+		});
+		expect(error).toBeUndefined();
+		expect(sleeps.slice(0, 3)).toEqual([5000, 5000, 5000]);
+	});
+
 	it('a job that never finishes ends at Max Wait: fails naming the job and its status (default)', async () => {
 		fake.setPerPlotDuration(10 * 24 * 3600 * 1000);
 		const job = await create(seed(1));

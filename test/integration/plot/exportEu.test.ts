@@ -134,6 +134,21 @@ describe('Plot → Export for EU Information System (through the n8n engine)', (
 		expect(seen).toEqual(many.map((_p, i) => i));
 	});
 
+	it('File Name and Put Output File in Field are read as text: trimmed, and a list refused naming the option', async () => {
+		const { items, error } = await exportEu([plots[0]], {
+			options: { fileName: ' statement.geojson ', binaryPropertyName: ' geojson ' },
+		});
+		expect(error).toBeUndefined();
+		expect(fileOf(items[0], 'geojson').binary.fileName).toBe('statement.geojson');
+		const refused = await exportEu([plots[0]], {
+			options: { fileName: '={{ ["a", "b"] }}' },
+		});
+		expect(refused.items).toHaveLength(0);
+		expect(refused.error?.message).toBe(
+			'Item 0, field "File Name": it is a list, not text. Map a text value.',
+		);
+	});
+
 	it('refuses before writing anything: a country it cannot map, an item that is not a plot — naming item and field', async () => {
 		const { items, error } = await exportEu([
 			plots[0],

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CredentialStore, runNode } from '../../helpers/engine';
-import { fake, usePlotService } from './helpers';
+import { fake, store, usePlotService } from './helpers';
 
 const VALUES = [3.99, 4, 4.01, 10];
 const WAYS = ['field', 'point_ha', 'Area', 'area_ha', 'AREA'] as const;
@@ -134,5 +134,80 @@ describe('the 4 ha rule at 3.99 / 4 / 4.01 / 10 ha, the area given each way (thr
 				.flatMap((i) => (i.pairedItem as Array<{ item: number }>).map((p) => p.item)),
 		);
 		rows.forEach((_, i) => expect(written.has(i)).toBe(validated[i].meets_4ha_rule === true));
+	});
+});
+
+describe('Point Area read once: a value that is not a number, worded by the one reader in Register, Validate and Export', () => {
+	usePlotService();
+	const READER = '"big" is not a number. Give the plot area in hectares as a number';
+	const point = { type: 'Point', coordinates: [-47.882778, -15.793889] };
+	const square = {
+		type: 'Polygon',
+		coordinates: [
+			[
+				[-47.882778, -15.793889],
+				[-47.872778, -15.793889],
+				[-47.872778, -15.783889],
+				[-47.882778, -15.783889],
+				[-47.882778, -15.793889],
+			],
+		],
+	};
+	const run = async (parameters: IDataObject, geojson: IDataObject) =>
+		await runNode({
+			parameters: {
+				resource: 'plot',
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+				...parameters,
+			},
+			input: [{ geojson, country: 'BR', ha: 'big' }],
+			store: new CredentialStore(),
+			withCredential: false,
+		});
+
+	it('Register refuses the point, Validate reports it on the row, Export refuses the field', async () => {
+		const register = await runNode({
+			parameters: {
+				resource: 'plot',
+				operation: 'register',
+				geometrySource: 'geoJson',
+				geoJson: '={{ $json.geojson }}',
+				plotFields: { pointHa: '={{ $json.ha }}' },
+			},
+			input: [{ geojson: point, ha: 'big' }],
+			store,
+		});
+		expect(register.error?.message).toBe(
+			`Item 0, feature 0: point_ha ${READER}. Or leave it empty for the default circle of about 4 ha.`,
+		);
+		const validate = await run(
+			{ operation: 'validate', plotFields: { pointHa: '={{ $json.ha }}' } },
+			point,
+		);
+		const validation = validate.items[0].json.validation as unknown as Validation;
+		expect(validation.problems.map((p) => p.code)).toEqual(['point_ha_invalid']);
+		expect(validation.problems[0].message).toContain(READER);
+		const exportEu = await run(
+			{
+				operation: 'exportEu',
+				exportInput: 'geometry',
+				producerCountry: '={{ $json.country }}',
+				pointArea: '={{ $json.ha }}',
+			},
+			point,
+		);
+		expect(exportEu.error?.message).toBe(
+			`Item 0, field "Area of Points (Ha)": ${READER} from 0 to 4.`,
+		);
+		expect(fake.log.count()).toBe(0);
+	});
+
+	it('a polygon does not use Point Area in Register and Validate (as before)', async () => {
+		const validate = await run(
+			{ operation: 'validate', plotFields: { pointHa: '={{ $json.ha }}' } },
+			square,
+		);
+		expect((validate.items[0].json.validation as unknown as Validation).problems).toEqual([]);
 	});
 });

@@ -283,6 +283,94 @@ describe('Plot → Register (through the n8n engine, against the fake)', () => {
 		expect(fake.log.count(MAKE_PLOT)).toBe(1);
 		expect(String(error?.description)).toMatch(/No plot was registered/);
 	});
+
+	// Parallel Requests used to be clamped silently (0 → 1, 11 → 10, 2.5 → 2, "x" → 1); it is
+	// now read as its range in the panel says, and anything else refuses every item, naming it.
+	it.each([
+		[
+			0,
+			/0 is below the smallest allowed value, 1\. Give how many requests to send at the same time as a whole number from 1 to 10\./,
+		],
+		[11, /11 is above the largest allowed value, 10\./],
+		[2.5, /2\.5 is not a whole number\./],
+		['x', /"x" is not a number\./],
+	])(
+		'Parallel Requests %p refuses every item naming the option; nothing is sent',
+		async (value, reason) => {
+			const rows = [
+				{ latitude: '-15.793889', longitude: '-47.882778' },
+				{ latitude: '-15.783889', longitude: '-47.872778' },
+			];
+			const { error } = await register(rows, {
+				geometrySource: 'latLon',
+				options: { parallelRequests: value },
+			});
+			const message = String(error?.message);
+			expect(message).toMatch(
+				/^Item 0, field "Parallel Requests": .*\(and 1 more problem in 2 items\)$/,
+			);
+			expect(String(error?.description)).toMatch(/Item 1, field "Parallel Requests": /);
+			expect(message).toMatch(reason);
+			expect(fake.log.count()).toBe(0);
+			// with Continue On Fail, each item is an error item naming the option
+			const kept = await register(
+				rows,
+				{ geometrySource: 'latLon', options: { parallelRequests: value } },
+				true,
+			);
+			expect(kept.error).toBeUndefined();
+			expect(kept.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+			for (const item of kept.items)
+				expect(String(item.json.error)).toMatch(/field "Parallel Requests"/);
+			expect(fake.log.count()).toBe(0);
+		},
+	);
+
+	it('Parallel Requests 1 and 10 (its range) register as before', async () => {
+		for (const parallelRequests of [1, 10, '3']) {
+			const { items, error } = await register(
+				[{ latitude: '-15.763889', longitude: '-47.852778' }],
+				{ geometrySource: 'latLon', options: { parallelRequests } },
+			);
+			expect(error).toBeUndefined();
+			expect(items).toHaveLength(1);
+		}
+	});
+
+	// Expected Country is read by the one country reader (as Export's Producer Country): a
+	// value it cannot read used to skip the country check silently; now it refuses the item.
+	it("Expected Country it cannot read refuses the item naming the field, in Export's wording; nothing is sent", async () => {
+		const rows = [
+			{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+			{ latitude: '-15.783889', longitude: '-47.872778', country: 'Narnia' },
+		];
+		const plotFields = { country: '={{ $json.country }}' };
+		const { error } = await register(rows, { geometrySource: 'latLon', plotFields });
+		expect(error?.message).toBe(
+			'Item 1, field "Expected Country": "Narnia" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name.',
+		);
+		expect(fake.log.count()).toBe(0);
+		// a name, an alpha-3 code and a name in common use are read as their country
+		const ok = await register(
+			[
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+				{ latitude: '6.702345', longitude: '-5.307654', country: 'Ivory Coast' },
+				{ latitude: '-15.773889', longitude: '-47.862778', country: 'BRA' },
+			],
+			{ geometrySource: 'latLon', plotFields },
+		);
+		expect(ok.error).toBeUndefined();
+		expect(ok.items).toHaveLength(3);
+	});
+
+	it('Expected Country read as a country still catches swapped latitude/longitude ("Ivory Coast")', async () => {
+		const { error } = await register([{ latitude: '-5.307654', longitude: '6.702345' }], {
+			geometrySource: 'latLon',
+			plotFields: { country: 'Ivory Coast' },
+		});
+		expect(String(error?.message)).toMatch(/^Item 0, feature 0: .*(swapped|outside)/i);
+		expect(fake.log.count()).toBe(0);
+	});
 });
 
 /**

@@ -486,6 +486,28 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		expect(fake.log.count()).toBe(0);
 	});
 
+	it('Expected Country it cannot read is a problem of the row, worded as in Register and Export', async () => {
+		const { items, error } = await validate(
+			[
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Narnia' },
+				{ latitude: '-15.793889', longitude: '-47.882778', country: 'Brasil' },
+			],
+			{ geometrySource: 'latLon', plotFields: { country: '={{ $json.country }}' } },
+		);
+		expect(error).toBeUndefined();
+		const [narnia, brasil] = items.map((i) => validationOf(i.json));
+		expect(narnia.valid).toBe(false);
+		expect(narnia.problems).toEqual([
+			expect.objectContaining({
+				code: 'invalid_field',
+				message: expect.stringContaining(
+					'"Narnia" is not a country name or an ISO 3166-1 code. Give the alpha-2 code (e.g. CI, BR), the alpha-3 code or the English name.',
+				),
+			}),
+		]);
+		expect(brasil.problems).toEqual([]);
+	});
+
 	describe('duplicates and overlaps across rows', () => {
 		const A = square(-47.9, -15.8, 0.01);
 		it('touching is not overlapping; a plot inside another; a MultiPolygon part; exact duplicates', async () => {
@@ -580,6 +602,39 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 			expect(high.items.flatMap((i) => validationOf(i.json).overlaps)).toEqual([]);
 			const low = await validate(rows, { ...GEOJSON, options: { minOverlapM2: 1_000 } });
 			expect(validationOf(low.items[1].json).overlaps.map((o) => o.other_item)).toEqual([0, 2]);
+		});
+
+		it.each([
+			[
+				-1,
+				/-1 is below the smallest allowed value, 0\. Give the smallest overlap to report in square meters as a number of 0 or more\./,
+			],
+			['1 ha', /"1 ha" is not a number\./],
+		])(
+			'Minimum Overlap %p refuses every row naming the option (a setting, not a row problem)',
+			async (minOverlapM2, reason) => {
+				const rows = [{ geojson: polygon(A) }, { geojson: polygon(A) }];
+				const { items, error } = await validate(rows, { ...GEOJSON, options: { minOverlapM2 } });
+				expect(items).toHaveLength(0);
+				const message = String(error?.message);
+				expect(message).toMatch(
+					/^Item 0, field "Minimum Overlap \(M²\)": .*\(and 1 more problem in 2 items\)$/,
+				);
+				expect(String(error?.description)).toMatch(/Item 1, field "Minimum Overlap \(M²\)": /);
+				expect(message).toMatch(reason);
+				expect(fake.log.count()).toBe(0);
+			},
+		);
+
+		it('Minimum Overlap as numeric text reads as the number', async () => {
+			const rows = [
+				{ geojson: polygon(A) },
+				{ geojson: polygon(square(-47.89005, -15.8, 0.01)) },
+				{ geojson: polygon(A) },
+			];
+			const high = await validate(rows, { ...GEOJSON, options: { minOverlapM2: '10000' } });
+			expect(high.error).toBeUndefined();
+			expect(high.items.flatMap((i) => validationOf(i.json).overlaps)).toEqual([]);
 		});
 	});
 

@@ -130,4 +130,46 @@ describe('Protected Area → Check and Get (through the n8n engine, against the 
 		expect(error?.message).toMatch(/Item 0, field "Plot IDs": no plot id was given/);
 		expect(fake.log.count()).toBe(0);
 	});
+	it.each([
+		[
+			0,
+			/0 is below the smallest allowed value, 1\. Give the most plot IDs and geometries in one request as a whole number from 1 to 100\./,
+		],
+		[101, /101 is above the largest allowed value, 100\./],
+		[1.5, /1\.5 is not a whole number\./],
+		['ten', /"ten" is not a number\./],
+	])(
+		'Batch Size %p refuses every item naming the option before any request',
+		async (batchSize, reason) => {
+			const input = [{ geojson: square(-50, -12) }, { geojson: square(-50.1, -12) }];
+			const parameters = {
+				operation: 'check',
+				checkBy: 'geometry',
+				geometrySource: 'geoJson',
+				options: { batchSize },
+			};
+			const { error } = await run(parameters, input);
+			const message = String(error?.message);
+			expect(message).toMatch(/^Item 0, field "Batch Size": .*\(and 1 more problem in 2 items\)$/);
+			expect(String(error?.description)).toMatch(/Item 1, field "Batch Size": /);
+			expect(message).toMatch(reason);
+			expect(fake.log.count()).toBe(0);
+		},
+	);
+
+	it('Batch Size within 1 to 100 splits the requests as before', async () => {
+		const input = Array.from({ length: 5 }, (_, i) => ({ geojson: square(-50 + i * 0.02, -12) }));
+		const { items, error } = await run(
+			{
+				operation: 'check',
+				checkBy: 'geometry',
+				geometrySource: 'geoJson',
+				options: { batchSize: '2' },
+			},
+			input,
+		);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(5);
+		expect(fake.log.count(CHECKS)).toBe(3);
+	});
 });

@@ -10,6 +10,7 @@ import {
 	type Position,
 	type Problem,
 } from '../../../nodes/shared/geometry';
+import { readHectares } from '../../../nodes/shared/input';
 
 // ---------------------------------------------------------------- fixtures
 
@@ -179,13 +180,15 @@ describe('validateFeatures on valid input', () => {
 
 	it('the node option pointHa wins over properties.point_ha, and applies to points only', () => {
 		expect(
-			validateFeatures([point([-47.882778, -15.793889], { point_ha: 9 })], { pointHa: '2,5' })
-				.problems,
+			validateFeatures([point([-47.882778, -15.793889], { point_ha: 9 })], {
+				pointHa: readHectares('2,5'),
+			}).problems,
 		).toEqual([]);
-		expect(validateFeatures([polygon(SQUARE)], { pointHa: 9 }).problems).toEqual([]);
+		expect(validateFeatures([polygon(SQUARE)], { pointHa: readHectares(9) }).problems).toEqual([]);
 		expect(
-			validateFeatures([point([-47.882778, -15.793889], { point_ha: 1 })], { pointHa: '' })
-				.problems,
+			validateFeatures([point([-47.882778, -15.793889], { point_ha: 1 })], {
+				pointHa: readHectares(''),
+			}).problems,
 		).toEqual([]);
 	});
 
@@ -468,7 +471,11 @@ describe('inputs are never mutated', () => {
 		(repair) => {
 			const original = inputs();
 			const frozen = deepFreeze(inputs());
-			const result = validateFeatures(frozen, { repair, country: 'Brazil', pointHa: '1,5' });
+			const result = validateFeatures(frozen, {
+				repair,
+				country: 'Brazil',
+				pointHa: readHectares('1,5'),
+			});
 			expect(frozen).toEqual(original);
 			if (repair) {
 				expect(result.repairs.length).toBeGreaterThan(0);

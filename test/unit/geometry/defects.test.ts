@@ -10,6 +10,8 @@ import {
 	parseWkt,
 	validateFeatures,
 } from '../../../nodes/shared/geometry';
+import type { ValidateOptions } from '../../../nodes/shared/geometry';
+import { readHectares } from '../../../nodes/shared/input';
 import { type DefectCase, loadDefectCases } from '../../helpers/geometryDefects';
 
 const CASES: DefectCase[] = loadDefectCases();
@@ -22,10 +24,10 @@ interface Outcome {
 	errors: Array<{ code: string; message: string }>;
 }
 
-/** Runs an input through the same steps the node does: parse, then validate. */
+/** Runs an input through the same steps the node does: read the fields, parse, then validate. */
 function run({ source, input, options }: DefectCase): Outcome {
 	let features: unknown[];
-	let opts = options;
+	let opts: ValidateOptions = { ...options, pointHa: readHectares(options.pointHa) };
 	try {
 		if (source === 'geojson') {
 			const parsed = parseGeoJsonValue(input);

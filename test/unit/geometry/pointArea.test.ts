@@ -4,6 +4,7 @@
  * test/integration/plot/pointArea.test.ts.
  */
 import { meets4haRule, readPointArea, validateFeatures } from '../../../nodes/shared/geometry';
+import { readHectares } from '../../../nodes/shared/input';
 
 const point = (properties: Record<string, unknown> = {}) => ({
 	type: 'Feature',
@@ -26,14 +27,14 @@ describe('readPointArea: the mapped field first, then point_ha, Area, area_ha, A
 		[{ Area: 3 }, '2,5', 2.5, { kind: 'field', name: 'Point Area (Ha)' }],
 		[{ Area: 3 }, '', 3, { kind: 'property', name: 'Area' }],
 	])('%p with the field %p → %p', (properties, mapped, value, from) => {
-		expect(readPointArea(properties, mapped)).toEqual({ kind: 'value', value, from });
+		expect(readPointArea(properties, readHectares(mapped))).toEqual({ kind: 'value', value, from });
 	});
 
 	it('nothing given is missing; text in a property and a field that is not a number are invalid', () => {
 		expect(readPointArea({}, undefined)).toEqual({ kind: 'missing' });
-		expect(readPointArea(null, '')).toEqual({ kind: 'missing' });
+		expect(readPointArea(null, readHectares(''))).toEqual({ kind: 'missing' });
 		expect(readPointArea({ Area: '2.5' }, undefined)).toMatchObject({ kind: 'invalid' });
-		expect(readPointArea({}, 'big')).toMatchObject({ kind: 'invalid' });
+		expect(readPointArea({}, readHectares('big'))).toMatchObject({ kind: 'invalid' });
 	});
 
 	it('meets4haRule: polygons true, a point up to 4 ha true, above false, without an area null', () => {
@@ -58,8 +59,8 @@ describe('validateFeatures: EUDR above 4 ha, the service from 4.0', () => {
 			expect(codes([point({ [name]: ha })])).toEqual(register);
 			expect(codes([point({ [name]: ha })], { serviceLimits: false })).toEqual(eudrOnly);
 		}
-		expect(codes([point()], { pointHa: String(ha) })).toEqual(register);
-		expect(codes([point()], { pointHa: ha, serviceLimits: false })).toEqual(eudrOnly);
+		expect(codes([point()], { pointHa: readHectares(String(ha)) })).toEqual(register);
+		expect(codes([point()], { pointHa: readHectares(ha), serviceLimits: false })).toEqual(eudrOnly);
 	});
 
 	it('the messages name where the area came from and what to do', () => {
@@ -68,7 +69,7 @@ describe('validateFeatures: EUDR above 4 ha, the service from 4.0', () => {
 			'properties.Area is 4 ha: that meets the EUDR 4 ha rule (a point for a plot of up to 4 ha; Export writes it), but the service takes point_ha only below 4.0, so Plot → Register would be refused. Give the plot boundary as a polygon, or the real area if it is below 4 ha.',
 		);
 		const [above] = validateFeatures([point()], {
-			pointHa: 4.01,
+			pointHa: readHectares(4.01),
 			pointHaField: 'Area of Points (Ha)',
 		}).problems;
 		expect(above.message).toMatch(

@@ -1,4 +1,4 @@
-import { readLooseNumber, readNumber } from '../../../nodes/shared/input';
+import { readHectares, readLooseNumber, readNumber } from '../../../nodes/shared/input';
 import { readLooseNumber as fromGeometry } from '../../../nodes/shared/geometry';
 
 describe('readLooseNumber', () => {
@@ -77,5 +77,49 @@ describe('readNumber', () => {
 		],
 	])('refuses %p under %p with one wording', (input, rule, reason) => {
 		expect(readNumber(input, rule)).toEqual({ kind: 'invalid', reason });
+	});
+});
+
+describe('readHectares: Point Area (Ha) and Area of Points (Ha), one reader and wording', () => {
+	it.each([
+		[2.5, 2.5],
+		['2,5', 2.5],
+		[' 0.75 ', 0.75],
+		['4', 4],
+		[-1, -1],
+	])('reads %p as %p (without a range)', (input, expected) => {
+		expect(readHectares(input)).toEqual({ kind: 'value', value: expected });
+	});
+
+	it.each([undefined, null, '', '  '])('%p is missing', (input) => {
+		expect(readHectares(input)).toEqual({ kind: 'missing' });
+	});
+
+	it('refuses what is not a number, saying to give the plot area in hectares', () => {
+		expect(readHectares('big')).toEqual({
+			kind: 'invalid',
+			reason: '"big" is not a number. Give the plot area in hectares as a number.',
+		});
+		expect(readHectares('2.5 ha')).toEqual({
+			kind: 'invalid',
+			reason: '"2.5 ha" is not a number. Give the plot area in hectares as a number.',
+		});
+		expect(readHectares(true)).toEqual({
+			kind: 'invalid',
+			reason: 'it is a boolean, not a number. Give the plot area in hectares as a number.',
+		});
+	});
+
+	it("keeps a field's own range, in the same wording", () => {
+		expect(readHectares('4', { min: 0, max: 4 })).toEqual({ kind: 'value', value: 4 });
+		expect(readHectares(5, { min: 0, max: 4 })).toEqual({
+			kind: 'invalid',
+			reason:
+				'5 is above the largest allowed value, 4. Give the plot area in hectares as a number from 0 to 4.',
+		});
+		expect(readHectares('big', { min: 0, max: 4 })).toEqual({
+			kind: 'invalid',
+			reason: '"big" is not a number. Give the plot area in hectares as a number from 0 to 4.',
+		});
 	});
 });

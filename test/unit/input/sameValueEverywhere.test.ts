@@ -11,12 +11,13 @@ import {
 	readId,
 	readIdList,
 	readLooseNumber,
+	readHectares,
 	readNumber,
 	readTimestamp,
 } from '../../../nodes/shared/input';
 
 /** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
-const readPointHa = (value: unknown) => readNumber(value, { label: 'the plot area in hectares' });
+const readPointHa = (value: unknown) => readHectares(value);
 
 type Outcome<T> = { value: T } | 'missing' | 'refused';
 

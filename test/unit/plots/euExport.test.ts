@@ -11,12 +11,12 @@ import {
 	formatCoordinate,
 	packEuFiles,
 	plotFileBytes,
-	readCountryCode,
 	writeEuFeature,
 } from '../../../nodes/shared/plots/euExport';
 import { description } from '../../../nodes/GeospatialAnalysis/v1/actions/plot/exportEu.operation';
+import { readCountry as readCountryCode } from '../../../nodes/shared/input';
 
-describe('readCountryCode (ProducerCountry: ISO 3166-1 alpha-2)', () => {
+describe('readCountry as Producer Country reads it (ISO 3166-1 alpha-2)', () => {
 	it.each([
 		['CI', 'CI'],
 		['ci', 'CI'],
@@ -45,7 +45,7 @@ describe('readCountryCode (ProducerCountry: ISO 3166-1 alpha-2)', () => {
 		['Narnia', /"Narnia" is not a country name or an ISO 3166-1 code/],
 		['XX', /"XX" is not a country/],
 		['XYZ', /"XYZ" is not a country/],
-		[{ code: 'CI' }, /expected a country name or code, got object/],
+		[{ code: 'CI' }, /it is an object, not a country name or code/],
 	])('%p is refused, saying what to give', (input, reason) => {
 		const read = readCountryCode(input);
 		expect(read.kind).toBe('invalid');

@@ -7,13 +7,13 @@ import {
 	readKeyValuePairs as readAdditionalInfo,
 	readCommodity,
 	readDate,
-	readNumber,
+	readHectares,
 	readText,
 } from '../../../nodes/shared/input';
 import { readItemGeometry } from '../../../nodes/shared/plots/geometrySource';
 
 /** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
-const readPointHa = (value: unknown) => readNumber(value, { label: 'the plot area in hectares' });
+const readPointHa = (value: unknown) => readHectares(value);
 
 describe('readHarvestDate', () => {
 	it.each([

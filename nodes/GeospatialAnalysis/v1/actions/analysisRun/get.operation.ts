@@ -5,7 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { idPath, missingIdReason, readId } from '../../../../shared/input';
+import { idPath } from '../../../../shared/input';
+import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
@@ -41,11 +42,7 @@ export async function execute(
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
 	const prepare = (i: number, problems: Problems) => ({
-		runId: problems.take(
-			'Run ID',
-			readId(this.getNodeParameter('runId', i, ''), 'run'),
-			missingIdReason('run'),
-		) as string,
+		runId: takeId(this, i, problems, { name: 'runId', label: 'Run ID', noun: 'run' }),
 		simplify: this.getNodeParameter('simplify', i, false) as boolean,
 	});
 	return await runItems(this, items, {

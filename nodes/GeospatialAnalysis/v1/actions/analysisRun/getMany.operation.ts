@@ -5,7 +5,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { missingIdReason, readId } from '../../../../shared/input';
+import { readText } from '../../../../shared/input';
+import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
@@ -97,14 +98,10 @@ export async function execute(
 	const prepare = (i: number, problems: Problems) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		return {
-			plotId: problems.take(
-				'Plot ID',
-				readId(this.getNodeParameter('plotId', i, ''), 'plot'),
-				missingIdReason('plot'),
-			) as string,
+			plotId: takeId(this, i, problems, { name: 'plotId', label: 'Plot ID', noun: 'plot' }),
 			limit: readLimit(this, i, problems, 'analysis runs'),
-			checkType: String(filters.checkType ?? '').trim(),
-			status: String(filters.status ?? '').trim(),
+			checkType: problems.take('Check Type', readText(filters.checkType)) ?? '',
+			status: problems.take('Status', readText(filters.status)) ?? '',
 			simplify: this.getNodeParameter('simplify', i, false) as boolean,
 		};
 	};

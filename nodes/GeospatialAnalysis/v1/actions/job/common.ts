@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { missingIdReason, readIdList } from '../../../../shared/input';
+import { takeIdList } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
@@ -68,6 +68,5 @@ export function readJobIds(
 	name: string,
 	problems: Problems,
 ): string[] {
-	const read = readIdList(ctx.getNodeParameter(name, itemIndex, ''), 'job');
-	return problems.take('Job IDs', read, missingIdReason('job')) ?? [];
+	return takeIdList(ctx, itemIndex, problems, { name, label: 'Job IDs', noun: 'job' });
 }

@@ -5,13 +5,13 @@ import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/s
 import type { Capability } from '../../../../shared/transport/catalog';
 import {
 	COMMODITY_OPTIONS,
-	missingIdReason,
 	readCommodity,
 	readDate,
-	readIdList,
 	readJsonObject,
 	setOwn,
 } from '../../../../shared/input';
+import type { IdField } from '../shared/idFields';
+import { takeIdList } from '../shared/idFields';
 import type { Problems, Ready } from '../../../../shared/runner';
 import { getCatalog } from '../../../../shared/transport/catalog';
 
@@ -273,14 +273,15 @@ export interface ItemPlots {
 	perPlot: Record<string, IDataObject>;
 }
 
+const PLOT_IDS: IdField = { name: 'plotIds', label: 'Plot IDs', noun: 'plot' };
+
 /** The plot ids and per-plot values of one item. */
 export function readItemPlots(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	problems: Problems,
 ): ItemPlots {
-	const read = readIdList(ctx.getNodeParameter('plotIds', itemIndex, ''), 'plot');
-	const plotIds = problems.take('Plot IDs', read, missingIdReason('plot')) ?? [];
+	const plotIds = takeIdList(ctx, itemIndex, problems, PLOT_IDS);
 	const { values, commodityLabel, harvestLabel } = perPlotValues(ctx, itemIndex);
 	const entry: IDataObject = {};
 	const commodity = problems.take(commodityLabel, readCommodity(values.commodity));
@@ -306,11 +307,12 @@ export function readJobSettings(
 	problems: Problems,
 ): JobSettings {
 	const byName = ctx.getNodeParameter('checkSource', itemIndex, 'list') === 'names';
-	const names =
-		problems.take(
-			byName ? 'Check Names' : 'Check Names or IDs',
-			readIdList(ctx.getNodeParameter(byName ? 'checkNames' : 'checks', itemIndex, ''), 'check'),
-		) ?? [];
+	const names = takeIdList(ctx, itemIndex, problems, {
+		name: byName ? 'checkNames' : 'checks',
+		label: byName ? 'Check Names' : 'Check Names or IDs',
+		noun: 'check',
+		required: false,
+	});
 	const configs = (jobParameter(ctx, 'checkConfigs.config', itemIndex, []) as IDataObject[]) ?? [];
 	const configOf = new Map<string, IDataObject>();
 	for (const entry of configs) {

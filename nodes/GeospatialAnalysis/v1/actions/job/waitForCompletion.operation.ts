@@ -164,14 +164,26 @@ function readWaitItem(ctx: IExecuteFunctions, i: number, problems: Problems): Wa
 			}),
 		) ?? 10;
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-	const firstDelayMs = Math.max(
-		100,
-		Number(options.firstCheckAfter ?? DEFAULT_FIRST_DELAY_MS / 1000) * 1000,
-	);
-	const capMs = Math.max(
-		firstDelayMs,
-		Number(options.pollIntervalCap ?? DEFAULT_POLL_CAP_MS / 1000) * 1000,
-	);
+	const firstCheckAfter =
+		problems.take(
+			'First Check After (Seconds)',
+			readNumber(options.firstCheckAfter, {
+				min: 0.1,
+				label: 'the seconds before the first status check',
+			}),
+		) ?? DEFAULT_FIRST_DELAY_MS / 1000;
+	const pollIntervalCap =
+		problems.take(
+			'Max Poll Interval (Seconds)',
+			readNumber(options.pollIntervalCap, {
+				min: 1,
+				max: 3600,
+				label: 'the longest pause between two status checks in seconds',
+			}),
+		) ?? DEFAULT_POLL_CAP_MS / 1000;
+	const firstDelayMs = firstCheckAfter * 1000;
+	// a cap below the first delay would shorten the first wait: the cap is at least the first delay
+	const capMs = Math.max(firstDelayMs, pollIntervalCap * 1000);
 	return {
 		jobIds,
 		settings: {

@@ -8,7 +8,7 @@ import type {
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
 import { readPointArea, validateFeatures } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';
-import { readNumber, readText } from '../../../../shared/input';
+import { readCountry, readHectares, readNumber, readText } from '../../../../shared/input';
 import type { EuFile, EuPlot, EuProperties } from '../../../../shared/plots/euExport';
 import {
 	EU_MAX_FILE_BYTES,
@@ -19,7 +19,6 @@ import {
 	mergeAtSixDecimals,
 	packEuFiles,
 	plotFileBytes,
-	readCountryCode,
 	writeEuFeature,
 } from '../../../../shared/plots/euExport';
 import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
@@ -167,6 +166,9 @@ interface ExportOptions {
 	holes: 'refuse' | 'drop';
 	/** Maximum File Size in bytes, or why the field cannot be used (then every item is refused). */
 	maxBytes: Reading<number>;
+	/** File Name and Put Output File in Field, as read (empty: their defaults). */
+	fileName: Reading<string>;
+	binaryField: Reading<string>;
 }
 
 const AREA_FIELD = 'Area of Points (Ha)';
@@ -193,7 +195,7 @@ function geometryOf(
 	itemIndex: number,
 	country: string | undefined,
 	repair: boolean,
-	pointHa: number | undefined,
+	pointHa: Reading<number>,
 ): CheckedGeometry {
 	// EUDR's rules only: nothing is registered here, so the service's own limits do not apply
 	const options = {
@@ -230,16 +232,18 @@ function prepareItem(
 	const param = (name: string) => ctx.getNodeParameter(name, itemIndex, '');
 	const country = problems.take(
 		'Producer Country',
-		readCountryCode(param('producerCountry')),
+		readCountry(param('producerCountry')),
 		'the plot has no country. Map the field holding the country of production (a name or an ISO code).',
 	);
 	const place = problems.take('Production Place', readText(param('productionPlace')));
 	const producer = problems.take('Producer Name', readText(param('producerName')));
-	const area = problems.take(
-		AREA_FIELD,
-		readNumber(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA, label: 'the area in hectares' }),
-	);
+	const areaRead = readHectares(param('pointArea'), { min: 0, max: EU_POINT_MAX_HA });
+	problems.take(AREA_FIELD, areaRead);
+	// refused above when it cannot be used; the points then fall back to their own properties
+	const area: Reading<number> = areaRead.kind === 'invalid' ? { kind: 'missing' } : areaRead;
 	const maxBytes = problems.take(MAX_SIZE_FIELD, opts.maxBytes) ?? EU_MAX_FILE_BYTES;
+	problems.take('File Name', opts.fileName);
+	problems.take('Put Output File in Field', opts.binaryField);
 	const geometry = describeItemGeometry(
 		itemIndex,
 		geometryOf(ctx, json, itemIndex, country, opts.repair, area),
@@ -309,11 +313,9 @@ function prepareItem(
 	return plot;
 }
 
-function fileNameOf(base: unknown, number: number, count: number): string {
+function fileNameOf(base: Reading<string>, number: number, count: number): string {
 	const name =
-		String(base ?? '')
-			.trim()
-			.replace(/\.geojson$/i, '') || 'eudr-geolocation';
+		(base.kind === 'value' ? base.value : '').replace(/\.geojson$/i, '') || 'eudr-geolocation';
 	return count === 1 ? `${name}.geojson` : `${name}-${number}-of-${count}.geojson`;
 }
 
@@ -324,12 +326,12 @@ async function fileOutput(
 	ctx: IExecuteFunctions,
 	file: EuFile,
 	count: number,
-	options: IDataObject,
+	opts: ExportOptions,
 	maxBytes: number,
 	warnings: string[],
 ): Promise<BatchOutput> {
-	const fileName = fileNameOf(options.fileName, file.number, count);
-	const binaryField = String(options.binaryPropertyName ?? 'data').trim() || 'data';
+	const fileName = fileNameOf(opts.fileName, file.number, count);
+	const binaryField = opts.binaryField.kind === 'value' ? opts.binaryField.value : 'data';
 	// Viewable in n8n: its binary viewer shows fileType "json", which n8n derives from
 	// application/json only, and n8n's server serves a stored file for viewing only when the
 	// media type stored with it is on its list (application/json is, application/geo+json is
@@ -375,6 +377,8 @@ export async function execute(
 		repair: options.repairGeometry === true,
 		holes: options.holes === 'drop' ? 'drop' : 'refuse',
 		maxBytes: readMaxBytes(options.maxFileMb),
+		fileName: readText(options.fileName),
+		binaryField: readText(options.binaryPropertyName),
 	};
 	const maxBytes = opts.maxBytes.kind === 'value' ? opts.maxBytes.value : EU_MAX_FILE_BYTES;
 	return await runItems<Prepared>(this, items, {
@@ -389,7 +393,7 @@ export async function execute(
 			return files.map((file) => ({
 				items: file.items,
 				send: async () => [
-					await fileOutput(this, file, files.length, options, maxBytes, [
+					await fileOutput(this, file, files.length, opts, maxBytes, [
 						...file.items.flatMap((i) => warnings.get(i) ?? []),
 					]),
 				],

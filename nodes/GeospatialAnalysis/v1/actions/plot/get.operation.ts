@@ -7,7 +7,8 @@ import type {
 
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
-import { idPath, missingIdReason, readId } from '../../../../shared/input';
+import { idPath } from '../../../../shared/input';
+import { takeId } from '../shared/idFields';
 import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['plot'], operation: ['get'] };
@@ -41,9 +42,8 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
-			const read = readId(this.getNodeParameter('plotId', i, ''), 'plot');
 			return {
-				id: problems.take('Plot ID', read, missingIdReason('plot')) as string,
+				id: takeId(this, i, problems, { name: 'plotId', label: 'Plot ID', noun: 'plot' }),
 				simplify: this.getNodeParameter('simplify', i, true) as boolean,
 			};
 		},

@@ -15,7 +15,9 @@ import {
 	COMMODITIES,
 	DATE_ORDER_OPTIONS,
 	readCommodity,
+	readCountry,
 	readDate,
+	readHectares,
 	readKeyValuePairs,
 	readText,
 } from '../../../../shared/input';
@@ -132,10 +134,14 @@ export function repairGeometryOption(what: string): INodeProperties {
 export interface PlotFieldValues {
 	/** The fields sent beside the GeoJSON (only those given). */
 	request: RequestFields;
-	/** Expected Country, when given. */
+	/** Expected Country as its ISO 3166-1 alpha-2 code, when given and known. */
 	country?: string;
-	/** Point Area (Ha) as mapped in (the geometry layer reads and checks it). */
-	pointHa: unknown;
+	/**
+	 * Point Area (Ha), read once (`readHectares`). A value that is not a number is kept as read:
+	 * the geometry layer reports it on each point of the item (a polygon does not use it), and
+	 * the 4 ha rules there, with their own codes.
+	 */
+	pointHa: Reading<number>;
 }
 
 /** Reads the Plot Fields of one item; a field that cannot be used is reported through `problems`. */
@@ -163,10 +169,6 @@ export function readPlotFields(
 	const info = use('Additional Info', readKeyValuePairs(fields.additionalInfo ?? []));
 	if (info !== undefined) request.additional_info = info;
 
-	const country = readText(fields.country);
-	return {
-		request,
-		country: country.kind === 'value' ? country.value : undefined,
-		pointHa: fields.pointHa,
-	};
+	const country = use('Expected Country', readCountry(fields.country));
+	return { request, country, pointHa: readHectares(fields.pointHa) };
 }

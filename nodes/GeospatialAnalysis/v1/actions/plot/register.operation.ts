@@ -13,8 +13,8 @@ import {
 	planRegistrationRequests,
 } from '../../../../shared/plots/batching';
 import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/recover';
-import type { DateOrder } from '../../../../shared/input';
-import { readDateOrder } from '../../../../shared/input';
+import type { DateOrder, Reading } from '../../../../shared/input';
+import { readDateOrder, readNumber } from '../../../../shared/input';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
 import {
 	dateOrderOption,
@@ -28,6 +28,7 @@ import { runItems } from '../../../../shared/runner';
 const show = { resource: ['plot'], operation: ['register'] };
 
 export const MAX_PARALLEL_REQUESTS = 10;
+const DEFAULT_PARALLEL_REQUESTS = 2;
 
 export const description: INodeProperties[] = [
 	...geometrySourceFields(show),
@@ -45,6 +46,7 @@ export const description: INodeProperties[] = [
 				displayName: 'Parallel Requests',
 				name: 'parallelRequests',
 				type: 'number',
+				// DEFAULT_PARALLEL_REQUESTS (a literal, as n8n's lint wants)
 				default: 2,
 				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
@@ -64,7 +66,7 @@ interface PreparedItem extends RegistrationUnit {
  * Sets `properties.point_ha` on point features from the area validation read (Point Area (Ha),
  * or the feature's own `Area`, `area_ha` or `AREA`): the service reads only `point_ha`.
  */
-function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
+function withPointHa(features: Feature[], pointHa: Reading<number>): Feature[] {
 	return features.map((f) => {
 		if (f.geometry?.type !== 'Point') return f;
 		const read = readPointArea(f.properties, pointHa);
@@ -74,13 +76,34 @@ function withPointHa(features: Feature[], pointHa: unknown): Feature[] {
 	});
 }
 
+/** The options of the node (read once, from the first item), each field as read. */
+interface RegisterOptions {
+	repair: boolean;
+	dateOrder: DateOrder;
+	parallel: Reading<number>;
+}
+
+function readOptions(ctx: IExecuteFunctions): RegisterOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return {
+		repair: options.repairGeometry === true,
+		dateOrder: readDateOrder(options.dateOrder),
+		parallel: readNumber(options.parallelRequests, {
+			min: 1,
+			max: MAX_PARALLEL_REQUESTS,
+			integer: true,
+			label: 'how many requests to send at the same time',
+		}),
+	};
+}
+
 function prepareItem(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	repair: boolean,
-	dateOrder: DateOrder,
+	{ repair, dateOrder, parallel }: RegisterOptions,
 	problems: Problems,
 ): PreparedItem {
+	problems.take('Parallel Requests', parallel);
 	const { request, country, pointHa } = readPlotFields(ctx, itemIndex, dateOrder, problems);
 	const geometry = readGeometryOfItem.call(ctx, itemIndex, {
 		repair,
@@ -103,17 +126,13 @@ export async function execute(
 	this: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const repair = options.repairGeometry === true;
-	const dateOrder = readDateOrder(options.dateOrder);
-	const parallel = Math.min(
-		MAX_PARALLEL_REQUESTS,
-		Math.max(1, Math.floor(Number(options.parallelRequests ?? 2)) || 1),
-	);
+	const options = readOptions(this);
+	const { repair, parallel } = options;
 	// What this run has registered: no plot is registered twice or paired with two rows.
 	const ledger = new RegistrationLedger();
 	return await runItems<PreparedItem>(this, items, {
-		prepare: (i, problems) => prepareItem(this, i, repair, dateOrder, problems),
+		// A bad option refuses every item (naming the option) before anything is sent.
+		prepare: (i, problems) => prepareItem(this, i, options, problems),
 		// Batches of at most 20 features; see plots/batching.ts for the rule.
 		plan: (ready) =>
 			planRegistrationRequests(ready.map((r) => r.value)).map((request) => {
@@ -123,7 +142,7 @@ export async function execute(
 					send: async () => await sendRegistration(this, units, request.fields, repair, ledger),
 				};
 			}),
-		concurrency: parallel,
+		concurrency: parallel.kind === 'value' ? parallel.value : DEFAULT_PARALLEL_REQUESTS,
 		// What exists when the run stops (registered, or may have been), so nothing is sent twice.
 		alreadyDone: (_succeeded, error) => ledger.report(error),
 	});

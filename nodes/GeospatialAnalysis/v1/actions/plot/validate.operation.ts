@@ -6,14 +6,14 @@ import type {
 } from 'n8n-workflow';
 
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
-import type { DateOrder } from '../../../../shared/input';
-import { readDateOrder } from '../../../../shared/input';
+import type { DateOrder, Reading } from '../../../../shared/input';
+import { readDateOrder, readNumber } from '../../../../shared/input';
 import { DEFAULT_MIN_OVERLAP_M2 } from '../../../../shared/plots/overlaps';
 import type { UserTerms } from '../../../../shared/plots/userTerms';
 import { columnOfExpression } from '../../../../shared/plots/userTerms';
 import type { FieldProblem, RowInput } from '../../../../shared/plots/validation';
 import { validateRows } from '../../../../shared/plots/validation';
-import type { BatchOutput } from '../../../../shared/runner';
+import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { checkGeometryOfItem, geometrySourceFields } from '../shared/geometryInput';
 import {
@@ -24,6 +24,8 @@ import {
 } from './plotFields';
 
 const show = { resource: ['plot'], operation: ['validate'] };
+
+const MIN_OVERLAP_FIELD = 'Minimum Overlap (M²)';
 
 export const description: INodeProperties[] = [
 	{
@@ -150,13 +152,19 @@ function userTerms(ctx: IExecuteFunctions): UserTerms {
 	};
 }
 
-/** Reads one row's fields and geometry; problems go on the row's output, never stop the run. */
+/**
+ * Reads one row's fields and geometry; problems of the row go on its output, never stop the
+ * run. Only a node option that cannot be used (Minimum Overlap) refuses the item.
+ */
 function readRow(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	repair: boolean,
 	dateOrder: DateOrder,
+	minOverlap: Reading<number>,
+	problems: Problems,
 ): RowInput {
+	problems.take(MIN_OVERLAP_FIELD, minOverlap);
 	const fieldProblems: FieldProblem[] = [];
 	const fields = readPlotFields(ctx, itemIndex, dateOrder, {
 		field: (field, reason) => fieldProblems.push({ field, reason }),
@@ -178,9 +186,14 @@ export async function execute(
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
 	const dateOrder = readDateOrder(options.dateOrder);
+	const minOverlap = readNumber(options.minOverlapM2, {
+		min: 0,
+		label: 'the smallest overlap to report in square meters',
+	});
+	const minOverlapM2 = minOverlap.kind === 'value' ? minOverlap.value : DEFAULT_MIN_OVERLAP_M2;
 	const terms = userTerms(this);
 	return await runItems<RowInput>(this, items, {
-		prepare: (i) => readRow(this, i, repair, dateOrder),
+		prepare: (i, problems) => readRow(this, i, repair, dateOrder, minOverlap, problems),
 		// One batch for all rows: duplicates and overlaps are found across them. Nothing is sent.
 		plan: (ready) => {
 			if (ready.length === 0) return [];
@@ -191,7 +204,7 @@ export async function execute(
 					{
 						repair,
 						overlaps: options.checkOverlaps !== false,
-						minOverlapM2: Number(options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2),
+						minOverlapM2,
 						crossPlotSeverity: options.crossPlotSeverity === 'error' ? 'error' : 'warning',
 						terms,
 					},

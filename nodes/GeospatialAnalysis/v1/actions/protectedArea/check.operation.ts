@@ -23,7 +23,9 @@ import { lostAnswerReason } from '../../../../shared/transport/lostAnswer';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { apiRequest } from '../../../../shared/transport/request';
 import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
-import { missingIdReason, readIdList } from '../../../../shared/input';
+import type { Reading } from '../../../../shared/input';
+import { readNumber } from '../../../../shared/input';
+import { takeIdList } from '../shared/idFields';
 import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 
@@ -126,19 +128,21 @@ function prepareItem(
 	i: number,
 	checkBy: string,
 	repair: boolean,
+	batchSize: Reading<number>,
 	problems: Problems,
 ): PreparedItem {
+	problems.take('Batch Size', batchSize);
 	const entries: CheckEntry[] = [];
 	let repairs: string[] = [];
 	let warnings: string[] = [];
 	if (checkBy === 'plotIds' || checkBy === 'both') {
-		const read = readIdList(ctx.getNodeParameter('plotIds', i, ''), 'plot');
-		const ids =
-			problems.take(
-				'Plot IDs',
-				read,
-				checkBy === 'plotIds' ? missingIdReason('plot') : undefined,
-			) ?? [];
+		const ids = takeIdList(ctx, i, problems, {
+			name: 'plotIds',
+			label: 'Plot IDs',
+			noun: 'plot',
+			// with geometries as well, the item may have no plot ids
+			required: checkBy === 'plotIds',
+		});
 		ids.forEach((plotId, k) =>
 			entries.push({ itemIndex: i, kind: 'plot', plotId, indexInItem: k }),
 		);
@@ -168,15 +172,22 @@ export async function execute(
 	const raw = this.getNodeParameter('output', 0, 'perCheck') === 'raw';
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true && checkBy !== 'plotIds';
-	const batchSize = Number(options.batchSize ?? CHECK_BATCH_LIMIT);
+	const batchSize = readNumber(options.batchSize, {
+		min: 1,
+		max: CHECK_BATCH_LIMIT,
+		integer: true,
+		label: 'the most plot IDs and geometries in one request',
+	});
 	const run: CheckRun = { byItem: new Map(), all: [], paid: [], lost: [], raw, repair };
 	return await runItems<PreparedItem>(this, items, {
-		prepare: (i, problems) => prepareItem(this, i, checkBy, repair, problems),
+		// A bad Batch Size refuses every item (naming the option) before anything is sent.
+		prepare: (i, problems) => prepareItem(this, i, checkBy, repair, batchSize, problems),
 		// One request at a time: each check costs tokens and is retried only on 429.
 		plan: (ready) => {
 			for (const r of ready) run.byItem.set(r.itemIndex, r.value);
 			run.all.push(...ready.flatMap((r) => r.value.entries));
-			return packCheckEntries(run.all, batchSize).map((chunk) => ({
+			const size = batchSize.kind === 'value' ? batchSize.value : CHECK_BATCH_LIMIT;
+			return packCheckEntries(run.all, size).map((chunk) => ({
 				items: [...new Set(chunk.map((e) => e.itemIndex))],
 				send: async () => await checkChunk(this, chunk, run),
 			}));

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { getArea } from '../../../../shared/protectedAreas/area';
-import { missingIdReason, readId } from '../../../../shared/input';
+import { takeId } from '../shared/idFields';
 import { runItems } from '../../../../shared/runner';
 
 const show = { resource: ['protectedArea'], operation: ['get'] };
@@ -26,11 +26,7 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	return await runItems(this, items, {
 		prepare: (i, problems) =>
-			problems.take(
-				'Area ID',
-				readId(this.getNodeParameter('areaId', i, ''), 'area'),
-				missingIdReason('area'),
-			) as string,
+			takeId(this, i, problems, { name: 'areaId', label: 'Area ID', noun: 'area' }),
 		run: async (i, id) => await getArea.call(this, id, i),
 	});
 }
