@@ -5,7 +5,7 @@
  * the place: feature, ring, position). The problem codes stay as they are for machines. Pure.
  */
 import type { PointAreaFrom } from '../geometry/pointArea';
-import type { ProblemWhere } from './validation';
+import type { ProblemWhere } from './plotReports';
 
 /** What the user mapped. */
 export interface UserTerms {
