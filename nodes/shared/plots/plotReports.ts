@@ -1,11 +1,22 @@
 /**
  * What Plot → Validate reports (the shapes `validateRows` in validation.ts returns): per row its
  * problems, with where they are, its features, duplicates and overlaps; and the summary of
- * all rows. Types only; kept apart so that userTerms.ts can name a problem's place without
+ * all rows, and the caps of its lists. Types and constants only; kept apart so that userTerms.ts can name a problem's place without
  * importing the validation itself.
  */
 import type { Location } from '../geometry';
 import type { CheckedGeometry } from './geometrySource';
+
+/**
+ * Output caps (a count with a cap, never a list that grows with the square of the rows):
+ * each row lists at most this many duplicates and overlaps (overlaps largest first) and
+ * carries their full counts (`duplicate_count`, `overlap_count`). A row with at most this
+ * many overlaps gets a warning for each; a row with more gets one warning naming the count
+ * and the largest.
+ */
+export const MAX_LISTED_PER_ROW = 5;
+/** The summary lists at most this many duplicates and overlaps (overlaps largest first); its counts are full. */
+export const MAX_LISTED_IN_SUMMARY = 100;
 
 /** A Plot Field that cannot be used (e.g. an unknown commodity). */
 export interface FieldProblem {
