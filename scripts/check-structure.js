@@ -27,7 +27,9 @@ for (const check of CHECKS) {
 	if (run.status !== 0) failed.push(check);
 }
 if (failed.length > 0) {
-	console.log(`\ncheck-structure: FAILED ${failed.map((c) => `npm run ${c}`).join(', ')} (see above)`);
+	console.log(
+		`\ncheck-structure: FAILED ${failed.map((c) => `npm run ${c}`).join(', ')} (see above)`,
+	);
 	process.exitCode = 1;
 } else {
 	console.log(`\ncheck-structure: ${CHECKS.join(', ')} passed`);

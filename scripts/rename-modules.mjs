@@ -2,7 +2,7 @@
 /**
  * Renames modules and fixes every relative import to them (dev only; not published, no deps).
  *
- *   node scripts/rename-modules.mjs [--dry-run] [--map mapping.json] [old=new ...]
+ *   node scripts/rename-modules.mjs [--dry-run] [--root DIR] [--map mapping.json] [old=new ...]
  *
  * The mapping (old → new, paths from the repository root, files or folders) is issue 22's
  * target map (DEFAULT_MAP below) unless `--map` (a JSON object) or `old=new` pairs are given.
@@ -205,6 +205,8 @@ export function planRename(root, mapping) {
 	return { entries, moves, rewritten, changes, skipped, problems };
 }
 
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Text mentions of an old path (without extension) in tracked files, after the moves: to check by hand. */
 function leftoverMentions(root, entries) {
 	let tracked;
@@ -214,6 +216,10 @@ function leftoverMentions(root, entries) {
 		return [];
 	}
 	const needles = entries.map((e) => e.from.replace(/\.(ts|js)$/, ''));
+	// A moved file named alone in quotes ('validate.ts' in join(dir, 'validate.ts')).
+	const names = entries
+		.filter((e) => e.kind === 'file')
+		.map((e) => new RegExp(`['"\`]${escapeRegExp(path.posix.basename(e.from))}['"\`]`));
 	const found = [];
 	for (const file of tracked) {
 		if (!file || !/\.(ts|js|mjs|cjs|md|json|ya?ml)$/.test(file) || file === 'package-lock.json')
@@ -229,9 +235,11 @@ function leftoverMentions(root, entries) {
 		lines.forEach((line, i) => {
 			for (const needle of needles) {
 				const short = needle.replace(/^nodes\//, '');
-				const at = new RegExp(`${short.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9_])`);
+				const at = new RegExp(`${escapeRegExp(short)}(?![A-Za-z0-9_])`);
 				if (at.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 160)}`);
 			}
+			for (const name of names)
+				if (name.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 160)}`);
 		});
 	}
 	return [...new Set(found)];
@@ -240,24 +248,32 @@ function leftoverMentions(root, entries) {
 /** Parses the command line into `{ dryRun, mapping }`. */
 export function parseArgs(argv, readJson = (f) => JSON.parse(fs.readFileSync(f, 'utf8'))) {
 	let dryRun = false;
+	let root;
 	let mapping;
 	const pairs = {};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		if (arg === '--dry-run') dryRun = true;
 		else if (arg === '--map') mapping = readJson(argv[++i]);
+		else if (arg === '--root') root = argv[++i];
 		else if (arg.includes('=')) {
 			const [from, to] = arg.split('=');
 			pairs[from.replace(/\/$/, '')] = to.replace(/\/$/, '');
-		} else throw new Error(`unknown argument ${arg} (use --dry-run, --map file.json, old=new)`);
+		} else
+			throw new Error(
+				`unknown argument ${arg} (use --dry-run, --root DIR, --map file.json, old=new)`,
+			);
 	}
 	if (Object.keys(pairs).length > 0) mapping = { ...(mapping ?? {}), ...pairs };
-	return { dryRun, mapping: mapping ?? DEFAULT_MAP };
+	return { dryRun, root, mapping: mapping ?? DEFAULT_MAP };
 }
 
 function main() {
-	const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-	const { dryRun, mapping } = parseArgs(process.argv.slice(2));
+	const args = parseArgs(process.argv.slice(2));
+	const { dryRun, mapping } = args;
+	const root = path.resolve(
+		args.root ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'),
+	);
 	const plan = planRename(root, mapping);
 	for (const s of plan.skipped) console.log(`skip  ${s}`);
 	if (plan.problems.length > 0) {
