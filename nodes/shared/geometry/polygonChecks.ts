@@ -104,7 +104,7 @@ function checkRing(
 }
 
 /** Edges of the rings (each closed ring of n positions has n - 1). */
-function edgesOf(parts: Position[][][]): number {
+export function edgesOf(parts: Position[][][]): number {
 	let n = 0;
 	for (const rings of parts) for (const ring of rings) n += Math.max(0, ring.length - 1);
 	return n;

@@ -28,7 +28,7 @@ import Flatbush from 'flatbush';
 
 import type { MultiPolygon, PlotGeometry, Polygon } from '../geometry';
 import type { Box } from './sharedArea';
-import { boxesShareArea, sharedArea, SLIVER_M2 } from './sharedArea';
+import { boxesShareArea, boxOfRings, sharedArea, SLIVER_M2 } from './sharedArea';
 
 /** The pairwise measure of two plots lives in sharedArea.ts; its callers import it from here too. */
 export type { SharedBy } from './sharedArea';
@@ -161,21 +161,16 @@ function geometryHash(geometry: PlotGeometry): string {
 }
 
 function boxOf(geometry: Polygon | MultiPolygon): Box {
-	let minX = Infinity;
-	let minY = Infinity;
-	let maxX = -Infinity;
-	let maxY = -Infinity;
 	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+	const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
 	for (const polygon of polygons) {
-		// The outer ring bounds the polygon; holes lie inside it.
-		for (const [x, y] of polygon[0] ?? []) {
-			if (x < minX) minX = x;
-			if (y < minY) minY = y;
-			if (x > maxX) maxX = x;
-			if (y > maxY) maxY = y;
-		}
+		const [minX, minY, maxX, maxY] = boxOfRings(polygon);
+		if (minX < box[0]) box[0] = minX;
+		if (minY < box[1]) box[1] = minY;
+		if (maxX > box[2]) box[2] = maxX;
+		if (maxY > box[3]) box[3] = maxY;
 	}
-	return [minX, minY, maxX, maxY];
+	return box;
 }
 
 function isArea(geometry: PlotGeometry): geometry is Polygon | MultiPolygon {

@@ -8,6 +8,7 @@ import polygonClipping from 'polygon-clipping';
 import { orient2d } from 'robust-predicates';
 
 import type { MultiPolygon, Polygon, Position } from '../geometry';
+import { edgesOf } from '../geometry/polygonChecks';
 
 /** A bounding box: [minX, minY, maxX, maxY]. */
 export type Box = [number, number, number, number];
@@ -42,7 +43,8 @@ const SHORTCUT_MAX_EDGE_PAIRS = 40_000;
  */
 export const SLIVER_M2 = 0.001;
 
-function boxOfRings(rings: Rings): Box {
+/** The box of a polygon's rings: its outer ring's (holes lie inside it). */
+export function boxOfRings(rings: Rings): Box {
 	let minX = Infinity;
 	let minY = Infinity;
 	let maxX = -Infinity;
@@ -146,12 +148,6 @@ function sharedWithoutContact(p: Rings, q: Rings): number {
 	return Math.max(0, m2);
 }
 
-function edgeCount(parts: Rings[]): number {
-	let n = 0;
-	for (const rings of parts) for (const ring of rings) n += Math.max(0, ring.length - 1);
-	return n;
-}
-
 /**
  * The shared area of two polygon geometries in m², by the clipping library: polygon-clipping
  * (a sweep line with exact orientation tests), and polyclip-ts (the same algorithm in
@@ -188,7 +184,7 @@ export function sharedArea(
 		for (const q of partsB) if (boxesShareArea(boxP, boxOfRings(q))) pairs.push([p, q]);
 	}
 	if (pairs.length === 0) return { m2: 0, by: 'apart' };
-	if (edgeCount(partsA) * edgeCount(partsB) <= SHORTCUT_MAX_EDGE_PAIRS) {
+	if (edgesOf(partsA) * edgesOf(partsB) <= SHORTCUT_MAX_EDGE_PAIRS) {
 		if (!pairs.some(([p, q]) => boundariesMeet(p, q))) {
 			let m2 = 0;
 			for (const [p, q] of pairs) m2 += sharedWithoutContact(p, q);

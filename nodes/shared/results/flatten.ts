@@ -318,16 +318,20 @@ export function perPlotResults(job: IDataObject, options: PerPlotOptions): IData
 			const row = simplifyPlotResult(plot, job, options.resultKeys, runs);
 			return options.decisionFirst ? decisionFirst(row) : row;
 		}
-		const outcome = plotOutcome(plot, job, runs);
-		return {
-			...plot,
-			job_id: str(job?.job_id),
-			job_status: str(job?.status),
-			failed: outcome.failed,
-			failure_reason: outcome.failure_reason,
-			results_reason: outcome.results_reason,
-		};
+		return rawRow(plot, job, plotOutcome(plot, job, runs));
 	});
+}
+
+/** A raw-mode row: `row` with the job's id and status and the plot's outcome added. */
+function rawRow(row: IDataObject, job: IDataObject, outcome: PlotOutcome): IDataObject {
+	return {
+		...row,
+		job_id: str(job?.job_id),
+		job_status: str(job?.status),
+		failed: outcome.failed,
+		failure_reason: outcome.failure_reason,
+		results_reason: outcome.results_reason,
+	};
 }
 
 /**
@@ -351,12 +355,5 @@ export function jobRowWithoutPlots(
 		const row = simplifyPlotResult({}, job, options.resultKeys, undefined, outcome);
 		return options.decisionFirst ? decisionFirst(row) : row;
 	}
-	return {
-		plot_id: null,
-		job_id: str(job?.job_id),
-		job_status: str(job?.status),
-		failed: outcome.failed,
-		failure_reason: outcome.failure_reason,
-		results_reason: outcome.results_reason,
-	};
+	return rawRow({ plot_id: null }, job, outcome);
 }
