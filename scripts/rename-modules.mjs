@@ -17,7 +17,9 @@
  *
  * It reports each move, each rewritten path (`file: 'old' → 'new'`), and the text mentions of
  * an old path that are not imports (docs, comments, `join(__dirname, …)`) to check by hand.
- * `--dry-run` prints the same report and changes nothing. Run `npm run typecheck`, `npx jest`
+ * A file holding the line `rename-modules: leave this file as it is` is neither rewritten
+ * nor listed (its paths are data, as in this script's own test). `--dry-run` prints the
+ * same report and changes nothing. Run `npm run typecheck`, `npx jest`
  * and `npm run check:structure` afterwards.
  */
 import { execFileSync } from 'node:child_process';
@@ -48,6 +50,8 @@ export const DEFAULT_MAP = {
 
 /** This script (its map names the old paths on purpose). */
 const SELF = 'scripts/rename-modules.mjs';
+/** A file holding this line is left as it is (e.g. the script's test, whose paths are data). */
+export const SKIP_MARK = 'rename-modules: leave this file as it is';
 /** Where imports are rewritten. */
 export const SCAN_DIRS = ['nodes', 'credentials', 'test', 'bench', 'scripts'];
 const SOURCE = /\.(ts|js|mjs|cjs)$/;
@@ -179,6 +183,10 @@ export function planRename(root, mapping) {
 	for (const file of sourceFiles(root)) {
 		if (file === SELF) continue;
 		const text = fs.readFileSync(path.join(root, file), 'utf8');
+		if (text.includes(SKIP_MARK)) {
+			skipped.push(`${file}: left as it is (${SKIP_MARK})`);
+			continue;
+		}
 		const fileMoved = moves.has(file);
 		const fileChanges = [];
 		const next = text.replace(PATH_STRING, (whole, quote, relative, fromRoot) => {
@@ -231,6 +239,7 @@ function leftoverMentions(root, entries) {
 		} catch {
 			continue;
 		}
+		if (text.includes(SKIP_MARK)) continue;
 		const lines = text.split('\n');
 		lines.forEach((line, i) => {
 			for (const needle of needles) {

@@ -3,6 +3,8 @@
  * with `git mv` and rewrites every relative path that resolves to a moved file — imports,
  * `jest.mock`/`jest.requireActual`, `import()` types, `join(__dirname, …)` paths, paths from
  * the root — in the files that stay and in the files that move, keeping each path's style.
+ *
+ * rename-modules: leave this file as it is (the paths below are the test's data).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,6 +53,8 @@ const FILES: Record<string, string> = {
 		'',
 	].join('\n'),
 	'test/unit/unrelated.ts': 'export const unrelated = 4;\n',
+	'test/unit/b.test.ts':
+		"// rename-modules: leave this file as it is\nimport { sleep } from '../../nodes/shared/helpers/sleep';\n",
 	'README.md': 'Waits use nodes/shared/helpers/sleep.ts.\n',
 };
 
@@ -89,6 +93,10 @@ describe('scripts/rename-modules.mjs', () => {
 			'move  nodes/GeospatialAnalysis/v1/actions/shared → nodes/GeospatialAnalysis/v1/actions/commonFields',
 		);
 		expect(result.stdout).toContain('skip  nodes/shared/transport/errors.ts: not there');
+		expect(result.stdout).toContain(
+			'skip  test/unit/b.test.ts: left as it is (rename-modules: leave this file as it is)',
+		);
+		expect(read(dir, 'test/unit/b.test.ts')).toBe(FILES['test/unit/b.test.ts']);
 		expect(result.stdout).toMatch(
 			/rename-modules: 3 moved \(4 files\), \d+ module paths rewritten/,
 		);
