@@ -4,18 +4,8 @@
  * label, e.g. Point Area (Ha)), then the technical detail (the geometry layer's message, with
  * the place: feature, ring, position). The problem codes stay as they are for machines. Pure.
  */
-import type { Location } from '../geometry';
 import type { PointAreaFrom } from '../geometry/pointArea';
-
-/** Where a problem is. `feature` is null when it concerns the whole row. */
-export interface ProblemWhere extends Location {
-	feature: number | null;
-	/** The Plot Field, for a field problem. */
-	field?: string;
-	/** The other plot, for a duplicate or an overlap. */
-	other_item?: number;
-	other_feature?: number;
-}
+import type { ProblemWhere } from './plotReports';
 
 /** What the user mapped. */
 export interface UserTerms {

@@ -6,14 +6,13 @@
  * position, or the field), warnings, the geodesic area, the vertex count, point or polygon,
  * whether the EUDR 4 ha rule is met, and with Repair Geometry the repaired geometry and the
  * list of repairs. Across all rows (`overlaps.ts`): exact duplicate geometries and
- * overlapping plots.
+ * overlapping plots. The report shapes and their caps are in plotReports.ts, the summary of
+ * all rows in validationSummary.ts.
  */
 import { area } from '@turf/area';
 
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
-import type { Reading } from '../input';
-import type { CheckedGeometry } from './geometrySource';
 import type { CrossCheck, PlotShape } from './overlaps';
 import {
 	crossCheckPlots,
@@ -21,102 +20,35 @@ import {
 	MAX_CANDIDATES_PER_PLOT,
 	MAX_MEASURED_PER_PLOT,
 } from './overlaps';
-import type { ProblemWhere, UserTerms } from './userTerms';
+import type {
+	RowInput,
+	ProblemWhere,
+	ReportedProblem,
+	FeatureReport,
+	DuplicateReport,
+	OverlapReport,
+	RowReport,
+	ValidationSummary,
+} from './plotReports';
+import { MAX_LISTED_PER_ROW } from './plotReports';
+import type { UserTerms } from './userTerms';
 import { inUserTerms } from './userTerms';
+import { roundTo, summarise } from './validationSummary';
 
-/**
- * Output caps (a count with a cap, never a list that grows with the square of the rows):
- * each row lists at most this many duplicates and overlaps (overlaps largest first) and
- * carries their full counts (`duplicate_count`, `overlap_count`). A row with at most this
- * many overlaps gets a warning for each; a row with more gets one warning naming the count
- * and the largest.
- */
-export const MAX_LISTED_PER_ROW = 5;
-/** The summary lists at most this many duplicates and overlaps (overlaps largest first); its counts are full. */
-export const MAX_LISTED_IN_SUMMARY = 100;
+export { MAX_LISTED_IN_SUMMARY, MAX_LISTED_PER_ROW } from './plotReports';
 
-/** A Plot Field that cannot be used (e.g. an unknown commodity). */
-export interface FieldProblem {
-	field: string;
-	reason: string;
-}
-
-/** One input row as read by the node. */
-export interface RowInput {
-	/** Item index. */
-	row: number;
-	geometry: CheckedGeometry;
-	fieldProblems: FieldProblem[];
-	/** Point Area (Ha) as read (`readHectares`); overrides a point feature's own `properties.point_ha`. */
-	pointHa?: Reading<number>;
-}
-
-export interface ReportedProblem {
-	code: string;
-	message: string;
-	where: ProblemWhere;
-}
-
-export interface FeatureReport {
-	feature: number;
-	geometry_type: string | null;
-	vertex_count: number;
-	/** Geodesic area of a polygon, the declared area of a point; null when not known. */
-	area_ha: number | null;
-	/**
-	 * Where `area_ha` comes from: the geometry, or for a point `point_ha` (Point Area (Ha) or the
-	 * feature's own point_ha: what Register sends as point_ha), `Area`, `area_ha` or `AREA`.
-	 */
-	area_from: 'geometry' | 'point_ha' | 'Area' | 'area_ha' | 'AREA' | null;
-	/** EUDR: true for a polygon and a point of up to 4 ha, false for a point above 4 ha, null for a point without an area. */
-	meets_4ha_rule: boolean | null;
-}
-
-export interface DuplicateReport {
-	feature: number;
-	other_item: number;
-	other_feature: number;
-}
-
-export interface OverlapReport {
-	feature: number;
-	other_item: number;
-	other_feature: number;
-	overlap_ha: number;
-	overlap_percent_of_this: number;
-	overlap_percent_of_other: number;
-}
-
-export interface RowReport {
-	valid: boolean;
-	problems: ReportedProblem[];
-	warnings: ReportedProblem[];
-	/** Every problem as one line (`feature 0, ring 0: …`), joined by " | "; "" when none. */
-	problem_summary: string;
-	/** Point, Polygon or MultiPolygon; several types joined by ", "; null when unreadable. */
-	geometry_type: string | null;
-	is_point: boolean;
-	feature_count: number;
-	vertex_count: number;
-	area_ha: number | null;
-	meets_4ha_rule: boolean | null;
-	features: FeatureReport[];
-	/** At most MAX_LISTED_PER_ROW, in input order; `duplicate_count` is the full count. */
-	duplicates: DuplicateReport[];
-	duplicate_count: number;
-	/** At most MAX_LISTED_PER_ROW, largest first; `overlap_count` is the full count of those measured. */
-	overlaps: OverlapReport[];
-	overlap_count: number;
-	/**
-	 * Plots whose boxes overlap this row's plots but whose shared area was not measured (the
-	 * per-plot cap, MAX_MEASURED_PER_PLOT); 0 when every candidate was measured.
-	 */
-	overlaps_not_measured: number;
-	/** With Repair Geometry: what was changed. */
-	repairs?: Array<{ code: string; message: string; feature: number }>;
-	/** With Repair Geometry: the repaired features (null when the row could not be read). */
-	repaired_geojson?: { type: 'FeatureCollection'; features: unknown[] } | null;
-}
+/** The report shapes live in plotReports.ts; Validate's callers import them from here. */
+export type {
+	FieldProblem,
+	RowInput,
+	ProblemWhere,
+	ReportedProblem,
+	FeatureReport,
+	DuplicateReport,
+	OverlapReport,
+	RowReport,
+	ValidationSummary,
+} from './plotReports';
 
 export interface ValidateRowsOptions {
 	repair: boolean;
@@ -129,52 +61,6 @@ export interface ValidateRowsOptions {
 	terms?: UserTerms;
 }
 
-export interface ValidationSummary {
-	items: number;
-	valid_items: number;
-	invalid_items: number;
-	items_with_warnings: number;
-	features: number;
-	total_area_ha: number;
-	problems_by_code: Record<string, number>;
-	warnings_by_code: Record<string, number>;
-	invalid_item_indexes: number[];
-	duplicate_pairs: number;
-	overlapping_pairs: number;
-	/** Pairs of plots whose bounding boxes share area (exact duplicates left out). */
-	overlap_candidate_pairs: number;
-	/** Candidate pairs left unmeasured by the per-plot cap (see `limits`). */
-	overlap_pairs_not_measured: number;
-	/**
-	 * Plots for which the index stopped looking after `limits.overlap_candidates_looked_at_per_plot`
-	 * plots over their extent: when not 0, the two counts above are minimums.
-	 */
-	plots_with_candidates_capped: number;
-	/** The caps on this output and on the overlap check, by name. */
-	limits: {
-		duplicates_and_overlaps_listed_per_item: number;
-		duplicates_and_overlaps_listed_in_summary: number;
-		overlaps_measured_per_plot: number;
-		overlap_candidates_looked_at_per_plot: number;
-	};
-	/** At most MAX_LISTED_IN_SUMMARY, in input order; `duplicate_pairs` is the full count. */
-	duplicates: Array<{
-		item: number;
-		feature: number;
-		duplicate_of_item: number;
-		duplicate_of_feature: number;
-	}>;
-	overlaps: Array<{
-		item: number;
-		feature: number;
-		other_item: number;
-		other_feature: number;
-		overlap_ha: number;
-		overlap_percent_of_first: number;
-		overlap_percent_of_second: number;
-	}>;
-}
-
 interface RowCross {
 	duplicates: DuplicateReport[];
 	overlaps: OverlapReport[];
@@ -183,8 +69,6 @@ interface RowCross {
 	atLeast: boolean;
 	failures: number;
 }
-
-const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places;
 
 function where(feature: number | null, location?: Location): ProblemWhere {
 	return { feature: feature !== null && feature >= 0 ? feature : null, ...(location ?? {}) };
@@ -302,7 +186,7 @@ function checkRow(input: RowInput): Checked {
 			// 4.5 ha: meets_4ha_rule false; 4 ha: true, but Register would be refused).
 			const declared = readPointArea(feature.properties, input.pointHa);
 			if (declared.kind === 'value') {
-				report.area_ha = round(declared.value, 4);
+				report.area_ha = roundTo(declared.value, 4);
 				report.area_from = declared.from.kind === 'field' ? 'point_ha' : declared.from.name;
 				report.meets_4ha_rule = meets4haRule('Point', declared.value);
 			} else if (declared.kind === 'missing' && usable) {
@@ -313,7 +197,7 @@ function checkRow(input: RowInput): Checked {
 				});
 			}
 		} else if (usable) {
-			report.area_ha = round(area(geometry as never) / 10_000, 4);
+			report.area_ha = roundTo(area(geometry as never) / 10_000, 4);
 			report.area_from = 'geometry';
 			report.meets_4ha_rule = meets4haRule(geometry.type, undefined);
 		}
@@ -367,9 +251,9 @@ function crossProblems(
 		});
 	}
 	for (const o of cross.overlaps) {
-		const overlapHa = round(o.overlapM2 / 10_000, 4);
-		const pa = round(o.percentOfA, 2);
-		const pb = round(o.percentOfB, 2);
+		const overlapHa = roundTo(o.overlapM2 / 10_000, 4);
+		const pa = roundTo(o.percentOfA, 2);
+		const pb = roundTo(o.percentOfB, 2);
 		const sides: Array<[typeof o.a, typeof o.b, number, number]> = [
 			[o.a, o.b, pa, pb],
 			[o.b, o.a, pb, pa],
@@ -499,7 +383,7 @@ export function validateRows(
 			vertex_count: c.features.reduce((n, f) => n + f.vertex_count, 0),
 			area_ha:
 				readable && areas.every((a) => a !== null)
-					? round(
+					? roundTo(
 							areas.reduce((s: number, a) => s + (a ?? 0), 0),
 							4,
 						)
@@ -531,78 +415,4 @@ export function validateRows(
 		return report;
 	});
 	return { reports, summary: summarise(rows, reports, cross), cross };
-}
-
-function countBy(list: ReportedProblem[], into: Record<string, number>): void {
-	for (const p of list) into[p.code] = (into[p.code] ?? 0) + 1;
-}
-
-function summarise(
-	rows: readonly RowInput[],
-	reports: RowReport[],
-	cross: CrossCheck,
-): ValidationSummary {
-	const problems: Record<string, number> = {};
-	const warnings: Record<string, number> = {};
-	for (const r of reports) {
-		countBy(r.problems, problems);
-		countBy(r.warnings, warnings);
-	}
-	return {
-		items: reports.length,
-		valid_items: reports.filter((r) => r.valid).length,
-		invalid_items: reports.filter((r) => !r.valid).length,
-		items_with_warnings: reports.filter((r) => r.warnings.length > 0).length,
-		features: reports.reduce((n, r) => n + r.feature_count, 0),
-		total_area_ha: round(
-			reports.reduce((s, r) => s + (r.area_ha ?? 0), 0),
-			4,
-		),
-		problems_by_code: problems,
-		warnings_by_code: warnings,
-		invalid_item_indexes: reports.flatMap((r, i) => (r.valid ? [] : [rows[i].row])),
-		duplicate_pairs: cross.duplicates.length,
-		overlapping_pairs: cross.overlaps.length,
-		overlap_candidate_pairs: cross.candidatePairs,
-		overlap_pairs_not_measured: cross.unmeasuredPairs,
-		plots_with_candidates_capped: cross.cappedPlots,
-		limits: {
-			duplicates_and_overlaps_listed_per_item: MAX_LISTED_PER_ROW,
-			duplicates_and_overlaps_listed_in_summary: MAX_LISTED_IN_SUMMARY,
-			overlaps_measured_per_plot: MAX_MEASURED_PER_PLOT,
-			overlap_candidates_looked_at_per_plot: MAX_CANDIDATES_PER_PLOT,
-		},
-		duplicates: cross.duplicates.slice(0, MAX_LISTED_IN_SUMMARY).map((d) => ({
-			item: d.duplicate.row,
-			feature: d.duplicate.feature,
-			duplicate_of_item: d.first.row,
-			duplicate_of_feature: d.first.feature,
-		})),
-		overlaps: largestFirst(cross.overlaps, MAX_LISTED_IN_SUMMARY).map((o) => ({
-			item: o.a.row,
-			feature: o.a.feature,
-			other_item: o.b.row,
-			other_feature: o.b.feature,
-			overlap_ha: round(o.overlapM2 / 10_000, 4),
-			overlap_percent_of_first: round(o.percentOfA, 2),
-			overlap_percent_of_second: round(o.percentOfB, 2),
-		})),
-	};
-}
-
-/** The `limit` largest overlaps, largest first (ties: input order), without sorting them all. */
-function largestFirst(overlaps: CrossCheck['overlaps'], limit: number): CrossCheck['overlaps'] {
-	const order = overlaps.map((_o, k) => k);
-	const by = (x: number, y: number) => overlaps[y].overlapM2 - overlaps[x].overlapM2 || x - y;
-	if (order.length <= limit) return order.sort(by).map((k) => overlaps[k]);
-	// a bounded selection: keep the best `limit` seen so far, sorted
-	const best: number[] = [];
-	for (const k of order) {
-		if (best.length === limit && by(k, best[limit - 1]) >= 0) continue;
-		let at = best.length;
-		while (at > 0 && by(k, best[at - 1]) < 0) at--;
-		best.splice(at, 0, k);
-		if (best.length > limit) best.pop();
-	}
-	return best.map((k) => overlaps[k]);
 }

@@ -282,8 +282,10 @@ describe('self-intersection detection', () => {
 				/(from|require\()\s*'@turf\/kinks'/,
 			);
 		}
-		// the sweep line moved from sweepline-intersections into crossings.ts (findCrossings)
-		expect(readFileSync(join(dir, 'validate.ts'), 'utf8')).toMatch(/from '\.\/crossings'/);
+		// the sweep line moved from sweepline-intersections into crossings.ts (findCrossings);
+		// validate.ts runs the polygon checks of polygonChecks.ts, which scan with it
+		expect(readFileSync(join(dir, 'validate.ts'), 'utf8')).toMatch(/from '\.\/polygonChecks'/);
+		expect(readFileSync(join(dir, 'polygonChecks.ts'), 'utf8')).toMatch(/from '\.\/crossings'/);
 	});
 });
 

@@ -15,6 +15,7 @@ const EMITTERS = [
 	'nodes/shared/geometry/parse.ts',
 	'nodes/shared/geometry/shape.ts',
 	'nodes/shared/geometry/validate.ts',
+	'nodes/shared/geometry/polygonChecks.ts',
 	'nodes/shared/plots/geometrySource.ts',
 	'nodes/shared/plots/overlaps.ts',
 	'nodes/shared/plots/validation.ts',
