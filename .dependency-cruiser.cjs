@@ -5,8 +5,8 @@
  * An import may only go to the same or a lower layer; no cycles. Lowest first:
  *   1 pure basics   nodes/shared/{input,geometry,geoFiles,time,values}/ (and helpers/, until it goes)
  *   2 transport     nodes/shared/transport/ (every HTTP call)
- *   3 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities}/
- *   4 the runner    nodes/shared/runner/
+ *   3 the runner    nodes/shared/runner/ (the item runner, its error items and its pool)
+ *   4 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities}/
  *   5 the nodes     credentials/, nodes/GeospatialAnalysis* /
  * Besides: nodes/shared/ never imports a node folder or credentials/ (credentials/ may import
  * nodes/shared/transport for the login, never the other way round); no operation file
@@ -20,8 +20,8 @@
 const LAYERS = {
 	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'helpers'],
 	transport: ['transport'],
-	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities'],
 	runner: ['runner'],
+	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities'],
 };
 
 const shared = (folders) => `^nodes/shared/(${folders.join('|')})/`;
@@ -55,19 +55,19 @@ module.exports = {
 			'layer-1-basics-imports-only-basics',
 			BASICS,
 			`${TRANSPORT}|${DOMAIN}|${RUNNER}`,
-			'Layer 1 (input, geometry, geoFiles, time, values) is pure: it imports nothing from transport, the domain or the runner. Move the code that needs them up, or what it needs down.',
+			'Layer 1 (input, geometry, geoFiles, time, values) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
 		),
 		upward(
 			'layer-2-transport-imports-only-basics',
 			TRANSPORT,
 			`${DOMAIN}|${RUNNER}`,
-			'Layer 2 (transport) may import layer 1 only: move what it needs out of the domain/runner into transport or layer 1.',
+			'Layer 2 (transport) may import layer 1 only: move what it needs out of the runner/domain into transport or layer 1.',
 		),
 		upward(
-			'layer-3-domain-never-imports-the-runner',
-			DOMAIN,
+			'layer-3-runner-never-imports-the-domain',
 			RUNNER,
-			'Layer 3 (plots, jobs, protectedAreas, account, results, capabilities) may import layers 1-2 and itself, not the runner (layer 4).',
+			DOMAIN,
+			'Layer 3 (the item runner) may import layers 1-2 and itself, not the domain (layer 4): the runner knows items, problems and failures, not plots or jobs.',
 		),
 		upward(
 			'shared-never-imports-nodes-or-credentials',
