@@ -13,6 +13,7 @@
  */
 import { crsName, isWgs84Crs } from '../geometry/crs';
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
+import { isObject } from '../values/answerValues';
 import { flat2d, foldCollection } from './geometry';
 import type { XmlFeature } from './kml';
 import type { Geometry } from './types';
@@ -34,9 +35,6 @@ function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkCrs(value: Record<string, unknown>, fileName: string) {
 	if (value.crs !== undefined && !isWgs84Crs(value.crs)) {

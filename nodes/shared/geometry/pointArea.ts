@@ -12,7 +12,8 @@
  * spellings in supplier files). Plot → Validate, Register and Export read it here alone.
  */
 import { readLooseNumber } from './numbers';
-import { isRecord, showValue } from './shape';
+import { isObject } from '../values/answerValues';
+import { showValue } from './shape';
 
 /** EUDR: a point stands for a plot of at most this many hectares. */
 export const EUDR_POINT_MAX_HA = 4;
@@ -63,7 +64,7 @@ export function readPointArea(
 			from: { kind: 'field', name: fieldLabel },
 			reason: `${showValue(mapped)} is not a number (${read.reason})`,
 		};
-	if (!isRecord(properties)) return { kind: 'missing' };
+	if (!isObject(properties)) return { kind: 'missing' };
 	for (const name of POINT_AREA_PROPERTIES) {
 		const own = properties[name];
 		if (own === undefined || own === null) continue;

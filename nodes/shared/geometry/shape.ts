@@ -1,3 +1,4 @@
+import { isObject } from '../values/answerValues';
 import type { Location, PlotGeometry, Position } from './types';
 
 /** A defect found while checking the structure of a value. */
@@ -20,10 +21,6 @@ const OTHER_GEOMETRY_HINTS: Record<string, string> = {
 	GeometryCollection:
 		'split it into separate Features, each with one Point, Polygon or MultiPolygon geometry',
 };
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isAcceptedGeometryType(type: unknown): type is PlotGeometry['type'] {
 	return (ACCEPTED_GEOMETRY_TYPES as readonly unknown[]).includes(type);
@@ -196,7 +193,7 @@ export function checkGeometryShape(geometry: unknown): Issue | null {
 				'the feature has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.',
 		};
 	}
-	if (!isRecord(geometry)) {
+	if (!isObject(geometry)) {
 		return {
 			code: 'invalid_geometry',
 			message: `the geometry is ${kindOf(geometry)} (${showValue(geometry)}), not a GeoJSON geometry object. Use e.g. {"type": "Polygon", "coordinates": [[[lon, lat], ...]]}.`,

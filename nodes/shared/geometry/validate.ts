@@ -1,5 +1,6 @@
 import { centroid } from '@turf/centroid';
 
+import { isObject } from '../values/answerValues';
 import { findCountry, isInBox, type CountryBox } from './countries';
 import { CROSSING_LIMIT, crossingBudget, scanCrossings, type CrossingScan } from './crossings';
 import { crsMessage, isWgs84Crs } from './crs';
@@ -15,7 +16,6 @@ import {
 	checkGeometryShape,
 	forEachPosition,
 	isAcceptedGeometryType,
-	isRecord,
 	kindOf,
 	polygonsOf,
 	positionLocation,
@@ -91,7 +91,7 @@ function samePosition(a: Position, b: Position): boolean {
 function structureIssue(
 	value: unknown,
 ): { code: string; message: string; where?: Location } | null {
-	if (!isRecord(value)) {
+	if (!isObject(value)) {
 		return {
 			code: 'not_a_feature',
 			message: `the feature is ${kindOf(value)} (${showValue(value)}), not a GeoJSON Feature. Give {"type": "Feature", "geometry": ..., "properties": {...}}.`,

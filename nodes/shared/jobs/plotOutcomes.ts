@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { str } from '../helpers/values';
+import { str } from '../values/answerValues';
 import { needsRunLookup, plotsOfRows } from '../results/flatten';
 import type { RunEvidence } from '../results/runs';
 import { runEvidence, runsFromResponse } from '../results/runs';

@@ -16,7 +16,7 @@ import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
 import { lostAnswerReason } from '../helpers/lostAnswer';
 import { parseServiceTimestamp, serviceTimestamp } from '../helpers/serviceTime';
-import { isObject } from '../helpers/values';
+import { isObject } from '../values/answerValues';
 import { serviceErrorOf } from '../transport/failure';
 import { paginate } from '../transport/paginate';
 import { apiRequest } from '../transport/request';

@@ -20,7 +20,7 @@
  *   items gives the fewest possible requests.
  */
 
-import { isObject } from '../helpers/values';
+import { isObject } from '../values/answerValues';
 import { UnexpectedAnswerError, describeBody } from '../transport/answers';
 
 export const MAX_FEATURES_PER_REQUEST = 20;

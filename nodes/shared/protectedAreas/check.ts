@@ -12,7 +12,7 @@
  * for results that name nothing.
  */
 
-import { isObject, num } from '../helpers/values';
+import { isObject, num } from '../values/answerValues';
 import { overlapKeys, readOverlap, strictestLegality } from '../results/overlap';
 
 export const CHECK_BATCH_LIMIT = 100;

@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { bool, isObject, num, str } from '../helpers/values';
+import { bool, isObject, num, str } from '../values/answerValues';
 import type { OverlapReading } from './overlap';
 import { errorText, readOverlap, strictestLegality } from './overlap';
 import type { RunEvidence } from './runs';

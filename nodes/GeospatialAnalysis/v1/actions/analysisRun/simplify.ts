@@ -7,7 +7,7 @@
  * unexpected shape.
  */
 
-import { isObject, num } from '../../../../shared/helpers/values';
+import { isObject, num } from '../../../../shared/values/answerValues';
 
 export type Json = Record<string, unknown>;
 
