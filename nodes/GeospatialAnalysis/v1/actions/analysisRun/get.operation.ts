@@ -4,6 +4,7 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idPath, missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
@@ -11,9 +12,9 @@ import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
 import { simplifyRun } from './simplify';
 
-const show = { resource: ['analysisRun'], operation: ['get'] };
+const displayOptions = { show: { resource: ['analysisRun'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Run ID',
 		name: 'runId',
@@ -23,7 +24,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. 500001',
 		description:
 			'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Simplify',
@@ -32,9 +32,10 @@ export const description: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

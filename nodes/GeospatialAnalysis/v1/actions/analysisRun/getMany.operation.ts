@@ -4,17 +4,18 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { readLimit } from '../shared/list';
+import { limitFields, readLimit } from '../shared/list';
 import { runsFromResponse, simplifyRun } from './simplify';
 
-const show = { resource: ['analysisRun'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Plot ID',
 		name: 'plotId',
@@ -24,25 +25,8 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. 100001',
 		description:
 			'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
-		displayOptions: { show },
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...show, returnAll: [false] } },
-	},
+	...limitFields,
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -51,7 +35,6 @@ export const description: INodeProperties[] = [
 		default: {},
 		description:
 			'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Check Type',
@@ -80,9 +63,10 @@ export const description: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	if (wanted === '') return true;

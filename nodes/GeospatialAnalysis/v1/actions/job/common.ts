@@ -4,17 +4,12 @@ import { missingIdReason, readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
-export function outputFields(
-	operation: string,
-	defaultOutput: 'job' | 'perPlot',
-): INodeProperties[] {
-	const show = { resource: ['job'], operation: [operation] };
+export function outputFields(defaultOutput: 'job' | 'perPlot'): INodeProperties[] {
 	return [
 		{
 			displayName: 'Output',
 			name: 'output',
 			type: 'options',
-			displayOptions: { show },
 			options: [
 				{
 					name: 'Job',
@@ -35,7 +30,7 @@ export function outputFields(
 			displayName: 'Simplify',
 			name: 'simplify',
 			type: 'boolean',
-			displayOptions: { show: { ...show, output: ['perPlot'] } },
+			displayOptions: { show: { output: ['perPlot'] } },
 			default: true,
 			description:
 				'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
@@ -44,7 +39,6 @@ export function outputFields(
 			displayName: 'Download Visualizations',
 			name: 'downloadImages',
 			type: 'boolean',
-			displayOptions: { show },
 			default: false,
 			description:
 				"Whether to download each plot's visualization image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image. Only PNG, JPEG, GIF or WebP images are attached, at most 50 MB per item and 100 MB per run of the node; a file skipped is listed with the reason.",
@@ -53,7 +47,7 @@ export function outputFields(
 			displayName: 'Put Image in Field',
 			name: 'binaryPropertyName',
 			type: 'string',
-			displayOptions: { show: { ...show, downloadImages: [true] } },
+			displayOptions: { show: { downloadImages: [true] } },
 			default: 'data',
 			description:
 				'Name of the binary field for the image. In Job output, images are numbered: data_0, data_1, and so on.',

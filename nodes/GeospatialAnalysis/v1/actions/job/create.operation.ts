@@ -4,7 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../commonFields/optionsCollection';
 
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
@@ -23,40 +25,33 @@ import {
 	requestFields,
 } from './jobRequest';
 
-const show = { resource: ['job'], operation: ['create'] };
+const displayOptions = { show: { resource: ['job'], operation: ['create'] } };
 
-export const description: INodeProperties[] = [
-	...requestFields(['create']),
+const properties: INodeProperties[] = [
+	...requestFields(),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: JOB_TEXT_FIELDS,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Max Tokens',
-				name: 'maxTokens',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Upper limit on the tokens the job may cost. When set (above 0) the node first asks the service for a free dry-run quote and creates nothing if the quote is higher. 0 means no limit.',
-			},
-			RECOVERY_WINDOW_FIELD,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Max Tokens',
+			name: 'maxTokens',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Upper limit on the tokens the job may cost. When set (above 0) the node first asks the service for a free dry-run quote and creates nothing if the quote is higher. 0 means no limit.',
+		},
+		RECOVERY_WINDOW_FIELD,
+	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
 	// Version 2 keeps Job Name, Notes and Additional Info in Options.

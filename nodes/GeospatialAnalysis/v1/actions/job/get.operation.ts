@@ -1,21 +1,25 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { runItems } from '../../../../shared/runner';
 import { readJobIds } from './common';
 
-export const description: INodeProperties[] = [
+const displayOptions = { show: { resource: ['job'], operation: ['get'] } };
+
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Job IDs',
 		name: 'jobId',
 		type: 'string',
 		required: true,
 		default: '={{ $json.job_id }}',
-		displayOptions: { show: { resource: ['job'], operation: ['get'] } },
 		description:
 			'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,10 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { executeList, listFields } from '../shared/list';
 
-const show = { resource: ['job'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [...listFields(show, 'jobs')];
+export const description = updateDisplayOptions(displayOptions, listFields('jobs'));
 
 export async function execute(
 	this: IExecuteFunctions,

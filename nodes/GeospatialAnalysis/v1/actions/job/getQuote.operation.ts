@@ -1,11 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { runItems } from '../../../../shared/runner';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { JobItem } from './jobRequest';
 import { jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
 
-export const description: INodeProperties[] = [...requestFields(['getQuote'])];
+const displayOptions = { show: { resource: ['job'], operation: ['getQuote'] } };
+
+export const description = updateDisplayOptions(displayOptions, requestFields());
 
 export async function execute(
 	this: IExecuteFunctions,

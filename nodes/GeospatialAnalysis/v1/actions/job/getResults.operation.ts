@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
@@ -8,19 +8,22 @@ import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
 import { outputFields, readJobIds } from './common';
 
-export const description: INodeProperties[] = [
+const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
+
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Job IDs',
 		name: 'jobId',
 		type: 'string',
 		required: true,
 		default: '={{ $json.job_id }}',
-		displayOptions: { show: { resource: ['job'], operation: ['getResults'] } },
 		description:
 			'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
 	},
-	...outputFields('getResults', 'perPlot'),
+	...outputFields('perPlot'),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

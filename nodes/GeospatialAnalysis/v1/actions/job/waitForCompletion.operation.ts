@@ -4,7 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../commonFields/optionsCollection';
 
 import { systemTiming } from '../../../../shared/helpers/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
@@ -25,16 +27,15 @@ import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
 import { outputFields, readJobIds } from './common';
 
-const show = { resource: ['job'], operation: ['waitForCompletion'] };
+const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Job IDs',
 		name: 'jobIds',
 		type: 'string',
 		required: true,
 		default: '={{ $json.job_id }}',
-		displayOptions: { show },
 		description:
 			'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
 	},
@@ -44,7 +45,6 @@ export const description: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0.1, maxValue: 1440 },
 		default: 4,
-		displayOptions: { show },
 		description:
 			'How long to wait at most (up to 24 hours). The default, 4 minutes, fits the shortest n8n Cloud execution limit (5 minutes for the whole workflow). The worker stays busy while waiting; for longer jobs set On Timeout to Output Current Status and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.',
 	},
@@ -52,7 +52,6 @@ export const description: INodeProperties[] = [
 		displayName: 'On Timeout',
 		name: 'onTimeout',
 		type: 'options',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'Fail',
@@ -69,35 +68,29 @@ export const description: INodeProperties[] = [
 		default: 'fail',
 		description: 'What to do with jobs that have not finished when Max Wait runs out',
 	},
-	...outputFields('waitForCompletion', 'job'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'First Check After (Seconds)',
-				name: 'firstCheckAfter',
-				type: 'number',
-				typeOptions: { minValue: 0.1 },
-				default: 2,
-				description: 'Delay before the first status check; later checks back off exponentially',
-			},
-			{
-				displayName: 'Max Poll Interval (Seconds)',
-				name: 'pollIntervalCap',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: 30,
-				description:
-					'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
-			},
-		],
-	},
+	...outputFields('job'),
+	optionsCollection([
+		{
+			displayName: 'First Check After (Seconds)',
+			name: 'firstCheckAfter',
+			type: 'number',
+			typeOptions: { minValue: 0.1 },
+			default: 2,
+			description: 'Delay before the first status check; later checks back off exponentially',
+		},
+		{
+			displayName: 'Max Poll Interval (Seconds)',
+			name: 'pollIntervalCap',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: 30,
+			description:
+				'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
+		},
+	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /** The message of a failed status check, without a closing period. */
 function checkErrorText(error: unknown): string {

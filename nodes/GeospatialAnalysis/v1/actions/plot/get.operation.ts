@@ -4,15 +4,16 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
 import { idPath, missingIdReason, readId } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['plot'], operation: ['get'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Plot ID',
 		name: 'plotId',
@@ -20,7 +21,6 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '100001',
-		displayOptions: { show },
 		description:
 			'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
 	},
@@ -29,11 +29,12 @@ export const description: INodeProperties[] = [
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
-		displayOptions: { show },
 		description:
 			'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,

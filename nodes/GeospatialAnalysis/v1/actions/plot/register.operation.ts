@@ -4,6 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../commonFields/optionsCollection';
 
 import type { Feature } from '../../../../shared/geometry';
 import { readPointArea } from '../../../../shared/geometry';
@@ -25,34 +28,28 @@ import {
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['plot'], operation: ['register'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['register'] } };
 
 export const MAX_PARALLEL_REQUESTS = 10;
 
-export const description: INodeProperties[] = [
-	...geometrySourceFields(show),
-	plotFieldsProperty(show),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			dateOrderOption,
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				default: 2,
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
-			},
-			repairGeometryOption('before sending'),
-		],
-	},
+const properties: INodeProperties[] = [
+	...geometrySourceFields(),
+	plotFieldsProperty,
+	optionsCollection([
+		dateOrderOption,
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			default: 2,
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
+		},
+		repairGeometryOption('before sending'),
+	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 interface PreparedItem extends RegistrationUnit {
 	features: Feature[];

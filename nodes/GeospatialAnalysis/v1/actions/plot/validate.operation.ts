@@ -4,6 +4,9 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { optionsCollection } from '../commonFields/optionsCollection';
 
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
 import type { DateOrder } from '../../../../shared/input';
@@ -23,25 +26,23 @@ import {
 	repairGeometryOption,
 } from './plotFields';
 
-const show = { resource: ['plot'], operation: ['validate'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
 		name: 'validateNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
-	...geometrySourceFields(show),
-	plotFieldsProperty(show),
+	...geometrySourceFields(),
+	plotFieldsProperty,
 	{
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show },
 		options: [
 			{
 				name: 'One Item per Row',
@@ -63,55 +64,49 @@ export const description: INodeProperties[] = [
 		],
 		default: 'allRows',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Check Overlaps',
-				name: 'checkOverlaps',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to look for plots that overlap each other across all rows (polygons only; exact duplicate geometries are always reported)',
-			},
-			dateOrderOption,
-			{
-				displayName: 'Duplicates and Overlaps Are',
-				name: 'crossPlotSeverity',
-				type: 'options',
-				default: 'warning',
-				options: [
-					{
-						name: 'Warnings',
-						value: 'warning',
-						description: 'Listed under warnings; the rows stay valid (the service accepts them)',
-					},
-					{
-						name: 'Problems',
-						value: 'error',
-						description:
-							'Listed under problems: the later duplicate and both overlapping rows become invalid',
-					},
-				],
-			},
-			{
-				displayName: 'Minimum Overlap (M²)',
-				name: 'minOverlapM2',
-				type: 'number',
-				default: DEFAULT_MIN_OVERLAP_M2,
-				typeOptions: { minValue: 0 },
-				description:
-					'Overlaps smaller than this many square meters are not reported (plots that only touch never are)',
-			},
-			repairGeometryOption('in the output (the input is never changed)'),
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Check Overlaps',
+			name: 'checkOverlaps',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to look for plots that overlap each other across all rows (polygons only; exact duplicate geometries are always reported)',
+		},
+		dateOrderOption,
+		{
+			displayName: 'Duplicates and Overlaps Are',
+			name: 'crossPlotSeverity',
+			type: 'options',
+			default: 'warning',
+			options: [
+				{
+					name: 'Warnings',
+					value: 'warning',
+					description: 'Listed under warnings; the rows stay valid (the service accepts them)',
+				},
+				{
+					name: 'Problems',
+					value: 'error',
+					description:
+						'Listed under problems: the later duplicate and both overlapping rows become invalid',
+				},
+			],
+		},
+		{
+			displayName: 'Minimum Overlap (M²)',
+			name: 'minOverlapM2',
+			type: 'number',
+			default: DEFAULT_MIN_OVERLAP_M2,
+			typeOptions: { minValue: 0 },
+			description:
+				'Overlaps smaller than this many square meters are not reported (plots that only touch never are)',
+		},
+		repairGeometryOption('in the output (the input is never changed)'),
+	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /**
  * The fields the user mapped, for messages in the user's terms: each field's label as the panel

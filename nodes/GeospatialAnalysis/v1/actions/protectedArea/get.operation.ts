@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { getArea } from '../../../../shared/protectedAreas/area';
 import { missingIdReason, readId } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['protectedArea'], operation: ['get'] };
+const displayOptions = { show: { resource: ['protectedArea'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Area ID',
 		name: 'areaId',
@@ -14,11 +15,12 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: '351814',
-		displayOptions: { show },
 		description:
 			"ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area's boundary and properties as a GeoJSON FeatureCollection. Free of charge.",
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(
 	this: IExecuteFunctions,
