@@ -3,6 +3,18 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { missingIdReason, readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 
+/** The Job IDs field (`jobId` in Get and Get Results, `jobIds` in Wait for Completion). */
+export function jobIdsField(name: 'jobId' | 'jobIds', description: string): INodeProperties {
+	return {
+		displayName: 'Job IDs',
+		name,
+		type: 'string',
+		required: true,
+		default: '={{ $json.job_id }}',
+		description,
+	};
+}
+
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
 export function outputFields(defaultOutput: 'job' | 'perPlot'): INodeProperties[] {
 	return [

@@ -3,20 +3,15 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { runItems } from '../../../../shared/runner';
-import { readJobIds } from './common';
+import { jobIdsField, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		description:
-			'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
-	},
+	jobIdsField(
+		'jobId',
+		'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
+	),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);

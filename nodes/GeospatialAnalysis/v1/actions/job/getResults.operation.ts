@@ -6,20 +6,15 @@ import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import { outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		description:
-			'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
-	},
+	jobIdsField(
+		'jobId',
+		'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
+	),
 	...outputFields('perPlot'),
 ];
 

@@ -25,20 +25,15 @@ import { fetchJob } from '../../../../shared/jobs/fetch';
 import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
-import { outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobIds',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		description:
-			'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
-	},
+	jobIdsField(
+		'jobIds',
+		'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
+	),
 	{
 		displayName: 'Max Wait (Minutes)',
 		name: 'maxWaitMinutes',
