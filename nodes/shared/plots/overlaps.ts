@@ -160,21 +160,19 @@ function geometryHash(geometry: PlotGeometry): string {
 type Box = [number, number, number, number];
 
 function boxOf(geometry: Polygon | MultiPolygon): Box {
-	let minX = Infinity;
-	let minY = Infinity;
-	let maxX = -Infinity;
-	let maxY = -Infinity;
 	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-	for (const polygon of polygons) {
-		// The outer ring bounds the polygon; holes lie inside it.
-		for (const [x, y] of polygon[0] ?? []) {
-			if (x < minX) minX = x;
-			if (y < minY) minY = y;
-			if (x > maxX) maxX = x;
-			if (y > maxY) maxY = y;
-		}
-	}
-	return [minX, minY, maxX, maxY];
+	// The outer ring bounds each polygon; holes lie inside it.
+	return polygons
+		.map(boxOfRings)
+		.reduce<Box>(
+			(a, b) => [
+				Math.min(a[0], b[0]),
+				Math.min(a[1], b[1]),
+				Math.max(a[2], b[2]),
+				Math.max(a[3], b[3]),
+			],
+			[Infinity, Infinity, -Infinity, -Infinity],
+		);
 }
 
 /*

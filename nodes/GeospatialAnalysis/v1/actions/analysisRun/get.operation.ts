@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { idPath, missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
@@ -37,10 +34,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const prepare = (i: number, problems: Problems) => ({
 		runId: problems.take(
 			'Run ID',
@@ -62,4 +56,4 @@ export async function execute(
 			return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
 		},
 	});
-}
+};

@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
@@ -74,10 +71,7 @@ function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	return typeof value === 'string' && value.toLowerCase() === wanted.toLowerCase();
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const prepare = (i: number, problems: Problems) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		return {
@@ -108,4 +102,4 @@ export async function execute(
 			return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
 		},
 	});
-}
+};

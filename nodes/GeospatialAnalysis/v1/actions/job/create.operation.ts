@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -107,10 +104,7 @@ function readCreateItem(ctx: IExecuteFunctions, i: number, problems: Problems): 
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const created: CreatedJob[] = [];
 	return await runItems<CreateItem>(this, items, {
 		prepare: (i, problems) => readCreateItem(this, i, problems),
@@ -126,7 +120,7 @@ export async function execute(
 		// Jobs created before a later one failed: named, so that none is created twice.
 		alreadyDone: () => createdNote(created),
 	});
-}
+};
 
 interface CreatedJob {
 	items: number[];

@@ -1,5 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { runItems } from '../../../../shared/runner';
@@ -16,10 +18,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
 			const ids = readJobIds(this, i, 'jobId', problems);
@@ -31,4 +30,4 @@ export async function execute(
 			return out;
 		},
 	});
-}
+};

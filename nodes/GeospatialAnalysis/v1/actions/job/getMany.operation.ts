@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { executeList, listFields } from '../shared/list';
 
@@ -7,9 +8,6 @@ const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };
 
 export const description = updateDisplayOptions(displayOptions, listFields('jobs'));
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await executeList(this, items, { path: '/jobs', itemsKey: 'jobs', noun: 'jobs' });
-}
+};

@@ -1,5 +1,6 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { runItems } from '../../../../shared/runner';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
@@ -10,10 +11,7 @@ const displayOptions = { show: { resource: ['job'], operation: ['getQuote'] } };
 
 export const description = updateDisplayOptions(displayOptions, requestFields());
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems<JobItem>(this, items, {
 		prepare: (i, problems) => readJobItem(this, i, problems),
 		plan: (ready) =>
@@ -28,4 +26,4 @@ export async function execute(
 				},
 			})),
 	});
-}
+};

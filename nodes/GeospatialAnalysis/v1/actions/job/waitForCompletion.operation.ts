@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -171,10 +168,7 @@ function readWaitItem(ctx: IExecuteFunctions, i: number, problems: Problems): Wa
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	// One loop for all jobs of the execution: one batch for all items.
 	return await runItems<WaitItem>(this, items, {
 		prepare: (i, problems) => readWaitItem(this, i, problems),
@@ -183,7 +177,7 @@ export async function execute(
 				? []
 				: [{ items: ready.map((r) => r.itemIndex), send: async () => await waitFor(this, ready) }],
 	});
-}
+};
 
 /** Why the plots of a job are not known, for its one per-plot row. */
 function unknownPlotsReason(t: JobWait<IDataObject>): string {

@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -357,10 +354,7 @@ async function fileOutput(
 	return { item: file.items, json, binary: { [binaryField]: binary } };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const opts: ExportOptions = {
 		repair: options.repairGeometry === true,
@@ -387,4 +381,4 @@ export async function execute(
 			}));
 		},
 	});
-}
+};

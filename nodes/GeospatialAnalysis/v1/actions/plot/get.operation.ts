@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
@@ -36,10 +33,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
 			const read = readId(this.getNodeParameter('plotId', i, ''), 'plot');
@@ -55,4 +49,4 @@ export async function execute(
 			return simplify ? simplifyPlot(plot) : plot;
 		},
 	});
-}
+};

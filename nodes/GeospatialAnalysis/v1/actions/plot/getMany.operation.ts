@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -37,10 +34,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await executeList(this, items, {
 		path: '/plots',
 		itemsKey: 'plots',
@@ -50,4 +44,4 @@ export async function execute(
 		shape: (ctx, i, plot) =>
 			(ctx.getNodeParameter('simplify', i, true) as boolean) ? simplifyPlot(plot) : plot,
 	});
-}
+};

@@ -1,11 +1,7 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -111,10 +107,7 @@ interface Prepared {
 	options: GeoFileOptions;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems<Prepared>(this, items, {
 		prepare: (i, problems) => {
 			const field = problems.take(
@@ -203,4 +196,4 @@ export async function execute(
 			});
 		},
 	});
-}
+};

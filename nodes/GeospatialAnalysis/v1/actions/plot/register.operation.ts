@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -96,10 +93,7 @@ function prepareItem(
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
 	const dateOrder = readDateOrder(options.dateOrder);
@@ -124,7 +118,7 @@ export async function execute(
 		// What exists when the run stops (registered, or may have been), so nothing is sent twice.
 		alreadyDone: (_succeeded, error) => ledger.report(error),
 	});
-}
+};
 
 /**
  * One make_plot request, exactly once (plots/recover.ts); one output per plot, paired with

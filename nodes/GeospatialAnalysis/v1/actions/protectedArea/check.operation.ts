@@ -1,10 +1,7 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { optionsCollection } from '../commonFields/optionsCollection';
 
@@ -154,10 +151,7 @@ function prepareItem(
 	return { entries, repairs, warnings };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const checkBy = this.getNodeParameter('checkBy', 0, 'plotIds') as string;
 	const raw = this.getNodeParameter('output', 0, 'perCheck') === 'raw';
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -187,7 +181,7 @@ export async function execute(
 		// Results already paid for are never lost: named in the error and kept on it.
 		alreadyDone: () => paidBeforeFailure(run.paid, run.all, run.lost[0]) as AlreadyDone,
 	});
-}
+};
 
 /** What a check run has sent and been answered, for its outputs and for its error. */
 interface CheckRun {

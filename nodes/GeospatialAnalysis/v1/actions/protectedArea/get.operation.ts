@@ -1,5 +1,7 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../operation';
 
 import { getArea } from '../../../../shared/protectedAreas/area';
 import { missingIdReason, readId } from '../../../../shared/input';
@@ -22,10 +24,7 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) =>
 			problems.take(
@@ -35,4 +34,4 @@ export async function execute(
 			) as string,
 		run: async (i, id) => await getArea.call(this, id, i),
 	});
-}
+};
