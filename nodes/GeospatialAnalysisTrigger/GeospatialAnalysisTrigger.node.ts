@@ -207,7 +207,7 @@ async function itemsFor(
 		binaryPropertyName: 'data',
 	};
 	if (params.output === 'perPlot') params.resultKeys ??= await catalogResultKeys(this);
-	return await jobOutput(this, detail, options, undefined, params.resultKeys ?? {});
+	return await jobOutput(this, detail, options, params.resultKeys ?? {});
 }
 
 async function manualPoll(

@@ -10,7 +10,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	IPairedItemData,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -149,8 +148,8 @@ export async function downloadImage(
 }
 
 /**
- * Items for one job in the chosen output shape. `pairedItem` links them to their input
- * item (a trigger has none: pass undefined and the items carry no pairing). Failed plots
+ * Items for one job in the chosen output shape (unpaired: the item runner pairs an action's
+ * outputs with their input items; a trigger's have none). Failed plots
  * are kept as rows (`failed`, `failure_reason`), never dropped; a plot whose outcome the
  * job answer does not tell (job `done-with-errors`, no per-plot signal) is looked up in its
  * analysis runs of this job (jobs/plotOutcomes.ts), and stays `failed: null` with the
@@ -160,22 +159,19 @@ export async function jobOutput(
 	ctx: OutputContext,
 	job: IDataObject,
 	options: OutputOptions,
-	pairedItem: IPairedItemData | IPairedItemData[] | undefined,
 	resultKeys: Record<string, string>,
 	extra: IDataObject = {},
 ): Promise<INodeExecutionData[]> {
-	const itemIndex = Array.isArray(pairedItem) ? (pairedItem[0]?.item ?? 0) : pairedItem?.item;
-	const paired = pairedItem === undefined ? {} : { pairedItem };
 	if (options.output === 'job') {
 		const json = { ...job, ...extra };
-		const item: INodeExecutionData = { json, ...paired };
+		const item: INodeExecutionData = { json };
 		if (options.downloadImages) {
 			const urls = imageUrlsOfJob(job);
 			const binary: IBinaryKeyData = {};
 			const skipped: IDataObject[] = [];
 			const budget: ItemBudget = { bytes: 0 };
 			for (let i = 0; i < urls.length; i++) {
-				const image = await downloadImage(ctx, urls[i], itemIndex, budget);
+				const image = await downloadImage(ctx, urls[i], undefined, budget);
 				if ('binary' in image) binary[`${options.binaryPropertyName}_${i}`] = image.binary;
 				else skipped.push({ url: shownUrl(urls[i]), reason: image.skipped });
 			}
@@ -185,7 +181,7 @@ export async function jobOutput(
 		return [item];
 	}
 	// Plots whose outcome nothing else tells: ask their analysis runs of this job.
-	const runs = await lookUpPlotRuns(ctx, job, itemIndex);
+	const runs = await lookUpPlotRuns(ctx, job);
 	const rows = perPlotResults(job, {
 		simplify: options.simplify,
 		resultKeys,
@@ -195,7 +191,7 @@ export async function jobOutput(
 	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < rows.length; i++) {
-		const item: INodeExecutionData = { json: { ...rows[i], ...extra }, ...paired };
+		const item: INodeExecutionData = { json: { ...rows[i], ...extra } };
 		// Only a visualisation of this job's results (not of a failed, unknown or other job's).
 		if (options.downloadImages && rows[i].results_reason === null) {
 			const url = imageUrlOfPlot(
@@ -203,7 +199,7 @@ export async function jobOutput(
 				job,
 			);
 			if (url) {
-				const image = await downloadImage(ctx, url, itemIndex);
+				const image = await downloadImage(ctx, url);
 				if ('binary' in image) item.binary = { [options.binaryPropertyName]: image.binary };
 				else item.json.visualization_skipped = image.skipped;
 			}

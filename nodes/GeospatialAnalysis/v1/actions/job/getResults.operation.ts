@@ -44,7 +44,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 						},
 					);
 				resultKeys ??= await catalogResultKeys(this);
-				out.push(...(await jobOutput(this, job, options, undefined, resultKeys)));
+				out.push(...(await jobOutput(this, job, options, resultKeys)));
 			}
 			return { items: out };
 		},

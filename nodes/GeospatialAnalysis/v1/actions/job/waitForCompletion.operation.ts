@@ -288,7 +288,7 @@ async function waitFor(
 				if (t.error !== undefined) throw t.error;
 				const job = t.job ?? { job_id: id, status: t.status };
 				const extra: IDataObject = t.timedOut ? timedOutFields(t) : {};
-				const made = await jobOutput(ctx, job, settings.output, undefined, resultKeys, extra);
+				const made = await jobOutput(ctx, job, settings.output, resultKeys, extra);
 				// A job without plot rows (never read, or no plots named) is one row saying so.
 				if (made.length === 0 && settings.output.output === 'perPlot')
 					produced.push({ item: itemIndex, json: rowWithoutPlots(t, settings.output, resultKeys) });
