@@ -5,12 +5,13 @@ import * as account from './account';
 import * as analysisRun from './analysisRun';
 import * as capability from './capability';
 import * as job from './job';
-import type { GeospatialAnalysisType, Resource } from './node.type';
+import type { GeospatialAnalysisType, OperationsOf, Resource } from './node.type';
 import type { OperationModule, ResourceModule } from './operation';
 import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 
-export const resources: Record<Resource, ResourceModule> = {
+/** Every resource folder, each with exactly the operations node.type.ts names for it. */
+export const resources: { [R in Resource]: ResourceModule & { operations: OperationsOf<R> } } = {
 	plot,
 	job,
 	analysisRun,
@@ -19,29 +20,14 @@ export const resources: Record<Resource, ResourceModule> = {
 	account,
 };
 
-/** The module of a resource's operation (type-checked against node.type.ts), if it has one. */
+/** The module of a resource's operation (typed by node.type.ts), if it has one. */
 function operationModule({
 	resource,
 	operation,
 }: GeospatialAnalysisType): OperationModule | undefined {
-	const own = <T extends object>(operations: T, name: keyof T) =>
-		Object.hasOwn(operations, name) ? (operations[name] as OperationModule) : undefined;
-	switch (resource) {
-		case 'plot':
-			return own(plot.operations, operation);
-		case 'job':
-			return own(job.operations, operation);
-		case 'analysisRun':
-			return own(analysisRun.operations, operation);
-		case 'protectedArea':
-			return own(protectedArea.operations, operation);
-		case 'capability':
-			return own(capability.operations, operation);
-		case 'account':
-			return own(account.operations, operation);
-		default:
-			return undefined;
-	}
+	if (!Object.hasOwn(resources, resource)) return undefined;
+	const operations: Record<string, OperationModule> = resources[resource].operations;
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 }
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { getTokenBalance } from '../../../../shared/account/balance';
 import { runItems } from '../../../../shared/runner';
 

@@ -1,10 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import { runItems } from '../../../../shared/runner';
 import { getCatalogEntries } from '../../../../shared/transport/catalog';
 import { simplifyCapability } from './simplify';
@@ -12,14 +11,10 @@ import { simplifyCapability } from './simplify';
 const displayOptions = { show: { resource: ['capability'], operation: ['getMany'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to return flat fields only (name, label, description, transport, result_key, cost_model, tokens_per_ha, tokens_per_plot, minimum_tokens_per_plot, config_fields, required_config_fields and methodology when included) instead of each catalog entry as the service sends it (with its full input_schema and cost_hint)',
-	},
+	simplifyField(
+		false,
+		'Whether to return flat fields only (name, label, description, transport, result_key, cost_model, tokens_per_ha, tokens_per_plot, minimum_tokens_per_plot, config_fields, required_config_fields and methodology when included) instead of each catalog entry as the service sends it (with its full input_schema and cost_hint)',
+	),
 	optionsCollection([
 		{
 			displayName: 'Include Hidden Capabilities',

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { missingIdReason, readIdList } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
+import { simplifyField } from '../commonFields/simplifyField';
 
 /** The Job IDs field (`jobId` in Get and Get Results, `jobIds` in Wait for Completion). */
 export function jobIdsField(name: 'jobId' | 'jobIds', description: string): INodeProperties {
@@ -39,13 +40,11 @@ export function outputFields(defaultOutput: 'job' | 'perPlot'): INodeProperties[
 			description: 'Whether to output one item per job or one item per plot of each job',
 		},
 		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			displayOptions: { show: { output: ['perPlot'] } },
-			default: true,
-			description:
+			...simplifyField(
+				true,
 				'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
+			),
+			displayOptions: { show: { output: ['perPlot'] } },
 		},
 		{
 			displayName: 'Download Visualizations',

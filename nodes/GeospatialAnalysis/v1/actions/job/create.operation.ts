@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';

@@ -1,7 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { executeList, listFields } from '../shared/list';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };

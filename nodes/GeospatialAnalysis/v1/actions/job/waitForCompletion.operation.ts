@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import { systemTiming } from '../../../../shared/helpers/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../../shared/jobs/waitForJobs';

@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
 import { readPointArea, validateFeatures } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';

@@ -1,10 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { executeList, listFields } from '../shared/list';
 
@@ -22,14 +21,10 @@ const properties: INodeProperties[] = [
 				'Whether to get lightweight summaries (ID, name, commodity, area, created time, country) instead of full plots; much faster for large accounts',
 		},
 	]),
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		description:
-			'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
-	},
+	simplifyField(
+		true,
+		'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
+	),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);

@@ -2,9 +2,7 @@ import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import type { GeoFileOptions } from '../../../../shared/geoFiles';
 import {
 	DEFAULT_OPTIONS,

@@ -2,9 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { optionsCollection } from '../commonFields/optionsCollection';
-
 import type { Feature } from '../../../../shared/geometry';
 import { readPointArea } from '../../../../shared/geometry';
 import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/batching';

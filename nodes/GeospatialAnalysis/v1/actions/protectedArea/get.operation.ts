@@ -2,7 +2,6 @@ import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-
 import { getArea } from '../../../../shared/protectedAreas/area';
 import { missingIdReason, readId } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
