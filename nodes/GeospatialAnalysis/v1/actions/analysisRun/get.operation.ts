@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { idPath, missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
@@ -12,16 +13,12 @@ import { simplifyRun } from './simplify';
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Run ID',
-		name: 'runId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 500001',
-		description:
-			'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
-	},
+	idField(
+		'Run ID',
+		'runId',
+		'e.g. 500001',
+		'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
+	),
 	simplifyField(
 		false,
 		'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',

@@ -2,37 +2,27 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { missingIdReason, readId } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { limitFields, readLimit } from '../shared/list';
+import { filtersCollection, limitFields, readLimit } from '../shared/list';
 import { runsFromResponse, simplifyRun } from './simplify';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Plot ID',
-		name: 'plotId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 100001',
-		description:
-			'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
-	},
+	idField(
+		'Plot ID',
+		'plotId',
+		'e.g. 100001',
+		'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
+	),
 	...limitFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description:
-			'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
-		options: [
+	filtersCollection(
+		[
 			{
 				displayName: 'Check Type',
 				name: 'checkType',
@@ -52,7 +42,8 @@ const properties: INodeProperties[] = [
 					'Keep only runs with this status, for example pending, running, completed or failed',
 			},
 		],
-	},
+		'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
+	),
 	simplifyField(
 		false,
 		'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',

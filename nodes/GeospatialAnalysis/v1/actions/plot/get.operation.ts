@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
@@ -11,16 +12,12 @@ import { runItems } from '../../../../shared/runner';
 const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Plot ID',
-		name: 'plotId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '100001',
-		description:
-			'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
-	},
+	idField(
+		'Plot ID',
+		'plotId',
+		'100001',
+		'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
+	),
 	simplifyField(
 		true,
 		'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { getArea } from '../../../../shared/protectedAreas/area';
 import { missingIdReason, readId } from '../../../../shared/input';
@@ -9,16 +10,12 @@ import { runItems } from '../../../../shared/runner';
 const displayOptions = { show: { resource: ['protectedArea'], operation: ['get'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName: 'Area ID',
-		name: 'areaId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '351814',
-		description:
-			"ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area's boundary and properties as a GeoJSON FeatureCollection. Free of charge.",
-	},
+	idField(
+		'Area ID',
+		'areaId',
+		'351814',
+		"ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area's boundary and properties as a GeoJSON FeatureCollection. Free of charge.",
+	),
 ];
 
 export const description = updateDisplayOptions(displayOptions, properties);

@@ -35,33 +35,42 @@ export const limitFields: INodeProperties[] = [
 	},
 ];
 
+/** The Filters collection of a listing, holding `options`. */
+export function filtersCollection(
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...(description === undefined ? {} : { description }),
+		options,
+	};
+}
+
 /** Return All, Limit and the created-at Filters of a listing of `noun` (read by `readListQuery`). */
 export function listFields(noun: string): INodeProperties[] {
 	return [
 		...limitFields,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Created After',
-					name: 'createdAtFrom',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${noun} created at or after this time (ISO-8601; without a zone it is UTC)`,
-				},
-				{
-					displayName: 'Created Before',
-					name: 'createdAtUntil',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${noun} created at or before this time (ISO-8601; without a zone it is UTC)`,
-				},
-			],
-		},
+		filtersCollection([
+			{
+				displayName: 'Created After',
+				name: 'createdAtFrom',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${noun} created at or after this time (ISO-8601; without a zone it is UTC)`,
+			},
+			{
+				displayName: 'Created Before',
+				name: 'createdAtUntil',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${noun} created at or before this time (ISO-8601; without a zone it is UTC)`,
+			},
+		]),
 	];
 }
 
