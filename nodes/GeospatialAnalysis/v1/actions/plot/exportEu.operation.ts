@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
@@ -36,13 +37,10 @@ export const GEOJSON_MIME_TYPE = 'application/geo+json';
 const MAX_FEATURES_PER_ITEM = 100_000;
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
-		name: 'exportNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'exportNotice',
+		'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
+	),
 	{
 		displayName: 'Input',
 		name: 'exportInput',

@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
 import type { GeoFileOptions } from '../../../../shared/geoFiles';
@@ -18,13 +19,10 @@ import { runItems } from '../../../../shared/runner';
 const displayOptions = { show: { resource: ['plot'], operation: ['readFile'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
-		name: 'readFileNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'readFileNotice',
+		'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
+	),
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
@@ -24,13 +25,10 @@ import {
 const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
 const properties: INodeProperties[] = [
-	{
-		displayName:
-			'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
-		name: 'validateNotice',
-		type: 'notice',
-		default: '',
-	},
+	noticeField(
+		'validateNotice',
+		'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
+	),
 	...geometrySourceFields(),
 	plotFieldsProperty,
 	{
