@@ -29,7 +29,7 @@ export interface ShapefileParts {
 	cpg?: Uint8Array;
 }
 
-export interface ShapefileFeature {
+interface ShapefileFeature {
 	/** Record number minus one. */
 	index: number;
 	geometry: Geometry | null;
@@ -37,7 +37,7 @@ export interface ShapefileFeature {
 	warnings: string[];
 }
 
-export interface ShapefileLayer {
+interface ShapefileLayer {
 	name: string;
 	crs: string | null;
 	encoding: string | null;
@@ -243,7 +243,7 @@ const LDID: Record<number, string> = {
 };
 
 /** A `.cpg` text ("UTF-8", "1252", "ANSI 1252", "ISO-8859-1", "CP1251") as an encoding label. */
-export function cpgLabel(text: string): string | undefined {
+function cpgLabel(text: string): string | undefined {
 	const t = text.replace(/^\uFEFF/, '').trim();
 	if (!t) return undefined;
 	const digits = /^(?:ANSI\s*|CP\s*|LDID\/)?(\d+)$/i.exec(t)?.[1];
@@ -264,7 +264,7 @@ export function cpgLabel(text: string): string | undefined {
 	}
 }
 
-export interface DbfTable {
+interface DbfTable {
 	fields: string[];
 	rows: Array<Record<string, unknown> | null>;
 	/** False when the file ends before the rows its header declares. */
@@ -273,7 +273,7 @@ export interface DbfTable {
 	warnings: string[];
 }
 
-export function readDbf(
+function readDbf(
 	bytes: Uint8Array,
 	layer: string,
 	cpg: string | undefined,

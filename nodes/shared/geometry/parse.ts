@@ -14,9 +14,9 @@ import type { Feature, Location, ParsedFeatures, PlotFeature, PlotGeometry, Poin
 import { WktSyntaxError, readWkt, type WktReading } from './wkt';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */
-export const MAX_FEATURES_PER_VALUE = 20;
+const MAX_FEATURES_PER_VALUE = 20;
 
-export interface ParseOptions {
+interface ParseOptions {
 	/** Most features one value may hold (default 20, the service's per-request limit). */
 	maxFeatures?: number;
 }

@@ -22,16 +22,16 @@ export const EUDR_POINT_MAX_HA = 4;
 export const SERVICE_POINT_HA_BELOW = 4;
 
 /** Feature properties read as the area of a point, in order. */
-export const POINT_AREA_PROPERTIES = ['point_ha', 'Area', 'area_ha', 'AREA'] as const;
+const POINT_AREA_PROPERTIES = ['point_ha', 'Area', 'area_ha', 'AREA'] as const;
 
-export type PointAreaProperty = (typeof POINT_AREA_PROPERTIES)[number];
+type PointAreaProperty = (typeof POINT_AREA_PROPERTIES)[number];
 
 /** Where a point's area came from: the mapped field (by its label) or a feature property. */
 export type PointAreaFrom =
 	| { kind: 'field'; name: string }
 	| { kind: 'property'; name: PointAreaProperty };
 
-export type PointAreaReading =
+type PointAreaReading =
 	| { kind: 'missing' }
 	| { kind: 'invalid'; from: PointAreaFrom; reason: string }
 	| { kind: 'value'; value: number; from: PointAreaFrom };

@@ -2,14 +2,14 @@ import { isObject } from '../values/answerValues';
 import type { Location, PlotGeometry, Position } from './types';
 
 /** A defect found while checking the structure of a value. */
-export interface Issue {
+interface Issue {
 	code: string;
 	message: string;
 	/** Where inside the geometry, when narrower than the whole geometry. */
 	where?: Location;
 }
 
-export const ACCEPTED_GEOMETRY_TYPES = ['Point', 'Polygon', 'MultiPolygon'] as const;
+const ACCEPTED_GEOMETRY_TYPES = ['Point', 'Polygon', 'MultiPolygon'] as const;
 
 /** GeoJSON geometry types the service does not take, with what to do instead. */
 const OTHER_GEOMETRY_HINTS: Record<string, string> = {

@@ -67,9 +67,6 @@ import type {
  *   (point_ha_not_below_4, checked unless `serviceLimits` is false, as in Export).
  */
 
-/** The service takes `point_ha` only below this (see pointArea.ts for the two 4 ha rules). */
-export const POINT_HA_LIMIT = SERVICE_POINT_HA_BELOW;
-
 /** EUDR asks for at least six decimal digits. */
 export const MIN_DECIMALS = 6;
 

@@ -21,7 +21,7 @@ import { runScopeOf } from '../transport/request';
 import { lookUpPlotRuns } from './plotOutcomes';
 
 /** The node contexts that output job items (they can download binary data). */
-export type OutputContext = IExecuteFunctions | IPollFunctions;
+type OutputContext = IExecuteFunctions | IPollFunctions;
 
 export interface OutputOptions {
 	/** 'job': one item per job, as the service returns it, with its plots; 'perPlot': one item per plot. */
@@ -81,12 +81,12 @@ function runBudget(ctx: OutputContext): { bytes: number } {
 }
 
 /** Image bytes attached to one output item so far. */
-export interface ItemBudget {
+interface ItemBudget {
 	bytes: number;
 }
 
 /** An image attached, or why it was skipped (not an image, or a download cap reached). */
-export type ImageOutcome = { binary: IBinaryData } | { skipped: string };
+type ImageOutcome = { binary: IBinaryData } | { skipped: string };
 
 function mb(bytes: number): string {
 	return `${Math.round((bytes / MB) * 10) / 10} MB`;
@@ -99,7 +99,7 @@ function mb(bytes: number): string {
  * MAX_EXECUTION_DOWNLOAD_BYTES for the execution: past either cap the image is skipped with a
  * reason naming it, and so is a file that is not an image. Any other failure is an error.
  */
-export async function downloadImage(
+async function downloadImage(
 	ctx: OutputContext,
 	url: string,
 	itemIndex?: number,
@@ -210,14 +210,14 @@ export async function jobOutput(
 }
 
 /** The visualisation of one plot: its analysis_image / image_url, or its file among the job's. */
-export function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
+function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
 	if (typeof plot.analysis_image === 'string' && plot.analysis_image) return plot.analysis_image;
 	if (typeof plot.image_url === 'string' && plot.image_url) return plot.image_url;
 	return jobVisualisationOf(plot.plot_id, job);
 }
 
 /** Every visualisation of a job: job_visualization_url, or else each plot's analysis_image. */
-export function imageUrlsOfJob(job: IDataObject): string[] {
+function imageUrlsOfJob(job: IDataObject): string[] {
 	const urls = Array.isArray(job.job_visualization_url)
 		? job.job_visualization_url.filter((u): u is string => typeof u === 'string' && u !== '')
 		: [];

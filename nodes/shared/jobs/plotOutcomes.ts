@@ -19,7 +19,7 @@ import type { ServiceContext } from '../transport/request';
 import { apiRequest } from '../transport/request';
 
 /** Lookups in flight at once. */
-export const RUN_LOOKUP_CONCURRENCY = 4;
+const RUN_LOOKUP_CONCURRENCY = 4;
 
 /** The plot ids of `job` whose outcome only their analysis runs can tell. */
 export function plotsNeedingRunLookup(job: IDataObject): string[] {

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../values/answerValues';
 
-export type JsonSchema = { [keyword: string]: unknown };
+type JsonSchema = { [keyword: string]: unknown };
 
 function typeOf(v: unknown): string {
 	if (v === null) return 'null';

@@ -24,7 +24,7 @@ import { serviceErrorOf } from '../transport/failure';
 import type { PollSchedule } from './waitScheduler';
 import { maxRounds, nextDelay } from './waitScheduler';
 
-export interface WaitForJobsInput<J extends { status?: unknown }> {
+interface WaitForJobsInput<J extends { status?: unknown }> {
 	/** Jobs to wait for; duplicates are checked once. */
 	jobIds: readonly string[];
 	/**
@@ -74,7 +74,7 @@ const MIN_CHECK_MS = 250;
  * 502/503/504, a timeout, a dropped connection and an answer that could not be read are one
  * missed round.
  */
-export function endsWait(failure: ServiceFailure): boolean {
+function endsWait(failure: ServiceFailure): boolean {
 	if (failure.kind === 'credential' || failure.kind === 'redirect') return true;
 	if (failure.kind === 'certificate') return true;
 	const status = failure.status;

@@ -17,11 +17,11 @@ import { isObject, num } from '../values/answerValues';
 import type { RequestFields } from './batching';
 
 /** Degrees within which two coordinates are the same point (about 1 m). */
-export const SAME_POINT_DEGREES = 1e-5;
+const SAME_POINT_DEGREES = 1e-5;
 /** Degrees within which two shapes are too close to call different (about 100 m). */
-export const NEAR_DEGREES = 1e-3;
+const NEAR_DEGREES = 1e-3;
 
-export type Level = 'same' | 'possible' | 'different';
+type Level = 'same' | 'possible' | 'different';
 
 /** One feature of a make_plot request, with where it came from. */
 export interface SentRow {
@@ -65,7 +65,7 @@ function isPosition(p: unknown): p is Position {
 }
 
 /** Every [lon, lat] of a geometry (z dropped), whatever its nesting. */
-export function positionsOf(geometry: unknown): Array<[number, number]> {
+function positionsOf(geometry: unknown): Array<[number, number]> {
 	const out: Array<[number, number]> = [];
 	const walk = (c: unknown) => {
 		if (isPosition(c)) out.push([c[0], c[1]]);

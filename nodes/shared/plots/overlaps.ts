@@ -32,7 +32,7 @@ import { orient2d } from 'robust-predicates';
 import type { MultiPolygon, PlotGeometry, Polygon, Position } from '../geometry';
 
 /** One plot: a feature of an input row. */
-export interface PlotRef {
+interface PlotRef {
 	/** The input row (item index). */
 	row: number;
 	/** The feature inside the row (0 for a row holding one geometry). */
@@ -43,14 +43,14 @@ export interface PlotShape extends PlotRef {
 	geometry: PlotGeometry;
 }
 
-export interface Duplicate {
+interface Duplicate {
 	/** The first plot (in input order) with this geometry. */
 	first: PlotRef;
 	/** A later plot with exactly the same geometry. */
 	duplicate: PlotRef;
 }
 
-export interface Overlap {
+interface Overlap {
 	/** The plot that comes first in input order. */
 	a: PlotRef;
 	b: PlotRef;
@@ -62,13 +62,13 @@ export interface Overlap {
 }
 
 /** A pair whose overlap could not be computed (both clippers threw): reported, never dropped silently. */
-export interface OverlapFailure {
+interface OverlapFailure {
 	a: PlotRef;
 	b: PlotRef;
 	reason: string;
 }
 
-export interface CrossCheckOptions {
+interface CrossCheckOptions {
 	/** Look for overlaps (default true); duplicates are always looked for. */
 	overlaps?: boolean;
 	/** Shared areas smaller than this (square metres) are not reported; default 1 m². */
@@ -80,7 +80,7 @@ export interface CrossCheckOptions {
 }
 
 /** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
-export interface Unmeasured {
+interface Unmeasured {
 	plot: PlotRef;
 	/** Candidate pairs of this plot that were not measured. */
 	count: number;
@@ -130,7 +130,7 @@ export const MAX_CANDIDATES_PER_PLOT = 1_000;
 const STOP = new Error('enough candidates');
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
-export function geometryKey(geometry: PlotGeometry): string {
+function geometryKey(geometry: PlotGeometry): string {
 	return `${geometry.type}:${JSON.stringify(geometry.coordinates)}`;
 }
 
@@ -203,7 +203,7 @@ const SHORTCUT_MAX_EDGE_PAIRS = 40_000;
  * 1e-8 m² where edges are snapped onto each other): never an overlap, even with Minimum
  * Overlap 0. A real overlap this small is 10 cm².
  */
-export const SLIVER_M2 = 0.001;
+const SLIVER_M2 = 0.001;
 
 function boxOfRings(rings: Rings): Box {
 	let minX = Infinity;
@@ -226,7 +226,7 @@ function boxesShareArea(a: Box, b: Box): boolean {
 const sign = (n: number) => (n > 0 ? 1 : n < 0 ? -1 : 0);
 
 /** Whether the closed segments ab and cd have a point in common (exact). */
-export function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boolean {
+function segmentsMeet(a: Position, b: Position, c: Position, d: Position): boolean {
 	if (Math.max(a[0], b[0]) < Math.min(c[0], d[0]) || Math.max(c[0], d[0]) < Math.min(a[0], b[0]))
 		return false;
 	if (Math.max(a[1], b[1]) < Math.min(c[1], d[1]) || Math.max(c[1], d[1]) < Math.min(a[1], b[1]))
@@ -270,7 +270,7 @@ function boundariesMeet(p: Rings, q: Rings): boolean {
  * Whether the point lies inside the polygon `rings` (even-odd over all rings), for a point
  * known to be off its boundary: winding numbers with exact orientation tests.
  */
-export function insideRings(x: number, y: number, rings: Rings): boolean {
+function insideRings(x: number, y: number, rings: Rings): boolean {
 	let inside = false;
 	for (const ring of rings) {
 		let winding = 0;
@@ -331,7 +331,7 @@ function clipArea(a: Polygon | MultiPolygon, b: Polygon | MultiPolygon): number 
 }
 
 /** How a pair's shared area was found: `apart` (boxes of no two parts share area), `shortcut`, `clipped`. */
-export type SharedBy = 'apart' | 'shortcut' | 'clipped';
+type SharedBy = 'apart' | 'shortcut' | 'clipped';
 
 /**
  * The shared area of two polygon geometries (validated: closed rings that do not cross

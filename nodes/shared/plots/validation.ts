@@ -30,9 +30,9 @@ import { inUserTerms } from './userTerms';
  * many overlaps gets a warning for each; a row with more gets one warning naming the count
  * and the largest.
  */
-export const MAX_LISTED_PER_ROW = 5;
+const MAX_LISTED_PER_ROW = 5;
 /** The summary lists at most this many duplicates and overlaps (overlaps largest first); its counts are full. */
-export const MAX_LISTED_IN_SUMMARY = 100;
+const MAX_LISTED_IN_SUMMARY = 100;
 
 /** A Plot Field that cannot be used (e.g. an unknown commodity). */
 export interface FieldProblem {
@@ -60,13 +60,13 @@ export interface ProblemWhere extends Location {
 	other_feature?: number;
 }
 
-export interface ReportedProblem {
+interface ReportedProblem {
 	code: string;
 	message: string;
 	where: ProblemWhere;
 }
 
-export interface FeatureReport {
+interface FeatureReport {
 	feature: number;
 	geometry_type: string | null;
 	vertex_count: number;
@@ -81,13 +81,13 @@ export interface FeatureReport {
 	meets_4ha_rule: boolean | null;
 }
 
-export interface DuplicateReport {
+interface DuplicateReport {
 	feature: number;
 	other_item: number;
 	other_feature: number;
 }
 
-export interface OverlapReport {
+interface OverlapReport {
 	feature: number;
 	other_item: number;
 	other_feature: number;
@@ -96,7 +96,7 @@ export interface OverlapReport {
 	overlap_percent_of_other: number;
 }
 
-export interface RowReport {
+interface RowReport {
 	valid: boolean;
 	problems: ReportedProblem[];
 	warnings: ReportedProblem[];
@@ -127,7 +127,7 @@ export interface RowReport {
 	repaired_geojson?: { type: 'FeatureCollection'; features: unknown[] } | null;
 }
 
-export interface ValidateRowsOptions {
+interface ValidateRowsOptions {
 	repair: boolean;
 	/** Look for overlaps between plots (duplicates are always looked for). */
 	overlaps: boolean;
@@ -138,7 +138,7 @@ export interface ValidateRowsOptions {
 	terms?: UserTerms;
 }
 
-export interface ValidationSummary {
+interface ValidationSummary {
 	items: number;
 	valid_items: number;
 	invalid_items: number;

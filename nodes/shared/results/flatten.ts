@@ -21,7 +21,7 @@ export function isFinalStatus(status: unknown): boolean {
  * Where a capability writes its result inside `plot.analysis` when it differs from its
  * name. The live catalog's `result_key` is authoritative; these are the known defaults.
  */
-export const DEFAULT_RESULT_KEYS: Record<string, string> = { protected_area: 'protected_areas' };
+const DEFAULT_RESULT_KEYS: Record<string, string> = { protected_area: 'protected_areas' };
 
 /** Keys the EUDR bundle (and the service's legacy fields) write; not "other capabilities". */
 const EUDR_KEYS = new Set([
@@ -49,22 +49,22 @@ const EUDR_KEYS = new Set([
 	'job_id',
 ]);
 
-export interface FlattenOptions {
+interface FlattenOptions {
 	simplify: boolean;
 	/** capability name → result key, from the live catalog (merged over DEFAULT_RESULT_KEYS) */
 	resultKeys?: Record<string, string>;
 }
 
 /** The plots embedded in a job (`plots`), or an empty list. */
-export function plotsOf(job: IDataObject): IDataObject[] {
+function plotsOf(job: IDataObject): IDataObject[] {
 	const plots = job?.plots;
 	return Array.isArray(plots) ? plots.filter(isObject) : [];
 }
 
 /** What a row says about one plot of one job; the same fields in raw and simplified rows. */
-export type PlotStatus = 'analysed' | 'failed' | 'not analysed' | 'unknown';
+type PlotStatus = 'analysed' | 'failed' | 'not analysed' | 'unknown';
 
-export interface PlotOutcome {
+interface PlotOutcome {
 	/**
 	 * `analysed`: the row's results are this job's. `failed`: the plot was not processed.
 	 * `not analysed`: it did not fail, but the answer holds no results of this job for it.
@@ -497,7 +497,7 @@ export function simplifyPlotResult(
 	return row;
 }
 
-export interface PerPlotOptions extends FlattenOptions {
+interface PerPlotOptions extends FlattenOptions {
 	/** What each plot's analysis runs of this job say (plot id → evidence), when looked up. */
 	runs?: ReadonlyMap<string, RunEvidence>;
 	/**
@@ -525,7 +525,7 @@ export const DECISION_COLUMNS = [
 ] as const;
 
 /** The same row with DECISION_COLUMNS first (every key and value kept). */
-export function decisionFirst(row: IDataObject): IDataObject {
+function decisionFirst(row: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const key of DECISION_COLUMNS) if (key in row) out[key] = row[key];
 	for (const [key, value] of Object.entries(row)) if (!(key in out)) out[key] = value;

@@ -16,7 +16,7 @@
  */
 import { bool, isObject, num, str } from '../values/answerValues';
 
-export type OverlapKind = 'protected_area' | 'indigenous_land';
+type OverlapKind = 'protected_area' | 'indigenous_land';
 
 /** Why an overlap is `null`: the words every row uses (see README, "what null means"). */
 export const OVERLAP_REASONS = {

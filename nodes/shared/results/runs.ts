@@ -8,7 +8,7 @@
 import { isObject, str } from '../values/answerValues';
 import { errorText } from './overlap';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /** Keys under which a list of runs may be wrapped. */
 const LIST_KEYS = ['runs', 'analysis_runs', 'analysisRuns', 'items', 'data', 'results'];

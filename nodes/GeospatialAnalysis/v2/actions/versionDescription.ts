@@ -24,7 +24,7 @@ import { createDescription, getQuoteDescription } from './jobFields';
  */
 
 /** Short actions: the names of nodes added from the nodes panel (each under 30 characters). */
-export const SHORT_ACTIONS: Record<string, Record<string, string>> = {
+const SHORT_ACTIONS: Record<string, Record<string, string>> = {
 	account: { getTokenBalance: 'Get token balance' },
 	analysisRun: { get: 'Get an analysis run', getMany: 'Get many analysis runs' },
 	capability: { getMany: 'Get many capabilities' },
@@ -52,7 +52,7 @@ export const SHORT_ACTIONS: Record<string, Record<string, string>> = {
  * costs, what it returns) and the service, as n8n words it for version 1
  * (`<action> in <node name>`).
  */
-export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {};
+const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {};
 
 const show = (p: INodeProperties): IDisplayOptions['show'] => p.displayOptions?.show ?? {};
 

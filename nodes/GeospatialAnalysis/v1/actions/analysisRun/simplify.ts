@@ -9,7 +9,7 @@
 
 import { isObject, num } from '../../../../shared/values/answerValues';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /** The runs in a `GET /analysis-runs?plot_id=` answer (shared with the per-plot results). */
 export { runsFromResponse } from '../../../../shared/results/runs';
@@ -91,7 +91,7 @@ function artifactUrls(flat: Json): string[] {
 	return Object.values(flat).filter((v): v is string => typeof v === 'string');
 }
 
-export interface SimplifyOptions {
+interface SimplifyOptions {
 	/** Keep the analysis output (Get); the list answer has none. */
 	includeOutput?: boolean;
 }

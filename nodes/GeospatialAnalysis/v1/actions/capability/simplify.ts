@@ -5,7 +5,7 @@
 
 import { isObject, num } from '../../../../shared/values/answerValues';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /**
  * One catalog entry as flat fields: name (the value for a job check's type), label,
