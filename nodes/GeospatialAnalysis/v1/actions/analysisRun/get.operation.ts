@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
@@ -12,7 +12,7 @@ import { simplifyRun } from './simplify';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['get'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	idField(
 		'Run ID',
 		'runId',
@@ -23,9 +23,7 @@ const properties: INodeProperties[] = [
 		false,
 		'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	const prepare = (i: number, problems: Problems) => ({

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
@@ -13,7 +13,7 @@ import { runsFromResponse, simplifyRun } from './simplify';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	idField(
 		'Plot ID',
 		'plotId',
@@ -48,9 +48,7 @@ const properties: INodeProperties[] = [
 		false,
 		'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	if (wanted === '') return true;

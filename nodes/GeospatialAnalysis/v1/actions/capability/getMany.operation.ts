@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
@@ -10,7 +10,7 @@ import { simplifyCapability } from './simplify';
 
 const displayOptions = { show: { resource: ['capability'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	simplifyField(
 		false,
 		'Whether to return flat fields only (name, label, description, transport, result_key, cost_model, tokens_per_ha, tokens_per_plot, minimum_tokens_per_plot, config_fields, required_config_fields and methodology when included) instead of each catalog entry as the service sends it (with its full input_schema and cost_hint)',
@@ -33,9 +33,7 @@ const properties: INodeProperties[] = [
 				"Whether to add each capability's long-form methodology text (how the analysis is done). Makes the output much larger.",
 		},
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	// The catalog is read once per distinct set of options in this node run.

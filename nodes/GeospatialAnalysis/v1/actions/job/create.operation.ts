@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -22,7 +22,7 @@ import {
 
 const displayOptions = { show: { resource: ['job'], operation: ['create'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	...requestFields(),
 	{
 		displayName: 'Additional Fields',
@@ -44,9 +44,7 @@ const properties: INodeProperties[] = [
 		},
 		RECOVERY_WINDOW_FIELD,
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
 	// Version 2 keeps Job Name, Notes and Additional Info in Options.

@@ -1,4 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -8,14 +7,12 @@ import { jobIdsField, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['get'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	jobIdsField(
 		'jobId',
 		'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {

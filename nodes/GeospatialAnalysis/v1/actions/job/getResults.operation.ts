@@ -1,4 +1,4 @@
-import type { INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -11,15 +11,13 @@ import { jobIdsField, outputFields, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	jobIdsField(
 		'jobId',
 		'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
 	),
 	...outputFields('perPlot'),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	let resultKeys: Record<string, string> | undefined;

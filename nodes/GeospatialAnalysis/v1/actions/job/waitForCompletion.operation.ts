@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -24,7 +24,7 @@ import { jobIdsField, outputFields, readJobIds } from './common';
 
 const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	jobIdsField(
 		'jobIds',
 		'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
@@ -78,9 +78,7 @@ const properties: INodeProperties[] = [
 				'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
 		},
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 /** The message of a failed status check, without a closing period. */
 function checkErrorText(error: unknown): string {

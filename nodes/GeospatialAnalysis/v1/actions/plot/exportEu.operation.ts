@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noticeField } from '../commonFields/noticeField';
@@ -36,7 +36,7 @@ export const GEOJSON_MIME_TYPE = 'application/geo+json';
 /** Features one item may hold here (a plot from the service holds one; a file may hold many). */
 const MAX_FEATURES_PER_ITEM = 100_000;
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	noticeField(
 		'exportNotice',
 		'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
@@ -142,9 +142,7 @@ const properties: INodeProperties[] = [
 		},
 		repairGeometryOption('before exporting'),
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 interface ExportOptions {
 	repair: boolean;

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
@@ -11,7 +11,7 @@ import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	idField(
 		'Plot ID',
 		'plotId',
@@ -22,9 +22,7 @@ const properties: INodeProperties[] = [
 		true,
 		'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {

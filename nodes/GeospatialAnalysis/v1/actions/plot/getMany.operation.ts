@@ -1,4 +1,4 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { simplifyField } from '../commonFields/simplifyField';
@@ -9,7 +9,7 @@ import { executeList, listFields } from '../shared/list';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['getMany'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	...listFields('plots'),
 	optionsCollection([
 		{
@@ -25,9 +25,7 @@ const properties: INodeProperties[] = [
 		true,
 		'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await executeList(this, items, {

@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { noticeField } from '../commonFields/noticeField';
@@ -18,7 +18,7 @@ import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['readFile'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	noticeField(
 		'readFileNotice',
 		'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
@@ -93,9 +93,7 @@ const properties: INodeProperties[] = [
 				'Most a KMZ or zipped Shapefile may unpack to, checked before unpacking (guards against zip bombs)',
 		},
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 interface Prepared {
 	binary: IBinaryData;

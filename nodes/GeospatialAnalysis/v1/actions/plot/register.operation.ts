@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -27,7 +27,7 @@ const displayOptions = { show: { resource: ['plot'], operation: ['register'] } }
 
 export const MAX_PARALLEL_REQUESTS = 10;
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	...geometrySourceFields(),
 	plotFieldsProperty,
 	optionsCollection([
@@ -42,9 +42,7 @@ const properties: INodeProperties[] = [
 		},
 		repairGeometryOption('before sending'),
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 interface PreparedItem extends RegistrationUnit {
 	features: Feature[];

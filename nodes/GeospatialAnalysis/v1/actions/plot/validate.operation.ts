@@ -24,7 +24,7 @@ import {
 
 const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	noticeField(
 		'validateNotice',
 		'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
@@ -97,9 +97,7 @@ const properties: INodeProperties[] = [
 		},
 		repairGeometryOption('in the output (the input is never changed)'),
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 /**
  * The fields the user mapped, for messages in the user's terms: each field's label as the panel

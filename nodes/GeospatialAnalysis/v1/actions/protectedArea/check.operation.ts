@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
@@ -26,7 +26,7 @@ import { asNodeError, runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['protectedArea'], operation: ['check'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Check By',
 		name: 'checkBy',
@@ -100,9 +100,7 @@ const properties: INodeProperties[] = [
 				'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings and drop z values before sending; changes are listed under "repairs". When off, such defects fail validation.',
 		},
 	]),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 interface PreparedItem {
 	entries: CheckEntry[];

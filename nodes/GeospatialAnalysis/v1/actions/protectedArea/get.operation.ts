@@ -1,4 +1,3 @@
-import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField } from '../commonFields/idField';
@@ -9,16 +8,14 @@ import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['protectedArea'], operation: ['get'] } };
 
-const properties: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	idField(
 		'Area ID',
 		'areaId',
 		'351814',
 		"ID of the protected area (area_id in the overlapping areas of a Protected Area → Check; numeric WDPA IDs such as 351814). Returns the area's boundary and properties as a GeoJSON FeatureCollection. Free of charge.",
 	),
-];
-
-export const description = updateDisplayOptions(displayOptions, properties);
+]);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
