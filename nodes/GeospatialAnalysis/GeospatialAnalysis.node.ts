@@ -24,6 +24,25 @@ const subtitle = '={{$parameter["operation"] + ": " + $parameter["resource"]}}';
 const nodeDescription =
 	'Register plots of land, run EUDR deforestation, protected-area, Indigenous-land, climate and site analyses on them and get the results';
 
+/** What every version says of the node (each class adds its own part). */
+const common: Pick<INodeTypeDescription, 'displayName' | 'name' | 'group' | 'description'> = {
+	displayName: 'Geospatial Analysis',
+	name: 'geospatialAnalysis',
+	group: ['transform'],
+	description: nodeDescription,
+};
+
+/** What every version runs: version 1's router and operations, and the Checks list. */
+abstract class GeospatialAnalysisVersion {
+	abstract description: INodeTypeDescription;
+
+	methods = { loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}
+
 /**
  * Version 1 of the action node, with its whole description. It lives in this file, beside
  * the versioned wrapper, because n8n resolves the icon of every version relative to the file
@@ -32,23 +51,14 @@ const nodeDescription =
  * registered in package.json, which a v1/…V1.node.ts file cannot be.) Everything else of
  * version 1 is in v1/.
  */
-export class GeospatialAnalysisV1 implements INodeType {
+export class GeospatialAnalysisV1 extends GeospatialAnalysisVersion implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Geospatial Analysis',
-		name: 'geospatialAnalysis',
+		...common,
 		icon,
-		group: ['transform'],
 		subtitle,
-		description: nodeDescription,
 		usableAsTool: true,
 		...versionDescription,
 	};
-
-	methods = { loadOptions };
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
 }
 
 /**
@@ -59,23 +69,14 @@ export class GeospatialAnalysisV1 implements INodeType {
  * workflows keep version 1 (n8n stores only non-default values, so changed defaults need a
  * new version); nodes added from the nodes panel get version 2.
  */
-export class GeospatialAnalysisV2 implements INodeType {
+export class GeospatialAnalysisV2 extends GeospatialAnalysisVersion implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Geospatial Analysis',
-		name: 'geospatialAnalysis',
+		...common,
 		icon,
-		group: ['transform'],
 		subtitle,
-		description: nodeDescription,
 		usableAsTool: true,
 		...versionDescriptionV2,
 	};
-
-	methods = { loadOptions };
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
 }
 
 export class GeospatialAnalysis extends VersionedNodeType {

@@ -44,7 +44,7 @@ export async function itemsFor(
 		binaryPropertyName: 'data',
 	};
 	if (params.output === 'perPlot') params.resultKeys ??= await catalogResultKeys(this);
-	return await jobOutput(this, detail, options, undefined, params.resultKeys ?? {});
+	return await jobOutput(this, detail, options, params.resultKeys ?? {});
 }
 
 /** The items of the jobs that completed and match, in completion order. */

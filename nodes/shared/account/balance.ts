@@ -2,6 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { describeBody } from '../transport/answers';
+import { isObject, num } from '../values/answerValues';
 import type { ServiceContext } from '../transport/context';
 import { apiRequest } from '../transport/request';
 
@@ -15,10 +16,8 @@ export const BALANCE_PATH = '/users/check_tokens';
 /** Reads a number out of the balance body under any of the given keys. */
 function pick(body: IDataObject, keys: string[]): number | undefined {
 	for (const key of keys) {
-		const value = body[key];
-		if (typeof value === 'number' && Number.isFinite(value)) return value;
-		if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-			return Number(value);
+		const value = num(body[key]);
+		if (value !== null) return value;
 	}
 	return undefined;
 }
@@ -46,10 +45,7 @@ function balanceNumbers(body: IDataObject): {
  * (keys with spaces); we expose `total`, `reserved` and `free` and keep the raw fields.
  */
 export function normaliseBalance(raw: unknown): IDataObject {
-	const body: IDataObject =
-		raw && typeof raw === 'object' && !Array.isArray(raw)
-			? (raw as IDataObject)
-			: { value: raw as string };
+	const body: IDataObject = isObject(raw) ? raw : { value: raw as string };
 	return { ...balanceNumbers(body), ...body };
 }
 
@@ -59,8 +55,8 @@ export function normaliseBalance(raw: unknown): IDataObject {
  * read above. An answer with none is an error, never a row of nulls.
  */
 export function balanceProblem(raw: unknown): string | undefined {
-	if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-		const { total, reserved, free } = balanceNumbers(raw as IDataObject);
+	if (isObject(raw)) {
+		const { total, reserved, free } = balanceNumbers(raw);
 		if (total !== null || reserved !== null || free !== null) return undefined;
 		return `it carries none of the balance numbers (total, reserved, free tokens): it was ${describeBody({ kind: 'json', value: raw })}`;
 	}

@@ -13,6 +13,7 @@
  */
 import { crsName, isWgs84Crs } from '../geometry/crs';
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
+import { isObject } from '../values/answerValues';
 import { flat2d, foldCollection } from './geometry';
 import type { XmlFeature } from './kml';
 import type { Geometry } from './types';
@@ -34,9 +35,6 @@ function shown(value: unknown): string {
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function checkCrs(value: Record<string, unknown>, fileName: string) {
 	if (value.crs !== undefined && !isWgs84Crs(value.crs)) {
@@ -149,6 +147,15 @@ function collect(value: unknown, where: string, reading: Reading, depth: number)
 	out.push({ layer: null, index, geometry, properties, warnings: featureWarnings });
 }
 
+/** JSON.parse without throwing: the value, or the error it threw. */
+function parseJson(text: string): { value: unknown } | { error: Error } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { error: error as Error };
+	}
+}
+
 /** Reads GeoJSON or newline-delimited GeoJSON text. */
 export function readGeoJsonText(
 	text: string,
@@ -158,17 +165,12 @@ export function readGeoJsonText(
 	const features: XmlFeature[] = [];
 	const warnings: string[] = [];
 	const reading: Reading = { fileName, out: features, warnings, maxFeatures };
-	let whole: unknown;
-	let wholeError: Error | undefined;
-	try {
-		whole = JSON.parse(text);
-	} catch (error) {
-		wholeError = error as Error;
-	}
-	if (!wholeError) {
-		collect(whole, 'the file', reading, 0);
+	const whole = parseJson(text);
+	if (!('error' in whole)) {
+		collect(whole.value, 'the file', reading, 0);
 		return { features, warnings, ndjson: false };
 	}
+	const wholeError = whole.error;
 	const lines = text.split(/\r?\n/);
 	const filled = lines.filter((l) => l.trim() !== '');
 	if (filled.length < 2) {
@@ -179,20 +181,14 @@ export function readGeoJsonText(
 	}
 	lines.forEach((line, i) => {
 		if (line.trim() === '') return;
-		let value: unknown;
-		let lineError: Error | undefined;
-		try {
-			value = JSON.parse(line);
-		} catch (error) {
-			lineError = error as Error;
-		}
-		if (lineError) {
+		const parsed = parseJson(line);
+		if ('error' in parsed) {
 			throw new GeoFileError(
-				`"${fileName}" is neither one JSON document (${wholeError?.message}) nor newline-delimited GeoJSON: line ${i + 1} is not valid JSON (${lineError.message})`,
+				`"${fileName}" is neither one JSON document (${wholeError?.message}) nor newline-delimited GeoJSON: line ${i + 1} is not valid JSON (${parsed.error.message})`,
 				'Send the file again as it was exported; a file cut short gives this.',
 			);
 		}
-		collect(value, `line ${i + 1}`, reading, 0);
+		collect(parsed.value, `line ${i + 1}`, reading, 0);
 	});
 	return { features, warnings, ndjson: true };
 }

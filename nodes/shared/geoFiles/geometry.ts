@@ -30,7 +30,7 @@ export function flat2d(geometry: Geometry): Geometry {
 }
 
 /** Every position of a geometry. */
-export function* positionsOf(geometry: Geometry): Generator<Position> {
+function* positionsOf(geometry: Geometry): Generator<Position> {
 	switch (geometry.type) {
 		case 'Point':
 			yield geometry.coordinates;
@@ -127,7 +127,7 @@ export function foldCollection(geometry: Geometry, warnings: string[]): Geometry
 const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Great-circle distance in metres between two lon/lat positions. */
-export function distanceM(a: Position, b: Position): number {
+function distanceM(a: Position, b: Position): number {
 	const rad = Math.PI / 180;
 	const dLat = (b[1] - a[1]) * rad;
 	const dLon = (b[0] - a[0]) * rad;

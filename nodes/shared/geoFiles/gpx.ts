@@ -11,17 +11,8 @@ import { flat2d, foldCollection, lineAsPolygon } from './geometry';
 import type { XmlFeature } from './kml';
 import { checkNesting } from './kml';
 import type { Geometry, Position } from './types';
-import { parseXml } from './xml';
 
 const LAYER: Record<string, string> = { trk: 'tracks', rte: 'routes', wpt: 'waypoints' };
-
-export function readGpxText(
-	text: string,
-	fileName: string,
-	options: { closedLinesAsPolygons: boolean; closingDistanceM: number },
-): { features: XmlFeature[]; warnings: string[] } {
-	return readGpxDocument(parseXml(text, fileName), options);
-}
 
 export function readGpxDocument(
 	doc: Document,

@@ -18,7 +18,6 @@ import { isZip, readZip } from './zip';
 
 export * from './types';
 export { declaredBytes } from './size';
-export type { StatedBinary } from './size';
 
 const FORMATS =
 	'GeoJSON (.geojson, .json, newline-delimited), KML, KMZ, GPX or a zipped Shapefile (.zip with .shp, .dbf, .prj)';

@@ -27,7 +27,7 @@ const WGS84_LIKE =
 	/wgs.?(19)?84|sirgas|etrs.?(19)?89|nad.?(19)?83|gda.?(94|2020)|itrf|grs.?(19)?80|rgf.?93|nzgd.?2000|pz.?90|cgcs.?2000|mgi.?2020|igs/i;
 
 /** The first quoted name of a WKT text (`PROJCS["SIRGAS 2000 / UTM zone 22S", …` → that name). */
-export function wktName(wkt: string): string {
+function wktName(wkt: string): string {
 	return /^\s*[A-Za-z_]+\s*[[(]\s*"([^"]*)"/.exec(wkt)?.[1] ?? wkt.trim().slice(0, 80);
 }
 

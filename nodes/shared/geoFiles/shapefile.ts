@@ -31,7 +31,7 @@ export interface ShapefileParts {
 	cpg?: Uint8Array;
 }
 
-export interface ShapefileFeature {
+interface ShapefileFeature {
 	/** Record number minus one. */
 	index: number;
 	geometry: Geometry | null;
@@ -39,7 +39,7 @@ export interface ShapefileFeature {
 	warnings: string[];
 }
 
-export interface ShapefileLayer {
+interface ShapefileLayer {
 	name: string;
 	crs: string | null;
 	encoding: string | null;

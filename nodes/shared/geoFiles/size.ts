@@ -4,7 +4,7 @@
  */
 
 /** The members of n8n's IBinaryData this reads. */
-export interface StatedBinary {
+interface StatedBinary {
 	fileSize?: unknown;
 	id?: unknown;
 	data?: unknown;

@@ -8,7 +8,7 @@ import { unzipSync } from 'fflate/browser';
 
 import { GeoFileError, MB } from './types';
 
-export interface ZipContents {
+interface ZipContents {
 	/** Every entry name (folders and __MACOSX resource forks left out). */
 	names: string[];
 	/** The inflated entries that `want` asked for. */

@@ -31,7 +31,7 @@
  */
 import type { Position } from './types';
 
-export interface CrossingOptions {
+interface CrossingOptions {
 	/** Report only crossings between different parts (the polygons of a MultiPolygon). */
 	betweenPartsOnly?: boolean;
 	/** Stop after this many crossings (default: no limit). */
@@ -63,9 +63,9 @@ export const CROSSING_LIMIT = 100;
  * outline of up to about 6,000 vertices is checked to the end, and so is the bench's adversarial
  * 20,000-vertex "spiky" outline, 17 million tests) ...
  */
-export const CROSSING_BUDGET_MIN = 20_000_000;
+const CROSSING_BUDGET_MIN = 20_000_000;
 /** ... and this many per edge (a real outline needs a handful; see BENCHMARKS.md). */
-export const CROSSING_BUDGET_PER_EDGE = 300;
+const CROSSING_BUDGET_PER_EDGE = 300;
 
 /** The budget of edge tests for an outline of `edges` edges. */
 export function crossingBudget(edges: number): number {

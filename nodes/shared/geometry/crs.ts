@@ -1,4 +1,5 @@
-import { isRecord, showValue } from './shape';
+import { isObject } from '../values/answerValues';
+import { showValue } from './shape';
 
 const WGS84_NAMES = [
 	/^epsg:+4326$/,
@@ -14,7 +15,7 @@ const WGS84_NAMES = [
 /** The text a `crs` member names: `{type: 'name', properties: {name}}`, the old `{type: 'EPSG', properties: {code}}`, or a plain string. */
 export function crsName(crs: unknown): string | undefined {
 	if (typeof crs === 'string' || typeof crs === 'number') return String(crs);
-	if (!isRecord(crs) || !isRecord(crs.properties)) return undefined;
+	if (!isObject(crs) || !isObject(crs.properties)) return undefined;
 	const { name, code, href } = crs.properties;
 	if (typeof name === 'string') return name;
 	if (typeof code === 'string' || typeof code === 'number') return `EPSG:${code}`;

@@ -11,38 +11,21 @@
  * Parse functions throw GeometryInputError (see describeInputError).
  */
 export { GeometryInputError } from './errors';
-export { MAX_FEATURES_PER_VALUE, featureFromLatLon, parseGeoJsonValue, parseWkt } from './parse';
-export type { ParseOptions } from './parse';
-export { MIN_DECIMALS, POINT_HA_LIMIT, validateFeatures } from './validate';
-export {
-	EUDR_POINT_MAX_HA,
-	POINT_AREA_PROPERTIES,
-	SERVICE_POINT_HA_BELOW,
-	describeFrom,
-	meets4haRule,
-	readPointArea,
-} from './pointArea';
-export type { PointAreaFrom, PointAreaReading } from './pointArea';
-export { repairGeometry } from './repair';
-export type { RepairChange } from './repair';
+export { featureFromLatLon, parseGeoJsonValue, parseWkt } from './parse';
+export { MIN_DECIMALS, validateFeatures } from './validate';
+export { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from './pointArea';
 export { describeInputError, describeProblem, describeRepair } from './describe';
 export { COUNTRY_BOXES, findCountry } from './countries';
-export type { CountryBox } from './countries';
 export { isWgs84Crs } from './crs';
 export { readLooseNumber } from './numbers';
-export type { LooseNumber } from './numbers';
 export type {
 	Feature,
 	Location,
 	MultiPolygon,
-	ParsedFeatures,
-	Point,
 	Polygon,
 	Position,
-	PlotFeature,
 	PlotGeometry,
 	Problem,
-	Repair,
 	ValidateOptions,
 	ValidationResult,
 } from './types';

@@ -2,7 +2,6 @@
  * Numbers in geometry input. `readLooseNumber` (numbers typed by people) lives in the input
  * layer and is re-exported here for the geometry code and its other importers.
  */
-export type { LooseNumber } from '../input/numbers';
 export { readLooseNumber } from '../input/numbers';
 
 /**

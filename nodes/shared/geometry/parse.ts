@@ -1,11 +1,11 @@
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
+import { isObject } from '../values/answerValues';
 import { GeometryInputError } from './errors';
 import { readLooseNumber } from './numbers';
 import {
 	checkGeometryShape,
 	isAcceptedGeometryType,
 	isOtherGeometryType,
-	isRecord,
 	kindOf,
 	showValue,
 	unsupportedGeometryIssue,
@@ -14,9 +14,9 @@ import type { Feature, Location, ParsedFeatures, PlotFeature, PlotGeometry, Poin
 import { WktSyntaxError, readWkt, type WktReading } from './wkt';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */
-export const MAX_FEATURES_PER_VALUE = 20;
+const MAX_FEATURES_PER_VALUE = 20;
 
-export interface ParseOptions {
+interface ParseOptions {
 	/** Most features one value may hold (default 20, the service's per-request limit). */
 	maxFeatures?: number;
 }
@@ -90,7 +90,7 @@ function parseJsonText(text: string): unknown {
 
 function checkFeature(value: unknown, index: number | undefined, copy: Copy): PlotFeature {
 	const which = index === undefined ? 'the Feature' : `feature ${index}`;
-	const issue = checkGeometryShape(isRecord(value) ? value.geometry : undefined);
+	const issue = checkGeometryShape(isObject(value) ? value.geometry : undefined);
 	if (issue) {
 		const message =
 			issue.code === 'missing_geometry'
@@ -137,7 +137,7 @@ function parseFeatureCollection(
 		);
 	}
 	return features.map((feature: unknown, i) => {
-		if (!isRecord(feature)) {
+		if (!isObject(feature)) {
 			fail(
 				'not_a_feature',
 				`feature ${i} is ${kindOf(feature)} (${showValue(feature)}), not a GeoJSON Feature. Each entry of "features" must be {"type": "Feature", "geometry": ..., "properties": {...}}.`,
@@ -207,7 +207,7 @@ export function parseGeoJsonValue(value: unknown, options: ParseOptions = {}): P
 			`the value is a list (${showValue(parsed)}), not GeoJSON. Wrap features in a FeatureCollection: {"type": "FeatureCollection", "features": [...]}.`,
 		);
 	}
-	if (!isRecord(parsed)) {
+	if (!isObject(parsed)) {
 		fail(
 			'not_geojson',
 			`the value is ${kindOf(parsed)} (${showValue(parsed)}), not GeoJSON. Give a Feature, a FeatureCollection or a geometry, e.g. ${EXAMPLE}.`,

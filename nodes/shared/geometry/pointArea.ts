@@ -12,7 +12,8 @@
  * spellings in supplier files). Plot → Validate, Register and Export read it here alone.
  */
 import type { Reading } from '../input';
-import { isRecord, showValue } from './shape';
+import { isObject } from '../values/answerValues';
+import { showValue } from './shape';
 
 /** EUDR: a point stands for a plot of at most this many hectares. */
 export const EUDR_POINT_MAX_HA = 4;
@@ -21,16 +22,16 @@ export const EUDR_POINT_MAX_HA = 4;
 export const SERVICE_POINT_HA_BELOW = 4;
 
 /** Feature properties read as the area of a point, in order. */
-export const POINT_AREA_PROPERTIES = ['point_ha', 'Area', 'area_ha', 'AREA'] as const;
+const POINT_AREA_PROPERTIES = ['point_ha', 'Area', 'area_ha', 'AREA'] as const;
 
-export type PointAreaProperty = (typeof POINT_AREA_PROPERTIES)[number];
+type PointAreaProperty = (typeof POINT_AREA_PROPERTIES)[number];
 
 /** Where a point's area came from: the mapped field (by its label) or a feature property. */
 export type PointAreaFrom =
 	| { kind: 'field'; name: string }
 	| { kind: 'property'; name: PointAreaProperty };
 
-export type PointAreaReading =
+type PointAreaReading =
 	| { kind: 'missing' }
 	| { kind: 'invalid'; from: PointAreaFrom; reason: string }
 	| { kind: 'value'; value: number; from: PointAreaFrom };
@@ -57,7 +58,7 @@ export function readPointArea(
 	const from: PointAreaFrom = { kind: 'field', name: fieldLabel };
 	if (mapped?.kind === 'value') return { kind: 'value', value: mapped.value, from };
 	if (mapped?.kind === 'invalid') return { kind: 'invalid', from, reason: mapped.reason };
-	if (!isRecord(properties)) return { kind: 'missing' };
+	if (!isObject(properties)) return { kind: 'missing' };
 	for (const name of POINT_AREA_PROPERTIES) {
 		const own = properties[name];
 		if (own === undefined || own === null) continue;

@@ -3,7 +3,7 @@ import { booleanClockwise } from '@turf/boolean-clockwise';
 import type { PlotGeometry, Position } from './types';
 
 /** One change made by `repairGeometry`. */
-export interface RepairChange {
+interface RepairChange {
 	code: string;
 	message: string;
 }
@@ -13,7 +13,7 @@ export function samePosition2d(a: Position, b: Position): boolean {
 }
 
 /** Twice the signed area of a ring (shoelace); positive when counter-clockwise, 0 when degenerate. */
-export function ringSignedArea2(ring: Position[]): number {
+function ringSignedArea2(ring: Position[]): number {
 	let sum = 0;
 	for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
 		sum += (ring[j][0] - ring[i][0]) * (ring[j][1] + ring[i][1]);

@@ -1,14 +1,15 @@
+import { isObject } from '../values/answerValues';
 import type { Location, PlotGeometry, Position } from './types';
 
 /** A defect found while checking the structure of a value. */
-export interface Issue {
+interface Issue {
 	code: string;
 	message: string;
 	/** Where inside the geometry, when narrower than the whole geometry. */
 	where?: Location;
 }
 
-export const ACCEPTED_GEOMETRY_TYPES = ['Point', 'Polygon', 'MultiPolygon'] as const;
+const ACCEPTED_GEOMETRY_TYPES = ['Point', 'Polygon', 'MultiPolygon'] as const;
 
 /** GeoJSON geometry types the service does not take, with what to do instead. */
 const OTHER_GEOMETRY_HINTS: Record<string, string> = {
@@ -20,10 +21,6 @@ const OTHER_GEOMETRY_HINTS: Record<string, string> = {
 	GeometryCollection:
 		'split it into separate Features, each with one Point, Polygon or MultiPolygon geometry',
 };
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function isAcceptedGeometryType(type: unknown): type is PlotGeometry['type'] {
 	return (ACCEPTED_GEOMETRY_TYPES as readonly unknown[]).includes(type);
@@ -196,7 +193,7 @@ export function checkGeometryShape(geometry: unknown): Issue | null {
 				'the feature has no geometry (it is null or missing). Give it a Point, Polygon or MultiPolygon geometry.',
 		};
 	}
-	if (!isRecord(geometry)) {
+	if (!isObject(geometry)) {
 		return {
 			code: 'invalid_geometry',
 			message: `the geometry is ${kindOf(geometry)} (${showValue(geometry)}), not a GeoJSON geometry object. Use e.g. {"type": "Polygon", "coordinates": [[[lon, lat], ...]]}.`,

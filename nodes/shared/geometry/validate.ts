@@ -1,5 +1,6 @@
 import { centroid } from '@turf/centroid';
 
+import { isObject } from '../values/answerValues';
 import { findCountry, isInBox, type CountryBox } from './countries';
 import { crsMessage, isWgs84Crs } from './crs';
 import { round6, type Add } from './featureProblems';
@@ -16,7 +17,6 @@ import {
 	checkGeometryShape,
 	forEachPosition,
 	isAcceptedGeometryType,
-	isRecord,
 	kindOf,
 	polygonsOf,
 	positionLocation,
@@ -67,9 +67,6 @@ import type {
  *   (point_ha_not_below_4, checked unless `serviceLimits` is false, as in Export).
  */
 
-/** The service takes `point_ha` only below this (see pointArea.ts for the two 4 ha rules). */
-export const POINT_HA_LIMIT = SERVICE_POINT_HA_BELOW;
-
 /** EUDR asks for at least six decimal digits. */
 export const MIN_DECIMALS = 6;
 
@@ -77,7 +74,7 @@ export const MIN_DECIMALS = 6;
 function structureIssue(
 	value: unknown,
 ): { code: string; message: string; where?: Location } | null {
-	if (!isRecord(value)) {
+	if (!isObject(value)) {
 		return {
 			code: 'not_a_feature',
 			message: `the feature is ${kindOf(value)} (${showValue(value)}), not a GeoJSON Feature. Give {"type": "Feature", "geometry": ..., "properties": {...}}.`,

@@ -16,7 +16,7 @@
 import type { Position } from './types';
 
 /** The three types the service takes, as GeoJSON names them. */
-export type WktPlotType = 'Point' | 'Polygon' | 'MultiPolygon';
+type WktPlotType = 'Point' | 'Polygon' | 'MultiPolygon';
 
 export type WktReading =
 	| {

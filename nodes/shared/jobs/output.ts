@@ -10,7 +10,6 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
-	IPairedItemData,
 	IPollFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -22,7 +21,7 @@ import { runScopeOf } from '../transport/context';
 import { lookUpPlotRuns } from './plotOutcomes';
 
 /** The node contexts that output job items (they can download binary data). */
-export type OutputContext = IExecuteFunctions | IPollFunctions;
+type OutputContext = IExecuteFunctions | IPollFunctions;
 
 export interface OutputOptions {
 	/** 'job': one item per job, as the service returns it, with its plots; 'perPlot': one item per plot. */
@@ -82,12 +81,12 @@ function runBudget(ctx: OutputContext): { bytes: number } {
 }
 
 /** Image bytes attached to one output item so far. */
-export interface ItemBudget {
+interface ItemBudget {
 	bytes: number;
 }
 
 /** An image attached, or why it was skipped (not an image, or a download cap reached). */
-export type ImageOutcome = { binary: IBinaryData } | { skipped: string };
+type ImageOutcome = { binary: IBinaryData } | { skipped: string };
 
 function mb(bytes: number): string {
 	return `${Math.round((bytes / MB) * 10) / 10} MB`;
@@ -100,7 +99,7 @@ function mb(bytes: number): string {
  * MAX_EXECUTION_DOWNLOAD_BYTES for the execution: past either cap the image is skipped with a
  * reason naming it, and so is a file that is not an image. Any other failure is an error.
  */
-export async function downloadImage(
+async function downloadImage(
 	ctx: OutputContext,
 	url: string,
 	itemIndex?: number,
@@ -149,8 +148,8 @@ export async function downloadImage(
 }
 
 /**
- * Items for one job in the chosen output shape. `pairedItem` links them to their input
- * item (a trigger has none: pass undefined and the items carry no pairing). Failed plots
+ * Items for one job in the chosen output shape (unpaired: the item runner pairs an action's
+ * outputs with their input items; a trigger's have none). Failed plots
  * are kept as rows (`failed`, `failure_reason`), never dropped; a plot whose outcome the
  * job answer does not tell (job `done-with-errors`, no per-plot signal) is looked up in its
  * analysis runs of this job (jobs/plotOutcomes.ts), and stays `failed: null` with the
@@ -160,22 +159,19 @@ export async function jobOutput(
 	ctx: OutputContext,
 	job: IDataObject,
 	options: OutputOptions,
-	pairedItem: IPairedItemData | IPairedItemData[] | undefined,
 	resultKeys: Record<string, string>,
 	extra: IDataObject = {},
 ): Promise<INodeExecutionData[]> {
-	const itemIndex = Array.isArray(pairedItem) ? (pairedItem[0]?.item ?? 0) : pairedItem?.item;
-	const paired = pairedItem === undefined ? {} : { pairedItem };
 	if (options.output === 'job') {
 		const json = { ...job, ...extra };
-		const item: INodeExecutionData = { json, ...paired };
+		const item: INodeExecutionData = { json };
 		if (options.downloadImages) {
 			const urls = imageUrlsOfJob(job);
 			const binary: IBinaryKeyData = {};
 			const skipped: IDataObject[] = [];
 			const budget: ItemBudget = { bytes: 0 };
 			for (let i = 0; i < urls.length; i++) {
-				const image = await downloadImage(ctx, urls[i], itemIndex, budget);
+				const image = await downloadImage(ctx, urls[i], undefined, budget);
 				if ('binary' in image) binary[`${options.binaryPropertyName}_${i}`] = image.binary;
 				else skipped.push({ url: shownUrl(urls[i]), reason: image.skipped });
 			}
@@ -185,7 +181,7 @@ export async function jobOutput(
 		return [item];
 	}
 	// Plots whose outcome nothing else tells: ask their analysis runs of this job.
-	const runs = await lookUpPlotRuns(ctx, job, itemIndex);
+	const runs = await lookUpPlotRuns(ctx, job);
 	const rows = perPlotResults(job, {
 		simplify: options.simplify,
 		resultKeys,
@@ -195,7 +191,7 @@ export async function jobOutput(
 	const plots = Array.isArray(job.plots) ? (job.plots as IDataObject[]) : [];
 	const out: INodeExecutionData[] = [];
 	for (let i = 0; i < rows.length; i++) {
-		const item: INodeExecutionData = { json: { ...rows[i], ...extra }, ...paired };
+		const item: INodeExecutionData = { json: { ...rows[i], ...extra } };
 		// Only a visualisation of this job's results (not of a failed, unknown or other job's).
 		if (options.downloadImages && rows[i].results_reason === null) {
 			const url = imageUrlOfPlot(
@@ -203,7 +199,7 @@ export async function jobOutput(
 				job,
 			);
 			if (url) {
-				const image = await downloadImage(ctx, url, itemIndex);
+				const image = await downloadImage(ctx, url);
 				if ('binary' in image) item.binary = { [options.binaryPropertyName]: image.binary };
 				else item.json.visualization_skipped = image.skipped;
 			}
@@ -214,14 +210,14 @@ export async function jobOutput(
 }
 
 /** The visualisation of one plot: its analysis_image / image_url, or its file among the job's. */
-export function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
+function imageUrlOfPlot(plot: IDataObject, job: IDataObject): string | undefined {
 	if (typeof plot.analysis_image === 'string' && plot.analysis_image) return plot.analysis_image;
 	if (typeof plot.image_url === 'string' && plot.image_url) return plot.image_url;
 	return jobVisualisationOf(plot.plot_id, job);
 }
 
 /** Every visualisation of a job: job_visualization_url, or else each plot's analysis_image. */
-export function imageUrlsOfJob(job: IDataObject): string[] {
+function imageUrlsOfJob(job: IDataObject): string[] {
 	const urls = Array.isArray(job.job_visualization_url)
 		? job.job_visualization_url.filter((u): u is string => typeof u === 'string' && u !== '')
 		: [];

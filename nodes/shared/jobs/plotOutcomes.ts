@@ -10,7 +10,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { str } from '../helpers/values';
+import { str } from '../values/answerValues';
 import { needsRunLookup, plotsOfRows } from '../results/flatten';
 import type { RunEvidence } from '../results/runs';
 import { runEvidence, runsFromResponse } from '../results/runs';
@@ -19,7 +19,7 @@ import type { ServiceContext } from '../transport/context';
 import { apiRequest } from '../transport/request';
 
 /** Lookups in flight at once. */
-export const RUN_LOOKUP_CONCURRENCY = 4;
+const RUN_LOOKUP_CONCURRENCY = 4;
 
 /** The plot ids of `job` whose outcome only their analysis runs can tell. */
 export function plotsNeedingRunLookup(job: IDataObject): string[] {

@@ -16,7 +16,7 @@ import type { Timing } from '../helpers/sleep';
 import { systemTiming } from '../helpers/sleep';
 import { lostAnswerReason } from '../transport/lostAnswer';
 import { serviceTimestamp } from '../time/serviceTime';
-import { isObject } from '../helpers/values';
+import { isObject } from '../values/answerValues';
 import { serviceErrorOf } from '../transport/serviceFailure';
 import { listCreatedSince } from '../transport/createdSince';
 import { apiRequest } from '../transport/request';

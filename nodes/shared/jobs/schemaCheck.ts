@@ -6,8 +6,9 @@
  * additionalProperties, anyOf/oneOf/allOf); unknown keywords are ignored, so a richer
  * schema never makes a valid config fail here (the service has the last word).
  */
+import { isObject } from '../values/answerValues';
 
-export type JsonSchema = { [keyword: string]: unknown };
+type JsonSchema = { [keyword: string]: unknown };
 
 function typeOf(v: unknown): string {
 	if (v === null) return 'null';
@@ -23,7 +24,7 @@ function typeMatches(v: unknown, t: string): boolean {
 }
 
 function isSchema(v: unknown): v is JsonSchema {
-	return !!v && typeof v === 'object' && !Array.isArray(v);
+	return isObject(v);
 }
 
 function show(v: unknown): string {

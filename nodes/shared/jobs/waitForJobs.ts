@@ -24,7 +24,7 @@ import { isLasting, serviceErrorOf } from '../transport/serviceFailure';
 import type { PollSchedule } from './waitScheduler';
 import { maxRounds, nextDelay } from './waitScheduler';
 
-export interface WaitForJobsInput<J extends { status?: unknown }> {
+interface WaitForJobsInput<J extends { status?: unknown }> {
 	/** Jobs to wait for; duplicates are checked once. */
 	jobIds: readonly string[];
 	/**

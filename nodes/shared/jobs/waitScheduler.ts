@@ -17,7 +17,7 @@ export const DEFAULT_FIRST_DELAY_MS = 2_000;
 export const DEFAULT_POLL_CAP_MS = 30_000;
 export const MAX_MAX_WAIT_MS = 24 * 60 * 60_000;
 /** Jitter: the delay is multiplied by a factor in [1 - JITTER, 1 + JITTER]. */
-export const JITTER = 0.2;
+const JITTER = 0.2;
 
 /** Milliseconds before check number `round` (0 = the first check). */
 export function pollDelay(
@@ -53,7 +53,7 @@ export function maxRounds(maxWaitMs: number, schedule: PollSchedule): number {
 	return Math.ceil(maxWaitMs / first) + 2;
 }
 
-export interface PendingJob {
+interface PendingJob {
 	job_id: string;
 	status: string;
 }

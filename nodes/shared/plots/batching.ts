@@ -20,7 +20,7 @@
  *   items gives the fewest possible requests.
  */
 
-import { isObject } from '../helpers/values';
+import { isObject } from '../values/answerValues';
 import { UnexpectedAnswerError, describeBody } from '../transport/answers';
 
 export const MAX_FEATURES_PER_REQUEST = 20;
@@ -40,7 +40,7 @@ export interface RegistrationUnit {
 	fields: RequestFields;
 }
 
-export interface PlannedRequest {
+interface PlannedRequest {
 	/** Indexes into the units given to `planRegistrationRequests`, in order. */
 	units: number[];
 	featureCount: number;
@@ -59,7 +59,7 @@ function sortedJson(value: unknown): string {
 }
 
 /** The grouping key: units with equal keys may share a request. */
-export function sharingKey(unit: RegistrationUnit, position: number): string {
+function sharingKey(unit: RegistrationUnit, position: number): string {
 	if (unit.fields.plot_name !== undefined) return `own:${position}`;
 	return sortedJson(unit.fields);
 }

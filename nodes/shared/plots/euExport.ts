@@ -40,7 +40,7 @@ export interface EuProperties {
 }
 
 /** What writing a feature changed, counted for the file summary. */
-export interface WriteNotes {
+interface WriteNotes {
 	/** Coordinates written with trailing zeros up to six decimals. */
 	paddedCoordinates: number;
 	/** Positions whose z value (third number) was left out. */
@@ -53,7 +53,7 @@ export interface WriteNotes {
 	mergedVertices: number;
 }
 
-export interface EuFeatureText {
+interface EuFeatureText {
 	/** The Feature as JSON text. */
 	text: string;
 	/** UTF-8 bytes of `text`. */
@@ -141,7 +141,7 @@ function at6(p: Position): string {
 }
 
 /** Vertices that become one position with the vertex before them at six decimals. */
-export interface SixDecimalMerges {
+interface SixDecimalMerges {
 	count: number;
 	/** The first of them: where, and the two positions as given. */
 	first?: { where: Location; position: Position; previous: Position };

@@ -54,7 +54,7 @@ export interface ItemGeometry {
 }
 
 /** A value that could not be read as features at all (before validation). */
-export interface InputFailure {
+interface InputFailure {
 	code: string;
 	/** What is wrong and what to do, starting in lower case. */
 	message: string;

@@ -13,15 +13,15 @@
  * would send it again).
  */
 import type { Feature, Position } from '../geometry';
-import { isObject } from '../helpers/values';
+import { isObject, num } from '../values/answerValues';
 import type { RequestFields } from './batching';
 
 /** Degrees within which two coordinates are the same point (about 1 m). */
-export const SAME_POINT_DEGREES = 1e-5;
+const SAME_POINT_DEGREES = 1e-5;
 /** Degrees within which two shapes are too close to call different (about 100 m). */
-export const NEAR_DEGREES = 1e-3;
+const NEAR_DEGREES = 1e-3;
 
-export type Level = 'same' | 'possible' | 'different';
+type Level = 'same' | 'possible' | 'different';
 
 /** One feature of a make_plot request, with where it came from. */
 export interface SentRow {
@@ -65,7 +65,7 @@ function isPosition(p: unknown): p is Position {
 }
 
 /** Every [lon, lat] of a geometry (z dropped), whatever its nesting. */
-export function positionsOf(geometry: unknown): Array<[number, number]> {
+function positionsOf(geometry: unknown): Array<[number, number]> {
 	const out: Array<[number, number]> = [];
 	const walk = (c: unknown) => {
 		if (isPosition(c)) out.push([c[0], c[1]]);
@@ -144,13 +144,6 @@ function decimalsOf(value: unknown): number | undefined {
 	return m ? m[1].length : /^\s*-?\d+\s*$/.test(value) ? 0 : undefined;
 }
 
-function toNumber(value: unknown): number | undefined {
-	if (typeof value === 'number' && Number.isFinite(value)) return value;
-	if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)))
-		return Number(value);
-	return undefined;
-}
-
 /** The geometries a listed plot carries (its `geojson_features`, tolerant of other shapes). */
 function plotGeometries(plot: Plot): unknown[] {
 	const features = Array.isArray(plot.geojson_features)
@@ -165,9 +158,9 @@ function plotGeometries(plot: Plot): unknown[] {
 
 /** The plot's centre: its lat/lon fields (with the rounding they show), else its shape's box centre. */
 function plotCentre(plot: Plot): { lon: number; lat: number; tolerance: number } | undefined {
-	const lat = toNumber(plot.lat);
-	const lon = toNumber(plot.lon);
-	if (lat !== undefined && lon !== undefined) {
+	const lat = num(plot.lat);
+	const lon = num(plot.lon);
+	if (lat !== null && lon !== null) {
 		const decimals = Math.min(decimalsOf(plot.lat) ?? 12, decimalsOf(plot.lon) ?? 12);
 		return { lon, lat, tolerance: Math.max(SAME_POINT_DEGREES, 0.5 * 10 ** -decimals + 1e-12) };
 	}
@@ -198,9 +191,9 @@ function pointLevel(row: Feature, plot: Plot): Level {
 	if (d > NEAR_DEGREES) return 'different';
 	if (d > centre.tolerance) return 'possible';
 	// A point becomes a circle of point_ha hectares: an area far from it is another plot.
-	const area = toNumber(plot.area_ha);
-	const wanted = toNumber(row.properties?.point_ha) ?? DEFAULT_POINT_HA;
-	if (area !== undefined && Math.abs(area - wanted) > 0.25 * wanted) return 'possible';
+	const area = num(plot.area_ha);
+	const wanted = num(row.properties?.point_ha) ?? DEFAULT_POINT_HA;
+	if (area !== null && Math.abs(area - wanted) > 0.25 * wanted) return 'possible';
 	return 'same';
 }
 

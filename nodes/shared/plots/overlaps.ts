@@ -35,7 +35,7 @@ export type { SharedBy } from './sharedArea';
 export { insideRings, segmentsMeet, sharedArea, sharesArea, SLIVER_M2 } from './sharedArea';
 
 /** One plot: a feature of an input row. */
-export interface PlotRef {
+interface PlotRef {
 	/** The input row (item index). */
 	row: number;
 	/** The feature inside the row (0 for a row holding one geometry). */
@@ -46,14 +46,14 @@ export interface PlotShape extends PlotRef {
 	geometry: PlotGeometry;
 }
 
-export interface Duplicate {
+interface Duplicate {
 	/** The first plot (in input order) with this geometry. */
 	first: PlotRef;
 	/** A later plot with exactly the same geometry. */
 	duplicate: PlotRef;
 }
 
-export interface Overlap {
+interface Overlap {
 	/** The plot that comes first in input order. */
 	a: PlotRef;
 	b: PlotRef;
@@ -65,13 +65,13 @@ export interface Overlap {
 }
 
 /** A pair whose overlap could not be computed (both clippers threw): reported, never dropped silently. */
-export interface OverlapFailure {
+interface OverlapFailure {
 	a: PlotRef;
 	b: PlotRef;
 	reason: string;
 }
 
-export interface CrossCheckOptions {
+interface CrossCheckOptions {
 	/** Look for overlaps (default true); duplicates are always looked for. */
 	overlaps?: boolean;
 	/** Shared areas smaller than this (square metres) are not reported; default 1 m². */
@@ -83,7 +83,7 @@ export interface CrossCheckOptions {
 }
 
 /** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
-export interface Unmeasured {
+interface Unmeasured {
 	plot: PlotRef;
 	/** Candidate pairs of this plot that were not measured. */
 	count: number;
@@ -133,7 +133,7 @@ export const MAX_CANDIDATES_PER_PLOT = 1_000;
 const STOP = new Error('enough candidates');
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
-export function geometryKey(geometry: PlotGeometry): string {
+function geometryKey(geometry: PlotGeometry): string {
 	return `${geometry.type}:${JSON.stringify(geometry.coordinates)}`;
 }
 

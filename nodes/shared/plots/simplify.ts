@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { num, str } from '../helpers/values';
+import { num, str } from '../values/answerValues';
 import { simplifyPlotResult } from '../results/flatten';
 
 const JOB_COLUMNS = ['job_id', 'job_name', 'job_status'];

@@ -47,7 +47,7 @@ const DEFAULT_LABELS = {
 	country: 'Country',
 };
 
-export interface PlainInput {
+interface PlainInput {
 	code: string;
 	message: string;
 	where: ProblemWhere;

@@ -50,7 +50,7 @@ export type {
 	ValidationSummary,
 } from './plotReports';
 
-export interface ValidateRowsOptions {
+interface ValidateRowsOptions {
 	repair: boolean;
 	/** Look for overlaps between plots (duplicates are always looked for). */
 	overlaps: boolean;

@@ -12,7 +12,7 @@
  * for results that name nothing.
  */
 
-import { isObject, num } from '../helpers/values';
+import { isObject, num } from '../values/answerValues';
 import { overlapKeys, readOverlap, strictestLegality } from '../results/overlap';
 
 export const CHECK_BATCH_LIMIT = 100;
@@ -21,7 +21,7 @@ export type CheckEntry =
 	| { itemIndex: number; kind: 'plot'; plotId: string; indexInItem: number }
 	| { itemIndex: number; kind: 'geojson'; feature: Record<string, unknown>; indexInItem: number };
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /** Chunks of at most `batchSize` entries, in order. */
 export function packCheckEntries(
@@ -45,14 +45,14 @@ export function checkRequestBody(chunk: readonly CheckEntry[]): Json {
 }
 
 /** The result features of a check answer (a FeatureCollection; tolerant of a bare list). */
-export function featuresOf(body: unknown): Json[] {
+function featuresOf(body: unknown): Json[] {
 	if (Array.isArray(body)) return body.filter(isObject);
 	if (isObject(body) && Array.isArray(body.features)) return body.features.filter(isObject);
 	return [];
 }
 
 /** What a check answer holds for the entries of its request. */
-export interface CheckPairing {
+interface CheckPairing {
 	/** The result of each entry of the chunk, in its order; null when the answer has none. */
 	results: Array<Json | null>;
 	/** Results for nothing this request asked for (another plot id, a geometry index beyond it). */
@@ -131,7 +131,7 @@ export function matchCheckResults(chunk: readonly CheckEntry[], body: unknown): 
 }
 
 /** The reason of a requested plot or geometry the answer holds no result for. */
-export const NOT_IN_ANSWER = 'not in the answer';
+const NOT_IN_ANSWER = 'not in the answer';
 
 /**
  * The row of a requested plot or geometry without a result in the answer: nothing is known,

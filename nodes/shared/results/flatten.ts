@@ -5,7 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { bool, isObject, num, str } from '../helpers/values';
+import { bool, isObject, num, str } from '../values/answerValues';
 import type { OverlapReading } from './overlap';
 import { readOverlap, strictestLegality } from './overlap';
 import type { PlotOutcome } from './plotOutcome';
@@ -33,7 +33,7 @@ export function isFinalStatus(status: unknown): boolean {
  * Where a capability writes its result inside `plot.analysis` when it differs from its
  * name. The live catalog's `result_key` is authoritative; these are the known defaults.
  */
-export const DEFAULT_RESULT_KEYS: Record<string, string> = { protected_area: 'protected_areas' };
+const DEFAULT_RESULT_KEYS: Record<string, string> = { protected_area: 'protected_areas' };
 
 /** Keys the EUDR bundle (and the service's legacy fields) write; not "other capabilities". */
 const EUDR_KEYS = new Set([
@@ -61,7 +61,7 @@ const EUDR_KEYS = new Set([
 	'job_id',
 ]);
 
-export interface FlattenOptions {
+interface FlattenOptions {
 	simplify: boolean;
 	/** capability name → result key, from the live catalog (merged over DEFAULT_RESULT_KEYS) */
 	resultKeys?: Record<string, string>;
@@ -258,7 +258,7 @@ export function simplifyPlotResult(
 	return row;
 }
 
-export interface PerPlotOptions extends FlattenOptions {
+interface PerPlotOptions extends FlattenOptions {
 	/** What each plot's analysis runs of this job say (plot id → evidence), when looked up. */
 	runs?: ReadonlyMap<string, RunEvidence>;
 	/**
@@ -286,7 +286,7 @@ export const DECISION_COLUMNS = [
 ] as const;
 
 /** The same row with DECISION_COLUMNS first (every key and value kept). */
-export function decisionFirst(row: IDataObject): IDataObject {
+function decisionFirst(row: IDataObject): IDataObject {
 	const out: IDataObject = {};
 	for (const key of DECISION_COLUMNS) if (key in row) out[key] = row[key];
 	for (const [key, value] of Object.entries(row)) if (!(key in out)) out[key] = value;

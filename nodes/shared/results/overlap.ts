@@ -14,9 +14,9 @@
  * - a result marked failed (`status: "failed"`, or an `error` without any metrics) gives
  *   `null` everywhere with the reason `failed: <the service's error>`.
  */
-import { bool, isObject, num, str } from '../helpers/values';
+import { bool, isObject, num, str } from '../values/answerValues';
 
-export type OverlapKind = 'protected_area' | 'indigenous_land';
+type OverlapKind = 'protected_area' | 'indigenous_land';
 
 /** Why an overlap is `null`: the words every row uses (see README, "what null means"). */
 export const OVERLAP_REASONS = {

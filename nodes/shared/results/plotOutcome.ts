@@ -6,7 +6,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject, str } from '../helpers/values';
+import { isObject, str } from '../values/answerValues';
 import { errorText } from './overlap';
 import type { RunEvidence } from './runs';
 

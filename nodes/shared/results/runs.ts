@@ -5,10 +5,10 @@
  * names ("not shown"), so the readers accept the names the service is known to use plus
  * obvious alternatives and never fail on an unexpected shape.
  */
-import { isObject, str } from '../helpers/values';
+import { isObject, str } from '../values/answerValues';
 import { errorText } from './overlap';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /** Keys under which a list of runs may be wrapped. */
 const LIST_KEYS = ['runs', 'analysis_runs', 'analysisRuns', 'items', 'data', 'results'];

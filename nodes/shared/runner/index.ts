@@ -29,10 +29,8 @@ import type { Problems } from './preflight';
 import { runPool } from './pool';
 
 export { errorItem, asNodeError } from './errors';
-export { InputProblems } from './preflight';
 export type { Problems } from './preflight';
 export { runPool } from './pool';
-export type { PoolOutcome } from './pool';
 
 /** One output of a batch: data paired with one or several input items, or an item's failure. */
 export type BatchOutput =

@@ -1,6 +1,6 @@
 /** A bounded pool of async tasks (pure; used by the item runner). */
 
-export interface PoolOutcome<R> {
+interface PoolOutcome<R> {
 	/** Per task: its result, its error, or `skipped` when the pool stopped before starting it. */
 	results: Array<
 		| { status: 'fulfilled'; value: R }

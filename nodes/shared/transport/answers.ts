@@ -37,13 +37,6 @@ export function parseBody(raw: unknown): ParsedBody {
 	}
 }
 
-/** The value of a parsed body for error mapping: JSON as parsed, text as text, empty as undefined. */
-export function bodyValue(parsed: ParsedBody): unknown {
-	if (parsed.kind === 'json') return parsed.value;
-	if (parsed.kind === 'text') return parsed.text;
-	return undefined;
-}
-
 /** Cuts a text to `max` characters (whitespace collapsed), ending with "…" when cut. */
 export function clip(text: string, max = MAX_MESSAGE_CHARS): string {
 	const flat = text.replace(/\s+/g, ' ').trim();

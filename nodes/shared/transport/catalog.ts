@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { isObject } from '../helpers/values';
+import { isObject } from '../values/answerValues';
 import { describeBody } from './answers';
 import type { ServiceContext } from './context';
 import { apiRequest } from './request';

@@ -12,6 +12,7 @@
  * Used by `paginate` (Plot → Get Many, Job → Get Many, the job lookups and the trigger's
  * listing); a caller with its own page loop uses a PageTrail the same way. Pure.
  */
+import { isObject } from '../values/answerValues';
 import { describeBody, endpointName } from './answers';
 import { attachFailure, describeFailure } from './serviceFailure';
 
@@ -51,10 +52,6 @@ export interface PageRead<T> {
 	records: T[];
 	/** The cursor of the next page, or undefined when this was the last one. */
 	next?: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export class PageTrail<T = Record<string, unknown>> {
@@ -97,7 +94,7 @@ export class PageTrail<T = Record<string, unknown>> {
 		this.pages++;
 		const fail = (problem: string) =>
 			new PaginationError(this.endpoint, this.pages, problem, this.records);
-		if (!isRecord(body) || !(this.itemsKey in body))
+		if (!isObject(body) || !(this.itemsKey in body))
 			throw fail(
 				`the answer has no "${this.itemsKey}" list (it was ${describeBody({ kind: 'json', value: body })})`,
 			);
@@ -110,7 +107,7 @@ export class PageTrail<T = Record<string, unknown>> {
 		this.records += records.length;
 		// Enough records: whatever the answer says of further pages, none is asked for.
 		if (this.limit !== undefined && this.records >= this.limit) return { records };
-		const meta = isRecord(body.meta) ? body.meta : {};
+		const meta = isObject(body.meta) ? body.meta : {};
 		const cursor =
 			typeof meta.next_cursor === 'string' && meta.next_cursor !== ''
 				? meta.next_cursor

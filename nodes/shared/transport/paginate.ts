@@ -4,16 +4,9 @@ import { PageTrail } from './pages';
 import type { ServiceContext } from './context';
 import { apiRequest } from './request';
 
-export { MAX_RETURN_ALL_PAGES, PageTrail, PaginationError, maxPages } from './pages';
+export { PageTrail, PaginationError, maxPages } from './pages';
 
 export const MAX_PAGE_SIZE = 1000;
-
-export interface PageMeta {
-	next_cursor?: string | null;
-	limit?: number;
-	count?: number;
-	has_more?: boolean;
-}
 
 export interface PaginateOptions {
 	/** Stop after this many records; undefined means all. */

@@ -5,11 +5,13 @@ import * as account from './account';
 import * as analysisRun from './analysisRun';
 import * as capability from './capability';
 import * as job from './job';
-import type { ResourceModule } from './operation';
+import type { GeospatialAnalysisType, OperationsOf, Resource } from './node.type';
+import type { OperationModule, ResourceModule } from './operation';
 import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 
-export const resources: Record<string, ResourceModule> = {
+/** Every resource folder, each with exactly the operations node.type.ts names for it. */
+export const resources: { [R in Resource]: ResourceModule & { operations: OperationsOf<R> } } = {
 	plot,
 	job,
 	analysisRun,
@@ -18,11 +20,21 @@ export const resources: Record<string, ResourceModule> = {
 	account,
 };
 
+/** The module of a resource's operation (typed by node.type.ts), if it has one. */
+function operationModule({
+	resource,
+	operation,
+}: GeospatialAnalysisType): OperationModule | undefined {
+	if (!Object.hasOwn(resources, resource)) return undefined;
+	const operations: Record<string, OperationModule> = resources[resource].operations;
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+}
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
-	const module = resources[resource]?.operations[operation];
+	const module = operationModule({ resource, operation } as GeospatialAnalysisType);
 	if (!module) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -24,12 +24,15 @@ export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu', 'readFile'];
 
 const withoutRequests = { operation: OPERATIONS_WITHOUT_REQUESTS };
 
-export const versionDescription: Omit<
+/** What a version of the node describes beyond the texts all versions share (GeospatialAnalysis.node.ts). */
+export type VersionDescription = Omit<
 	INodeTypeDescription,
 	'displayName' | 'name' | 'description' | 'group'
 > & {
 	displayName?: string;
-} = {
+};
+
+export const versionDescription: VersionDescription = {
 	version: 1,
 	defaults: { name: 'Geospatial Analysis' },
 	inputs: [NodeConnectionTypes.Main],

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { optionsCollection } from '../../v1/actions/commonFields/optionsCollection';
 import {
 	CHECK_CONFIGS_FIELD,
 	COMMODITY_FIELD,
@@ -7,6 +9,7 @@ import {
 	JOB_PER_FIELD,
 	JOB_TEXT_FIELDS,
 	MAX_TOKENS_DEFAULT_V2,
+	PLOT_IDS_FIELD,
 	RECOVERY_WINDOW_FIELD,
 } from '../../v1/actions/job/jobRequest';
 
@@ -24,31 +27,19 @@ import {
  * list or from an expression.
  */
 
-function requestFields(operation: 'create' | 'getQuote'): INodeProperties[] {
-	const show = { resource: ['job'], operation: [operation] };
-	return [
-		{
-			displayName: 'Plot IDs',
-			name: 'plotIds',
-			type: 'string',
-			required: true,
-			default: '={{ $json.plot_id }}',
-			displayOptions: { show },
-			description:
-				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
-		},
-		{
-			displayName: 'Check Names or IDs',
-			name: 'checks',
-			type: 'multiOptions',
-			typeOptions: { loadOptionsMethod: 'getChecks' },
-			displayOptions: { show },
-			default: ['eudr'],
-			description:
-				'Analyses to run on every plot, from the live catalog. By default the EUDR bundle (deforestation, protected areas and Indigenous land); an empty list runs it too. Each check adds to the token cost: Get Quote shows it. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		},
-	];
-}
+/** Plot IDs and Checks, at the top of both operations. */
+const requestFields: INodeProperties[] = [
+	PLOT_IDS_FIELD,
+	{
+		displayName: 'Check Names or IDs',
+		name: 'checks',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getChecks' },
+		default: ['eudr'],
+		description:
+			'Analyses to run on every plot, from the live catalog. By default the EUDR bundle (deforestation, protected areas and Indigenous land); an empty list runs it too. Each check adds to the token cost: Get Quote shows it. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+];
 
 const maxTokens: INodeProperties = {
 	displayName: 'Max Tokens',
@@ -56,7 +47,6 @@ const maxTokens: INodeProperties = {
 	type: 'number',
 	typeOptions: { minValue: 0 },
 	default: MAX_TOKENS_DEFAULT_V2,
-	displayOptions: { show: { resource: ['job'], operation: ['create'] } },
 	description:
 		'The most tokens this job may cost. The node first asks the service for a quote (free) and creates nothing if the job would cost more. 0: no limit.',
 };
@@ -90,30 +80,18 @@ function sharedOptions(): INodeProperties[] {
 
 const createOnlyOptions: INodeProperties[] = [...JOB_TEXT_FIELDS, RECOVERY_WINDOW_FIELD];
 
-function optionsCollection(
-	operation: 'create' | 'getQuote',
-	options: INodeProperties[],
-): INodeProperties {
-	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show: { resource: ['job'], operation: [operation] } },
-		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
-}
+/** The Options collection, its options in alphabetical order. */
+const sortedOptions = (options: INodeProperties[]): INodeProperties =>
+	optionsCollection([...options].sort((a, b) => a.displayName.localeCompare(b.displayName)));
 
 /** Job → Create (version 2). Request Timeout is added to Options with every operation's. */
-export const createDescription: INodeProperties[] = [
-	...requestFields('create'),
-	maxTokens,
-	optionsCollection('create', [...sharedOptions(), ...createOnlyOptions]),
-];
+export const createDescription = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['create'] } },
+	[...requestFields, maxTokens, sortedOptions([...sharedOptions(), ...createOnlyOptions])],
+);
 
 /** Job → Get Quote (version 2). */
-export const getQuoteDescription: INodeProperties[] = [
-	...requestFields('getQuote'),
-	optionsCollection('getQuote', sharedOptions()),
-];
+export const getQuoteDescription = updateDisplayOptions(
+	{ show: { resource: ['job'], operation: ['getQuote'] } },
+	[...requestFields, sortedOptions(sharedOptions())],
+);

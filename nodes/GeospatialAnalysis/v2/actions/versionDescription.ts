@@ -1,11 +1,8 @@
-import type {
-	INodeProperties,
-	INodePropertyOptions,
-	INodeTypeDescription,
-	IDisplayOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions, IDisplayOptions } from 'n8n-workflow';
 
 import { requestTimeoutProperty } from '../../../shared/transport/authentication';
+import { optionsCollection } from '../../v1/actions/commonFields/optionsCollection';
+import type { VersionDescription } from '../../v1/actions/versionDescription';
 import {
 	OPERATIONS_WITHOUT_REQUESTS,
 	versionDescription as v1,
@@ -27,7 +24,7 @@ import { createDescription, getQuoteDescription } from './jobFields';
  */
 
 /** Short actions: the names of nodes added from the nodes panel (each under 30 characters). */
-export const SHORT_ACTIONS: Record<string, Record<string, string>> = {
+const SHORT_ACTIONS: Record<string, Record<string, string>> = {
 	account: { getTokenBalance: 'Get token balance' },
 	analysisRun: { get: 'Get an analysis run', getMany: 'Get many analysis runs' },
 	capability: { getMany: 'Get many capabilities' },
@@ -55,7 +52,7 @@ export const SHORT_ACTIONS: Record<string, Record<string, string>> = {
  * costs, what it returns) and the service, as n8n words it for version 1
  * (`<action> in <node name>`).
  */
-export const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {};
+const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {};
 
 const show = (p: INodeProperties): IDisplayOptions['show'] => p.displayOptions?.show ?? {};
 
@@ -147,13 +144,8 @@ function withTimeoutOption(p: INodeProperties): INodeProperties {
 /** An Options collection holding only Request Timeout, for an operation without Options. */
 function timeoutOnlyOptions([resource, operation]: [string, string]): INodeProperties {
 	return {
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
+		...optionsCollection([timeoutOption]),
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
-		options: [timeoutOption],
 	};
 }
 
@@ -215,12 +207,7 @@ function buildProperties(): INodeProperties[] {
 	return properties;
 }
 
-export const versionDescription: Omit<
-	INodeTypeDescription,
-	'displayName' | 'name' | 'description' | 'group'
-> & {
-	displayName?: string;
-} = {
+export const versionDescription: VersionDescription = {
 	...v1,
 	version: 2,
 	properties: buildProperties(),

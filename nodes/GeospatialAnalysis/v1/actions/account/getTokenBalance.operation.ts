@@ -1,13 +1,11 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
 import { getTokenBalance } from '../../../../shared/account/balance';
 import { runItems } from '../../../../shared/runner';
 
 export const description: INodeProperties[] = [];
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, { run: async () => await getTokenBalance.call(this) });
-}
+};

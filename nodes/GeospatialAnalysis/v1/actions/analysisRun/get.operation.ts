@@ -1,10 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
+import type { OperationModule } from '../operation';
 import { idPath } from '../../../../shared/input';
 import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
@@ -12,35 +11,22 @@ import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
 import { simplifyRun } from './simplify';
 
-const show = { resource: ['analysisRun'], operation: ['get'] };
+const displayOptions = { show: { resource: ['analysisRun'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Run ID',
-		name: 'runId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 500001',
-		description:
-			'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',
-		displayOptions: { show },
-	},
-];
+export const description = updateDisplayOptions(displayOptions, [
+	idField(
+		'Run ID',
+		'runId',
+		'e.g. 500001',
+		'ID of the analysis run to get (the run_id listed by Analysis Run → Get Many). To take it from the input item, use an expression that reads its run_id field. The run must belong to the account of the credential.',
+	),
+	simplifyField(
+		false,
+		'Whether to return flat fields (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) plus the analysis output under output, instead of the run as the service sends it',
+	),
+]);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const prepare = (i: number, problems: Problems) => ({
 		runId: takeId(this, i, problems, { name: 'runId', label: 'Run ID', noun: 'run' }),
 		simplify: this.getNodeParameter('simplify', i, false) as boolean,
@@ -58,4 +44,4 @@ export async function execute(
 			return simplify ? (simplifyRun(json, { includeOutput: true }) as IDataObject) : json;
 		},
 	});
-}
+};

@@ -1,59 +1,29 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
+import type { OperationModule } from '../operation';
 import { readText } from '../../../../shared/input';
 import { takeId } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { readLimit } from '../shared/list';
+import { filtersCollection, limitFields, readLimit } from '../shared/list';
 import { runsFromResponse, simplifyRun } from './simplify';
 
-const show = { resource: ['analysisRun'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Plot ID',
-		name: 'plotId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 100001',
-		description:
-			'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...show, returnAll: [false] } },
-	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		description:
-			'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
-		displayOptions: { show },
-		options: [
+export const description = updateDisplayOptions(displayOptions, [
+	idField(
+		'Plot ID',
+		'plotId',
+		'e.g. 100001',
+		'ID of the plot whose analysis runs to list (the plot_id returned by Plot → Register or Job → Get Results). To take it from the input item, use an expression that reads its plot_id field. The plot must belong to the account of the credential.',
+	),
+	...limitFields,
+	filtersCollection(
+		[
 			{
 				displayName: 'Check Type',
 				name: 'checkType',
@@ -73,17 +43,13 @@ export const description: INodeProperties[] = [
 					'Keep only runs with this status, for example pending, running, completed or failed',
 			},
 		],
-	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',
-		displayOptions: { show },
-	},
-];
+		'Keep only some of the runs (filtered after they are read; the service returns all runs of the plot)',
+	),
+	simplifyField(
+		false,
+		'Whether to return flat fields only (run_id, plot_id, job_id, check_type, status, created_at, started_at, finished_at, duration_seconds, token_cost, tokens_charged, error, one TYPE_url field per artifact (e.g. visualization_url, geojson_url) and artifact_urls) instead of the run as the service sends it',
+	),
+]);
 
 function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	if (wanted === '') return true;
@@ -91,10 +57,7 @@ function matches(run: IDataObject, field: string[], wanted: string): boolean {
 	return typeof value === 'string' && value.toLowerCase() === wanted.toLowerCase();
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const prepare = (i: number, problems: Problems) => {
 		const filters = this.getNodeParameter('filters', i, {}) as IDataObject;
 		return {
@@ -121,4 +84,4 @@ export async function execute(
 			return runs.map((run) => (simplify ? simplifyRun(run) : run) as IDataObject);
 		},
 	});
-}
+};

@@ -7,10 +7,10 @@
  * unexpected shape.
  */
 
-import { isObject, num } from '../../../../shared/helpers/values';
+import { isObject, num } from '../../../../shared/values/answerValues';
 import { parseServiceTimestamp } from '../../../../shared/time/serviceTime';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 /** The runs in a `GET /analysis-runs?plot_id=` answer (shared with the per-plot results). */
 export { runsFromResponse } from '../../../../shared/results/runs';
@@ -78,7 +78,7 @@ function artifactUrls(flat: Json): string[] {
 	return Object.values(flat).filter((v): v is string => typeof v === 'string');
 }
 
-export interface SimplifyOptions {
+interface SimplifyOptions {
 	/** Keep the analysis output (Get); the list answer has none. */
 	includeOutput?: boolean;
 }

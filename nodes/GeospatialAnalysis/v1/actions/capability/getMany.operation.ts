@@ -1,58 +1,41 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import { runItems } from '../../../../shared/runner';
 import { getCatalogEntries } from '../../../../shared/transport/catalog';
 import { simplifyCapability } from './simplify';
 
-const show = { resource: ['capability'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['capability'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to return flat fields only (name, label, description, transport, result_key, cost_model, tokens_per_ha, tokens_per_plot, minimum_tokens_per_plot, config_fields, required_config_fields and methodology when included) instead of each catalog entry as the service sends it (with its full input_schema and cost_hint)',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Include Hidden Capabilities',
-				name: 'includeHidden',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to also list the capabilities the service omits from its default listing (older analyses such as precipitation or land_cover). They can still be used as check types in a job.',
-			},
-			{
-				displayName: 'Include Methodology',
-				name: 'includeMethodology',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to add each capability's long-form methodology text (how the analysis is done). Makes the output much larger.",
-			},
-		],
-	},
-];
+export const description = updateDisplayOptions(displayOptions, [
+	simplifyField(
+		false,
+		'Whether to return flat fields only (name, label, description, transport, result_key, cost_model, tokens_per_ha, tokens_per_plot, minimum_tokens_per_plot, config_fields, required_config_fields and methodology when included) instead of each catalog entry as the service sends it (with its full input_schema and cost_hint)',
+	),
+	optionsCollection([
+		{
+			displayName: 'Include Hidden Capabilities',
+			name: 'includeHidden',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also list the capabilities the service omits from its default listing (older analyses such as precipitation or land_cover). They can still be used as check types in a job.',
+		},
+		{
+			displayName: 'Include Methodology',
+			name: 'includeMethodology',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to add each capability's long-form methodology text (how the analysis is done). Makes the output much larger.",
+		},
+	]),
+]);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	// The catalog is read once per distinct set of options in this node run.
 	return await runItems(this, items, {
 		prepare: (i) => ({
@@ -67,4 +50,4 @@ export async function execute(
 			return entries.map((entry) => (simplify ? simplifyCapability(entry) : entry) as IDataObject);
 		},
 	});
-}
+};

@@ -3,12 +3,9 @@
  * imports). Reading the catalog itself is `transport/catalog.ts`.
  */
 
-import { isObject } from '../../../../shared/helpers/values';
+import { isObject, num } from '../../../../shared/values/answerValues';
 
-export type Json = Record<string, unknown>;
-
-const numberOrNull = (value: unknown): number | null =>
-	typeof value === 'number' && Number.isFinite(value) ? value : null;
+type Json = Record<string, unknown>;
 
 /**
  * One catalog entry as flat fields: name (the value for a job check's type), label,
@@ -34,9 +31,9 @@ export function simplifyCapability(cap: Json): Json {
 				? cap.result_key
 				: (cap.name ?? null),
 		cost_model: typeof costHint.model === 'string' ? costHint.model : null,
-		tokens_per_ha: numberOrNull(costHint.tokens_per_ha),
-		tokens_per_plot: numberOrNull(costHint.tokens_per_plot),
-		minimum_tokens_per_plot: numberOrNull(costHint.minimum_per_plot),
+		tokens_per_ha: num(costHint.tokens_per_ha),
+		tokens_per_plot: num(costHint.tokens_per_plot),
+		minimum_tokens_per_plot: num(costHint.minimum_per_plot),
 		config_fields: properties,
 		required_config_fields: required,
 	};

@@ -2,19 +2,27 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { takeIdList } from '../shared/idFields';
 import type { Problems } from '../../../../shared/runner';
+import { simplifyField } from '../commonFields/simplifyField';
+
+/** The Job IDs field (`jobId` in Get and Get Results, `jobIds` in Wait for Completion). */
+export function jobIdsField(name: 'jobId' | 'jobIds', description: string): INodeProperties {
+	return {
+		displayName: 'Job IDs',
+		name,
+		type: 'string',
+		required: true,
+		default: '={{ $json.job_id }}',
+		description,
+	};
+}
 
 /** The Output / Simplify / Download options shared by Wait for Completion and Get Results. */
-export function outputFields(
-	operation: string,
-	defaultOutput: 'job' | 'perPlot',
-): INodeProperties[] {
-	const show = { resource: ['job'], operation: [operation] };
+export function outputFields(defaultOutput: 'job' | 'perPlot'): INodeProperties[] {
 	return [
 		{
 			displayName: 'Output',
 			name: 'output',
 			type: 'options',
-			displayOptions: { show },
 			options: [
 				{
 					name: 'Job',
@@ -32,19 +40,16 @@ export function outputFields(
 			description: 'Whether to output one item per job or one item per plot of each job',
 		},
 		{
-			displayName: 'Simplify',
-			name: 'simplify',
-			type: 'boolean',
-			displayOptions: { show: { ...show, output: ['perPlot'] } },
-			default: true,
-			description:
+			...simplifyField(
+				true,
 				'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
+			),
+			displayOptions: { show: { output: ['perPlot'] } },
 		},
 		{
 			displayName: 'Download Visualizations',
 			name: 'downloadImages',
 			type: 'boolean',
-			displayOptions: { show },
 			default: false,
 			description:
 				"Whether to download each plot's visualization image (analysis_image / job_visualization_url) as binary data. Free of tokens; one extra request per image. Only PNG, JPEG, GIF or WebP images are attached, at most 50 MB per item and 100 MB per run of the node; a file skipped is listed with the reason.",
@@ -53,7 +58,7 @@ export function outputFields(
 			displayName: 'Put Image in Field',
 			name: 'binaryPropertyName',
 			type: 'string',
-			displayOptions: { show: { ...show, downloadImages: [true] } },
+			displayOptions: { show: { downloadImages: [true] } },
 			default: 'data',
 			description:
 				'Name of the binary field for the image. In Job output, images are numbered: data_0, data_1, and so on.',

@@ -1,11 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
@@ -23,40 +20,31 @@ import {
 	requestFields,
 } from './jobRequest';
 
-const show = { resource: ['job'], operation: ['create'] };
+const displayOptions = { show: { resource: ['job'], operation: ['create'] } };
 
-export const description: INodeProperties[] = [
-	...requestFields(['create']),
+export const description = updateDisplayOptions(displayOptions, [
+	...requestFields(),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show },
 		options: JOB_TEXT_FIELDS,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Max Tokens',
-				name: 'maxTokens',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description:
-					'Upper limit on the tokens the job may cost. When set (above 0) the node first asks the service for a free dry-run quote and creates nothing if the quote is higher. 0 means no limit.',
-			},
-			RECOVERY_WINDOW_FIELD,
-		],
-	},
-];
+	optionsCollection([
+		{
+			displayName: 'Max Tokens',
+			name: 'maxTokens',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Upper limit on the tokens the job may cost. When set (above 0) the node first asks the service for a free dry-run quote and creates nothing if the quote is higher. 0 means no limit.',
+		},
+		RECOVERY_WINDOW_FIELD,
+	]),
+]);
 
 function readExtras(ctx: IExecuteFunctions, itemIndex: number, problems: Problems): IDataObject {
 	// Version 2 keeps Job Name, Notes and Additional Info in Options.
@@ -112,10 +100,7 @@ function readCreateItem(ctx: IExecuteFunctions, i: number, problems: Problems): 
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const created: CreatedJob[] = [];
 	return await runItems<CreateItem>(this, items, {
 		prepare: (i, problems) => readCreateItem(this, i, problems),
@@ -131,7 +116,7 @@ export async function execute(
 		// Jobs created before a later one failed: named, so that none is created twice.
 		alreadyDone: () => createdNote(created),
 	});
-}
+};
 
 interface CreatedJob {
 	items: number[];

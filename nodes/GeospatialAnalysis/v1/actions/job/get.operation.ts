@@ -1,26 +1,20 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { runItems } from '../../../../shared/runner';
-import { readJobIds } from './common';
+import { jobIdsField, readJobIds } from './common';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		displayOptions: { show: { resource: ['job'], operation: ['get'] } },
-		description:
-			'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
-	},
-];
+const displayOptions = { show: { resource: ['job'], operation: ['get'] } };
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const description = updateDisplayOptions(displayOptions, [
+	jobIdsField(
+		'jobId',
+		'IDs of the jobs to get: one (e.g. 7001) or several, comma-separated. Returns each job with its status, token_cost, job_visualization_url and, when the service embeds them, its plots. Free of charge.',
+	),
+]);
+
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
 			const ids = readJobIds(this, i, 'jobId', problems);
@@ -32,4 +26,4 @@ export async function execute(
 			return out;
 		},
 	});
-}
+};

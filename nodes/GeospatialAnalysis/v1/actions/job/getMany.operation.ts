@@ -1,14 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
 import { executeList, listFields } from '../shared/list';
 
-const show = { resource: ['job'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [...listFields(show, 'jobs')];
+export const description = updateDisplayOptions(displayOptions, listFields('jobs'));
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await executeList(this, items, { path: '/jobs', itemsKey: 'jobs', noun: 'jobs' });
-}
+};

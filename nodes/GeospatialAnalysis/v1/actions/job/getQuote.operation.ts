@@ -1,16 +1,16 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
 import { runItems } from '../../../../shared/runner';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { JobItem } from './jobRequest';
 import { jobBody, jobGroups, readJobItem, requestFields } from './jobRequest';
 
-export const description: INodeProperties[] = [...requestFields(['getQuote'])];
+const displayOptions = { show: { resource: ['job'], operation: ['getQuote'] } };
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const description = updateDisplayOptions(displayOptions, requestFields());
+
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems<JobItem>(this, items, {
 		prepare: (i, problems) => readJobItem(this, i, problems),
 		plan: (ready) =>
@@ -25,4 +25,4 @@ export async function execute(
 				},
 			})),
 	});
-}
+};

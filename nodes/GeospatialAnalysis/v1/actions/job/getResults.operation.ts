@@ -1,31 +1,25 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
 import { fetchJob } from '../../../../shared/jobs/fetch';
 import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import { outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './common';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobId',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		displayOptions: { show: { resource: ['job'], operation: ['getResults'] } },
-		description:
-			'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
-	},
-	...outputFields('getResults', 'perPlot'),
-];
+const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const description = updateDisplayOptions(displayOptions, [
+	jobIdsField(
+		'jobId',
+		'ID of a finished job (status done or done-with-errors); several may be given comma-separated. Returns its per-plot results without waiting. Free of charge. A job still running fails this item: use Wait for Completion for that.',
+	),
+	...outputFields('perPlot'),
+]);
+
+export const execute: OperationModule['execute'] = async function (items) {
 	let resultKeys: Record<string, string> | undefined;
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
@@ -47,9 +41,9 @@ export async function execute(
 						},
 					);
 				resultKeys ??= await catalogResultKeys(this);
-				out.push(...(await jobOutput(this, job, options, undefined, resultKeys)));
+				out.push(...(await jobOutput(this, job, options, resultKeys)));
 			}
 			return { items: out };
 		},
 	});
-}
+};

@@ -133,27 +133,26 @@ export const RECOVERY_WINDOW_FIELD: INodeProperties = {
 		'When the answer to the create request is lost (connection cut, timeout, gateway error), the node looks for a job with the same name and plot IDs created since this many minutes before the request (which also covers a difference between the clocks of n8n and the service) and returns it instead of creating a second one; only when there is certainly none is the job sent once more',
 };
 
-/** Fields shared by Create and Get Quote: what to analyse, with which checks. */
+/** Job → Create / Get Quote: the plots to analyse (both node versions, at the top). */
+export const PLOT_IDS_FIELD: INodeProperties = {
+	displayName: 'Plot IDs',
+	name: 'plotIds',
+	type: 'string',
+	required: true,
+	default: '={{ $json.plot_id }}',
+	description:
+		'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
+};
 
-export function requestFields(operations: string[]): INodeProperties[] {
-	const show = { resource: ['job'], operation: operations };
+/** Fields shared by Create and Get Quote in version 1: what to analyse, with which checks. */
+export function requestFields(): INodeProperties[] {
 	return [
-		{
-			displayName: 'Plot IDs',
-			name: 'plotIds',
-			type: 'string',
-			required: true,
-			default: '={{ $json.plot_id }}',
-			displayOptions: { show },
-			description:
-				'IDs of registered plots to analyze: a list, comma-separated text or a JSON array, read from each input item (by default its plot_id field, as Plot → Register outputs it). At most 10,000 plots per job, each once.',
-		},
-		{ ...JOB_PER_FIELD, displayOptions: { show } },
+		PLOT_IDS_FIELD,
+		JOB_PER_FIELD,
 		{
 			displayName: 'Choose Checks',
 			name: 'checkSource',
 			type: 'options',
-			displayOptions: { show },
 			options: [
 				{
 					name: 'From List',
@@ -174,7 +173,7 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			name: 'checks',
 			type: 'multiOptions',
 			typeOptions: { loadOptionsMethod: 'getChecks' },
-			displayOptions: { show: { ...show, checkSource: ['list'] } },
+			displayOptions: { show: { checkSource: ['list'] } },
 			default: [],
 			description:
 				'Analyses to run on every plot, loaded from the live catalog. Empty runs the default EUDR bundle (deforestation, protected areas, Indigenous land). Each check adds to the token cost; use Get Quote to see it. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -183,21 +182,20 @@ export function requestFields(operations: string[]): INodeProperties[] {
 			displayName: 'Check Names',
 			name: 'checkNames',
 			type: 'string',
-			displayOptions: { show: { ...show, checkSource: ['names'] } },
+			displayOptions: { show: { checkSource: ['names'] } },
 			default: 'eudr',
 			placeholder: 'eudr, soil_moisture',
 			description:
 				'Capability names as the catalog lists them (Capability → Get Many), comma-separated. Empty runs the default EUDR bundle.',
 		},
-		{ ...CHECK_CONFIGS_FIELD, displayOptions: { show } },
-		{ ...COMMODITY_FIELD, displayOptions: { show } },
-		{ ...HARVEST_DATE_FIELD, displayOptions: { show } },
+		CHECK_CONFIGS_FIELD,
+		COMMODITY_FIELD,
+		HARVEST_DATE_FIELD,
 		{
 			displayName: 'Per-Plot Values',
 			name: 'perPlot',
 			type: 'collection',
 			placeholder: 'Add Per-Plot Value',
-			displayOptions: { show },
 			default: {},
 			description:
 				"Commodity and harvest date for the plots of each input item (sent as per_plot), overriding the shared values; map them from the item's fields with expressions (the placeholders show how)",

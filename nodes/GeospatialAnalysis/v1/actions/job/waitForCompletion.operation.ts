@@ -1,11 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import { systemTiming } from '../../../../shared/helpers/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../../shared/jobs/waitForJobs';
@@ -23,28 +20,21 @@ import { fetchJob } from '../../../../shared/jobs/fetch';
 import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
-import { outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './common';
 
-const show = { resource: ['job'], operation: ['waitForCompletion'] };
+const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Job IDs',
-		name: 'jobIds',
-		type: 'string',
-		required: true,
-		default: '={{ $json.job_id }}',
-		displayOptions: { show },
-		description:
-			'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
-	},
+export const description = updateDisplayOptions(displayOptions, [
+	jobIdsField(
+		'jobIds',
+		'Jobs to wait for: a list or comma-separated IDs, by default the job_id of each input item (e.g. after Job → Create). All jobs of the execution are polled together. Polling is free of tokens.',
+	),
 	{
 		displayName: 'Max Wait (Minutes)',
 		name: 'maxWaitMinutes',
 		type: 'number',
 		typeOptions: { minValue: 0.1, maxValue: 1440 },
 		default: 4,
-		displayOptions: { show },
 		description:
 			'How long to wait at most (up to 24 hours). The default, 4 minutes, fits the shortest n8n Cloud execution limit (5 minutes for the whole workflow). The worker stays busy while waiting; for longer jobs set On Timeout to Output Current Status and loop through an n8n Wait node, or use the Geospatial Analysis Trigger.',
 	},
@@ -52,7 +42,6 @@ export const description: INodeProperties[] = [
 		displayName: 'On Timeout',
 		name: 'onTimeout',
 		type: 'options',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'Fail',
@@ -69,35 +58,27 @@ export const description: INodeProperties[] = [
 		default: 'fail',
 		description: 'What to do with jobs that have not finished when Max Wait runs out',
 	},
-	...outputFields('waitForCompletion', 'job'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'First Check After (Seconds)',
-				name: 'firstCheckAfter',
-				type: 'number',
-				typeOptions: { minValue: 0.1 },
-				default: 2,
-				description: 'Delay before the first status check; later checks back off exponentially',
-			},
-			{
-				displayName: 'Max Poll Interval (Seconds)',
-				name: 'pollIntervalCap',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 3600 },
-				default: 30,
-				description:
-					'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
-			},
-		],
-	},
-];
+	...outputFields('job'),
+	optionsCollection([
+		{
+			displayName: 'First Check After (Seconds)',
+			name: 'firstCheckAfter',
+			type: 'number',
+			typeOptions: { minValue: 0.1 },
+			default: 2,
+			description: 'Delay before the first status check; later checks back off exponentially',
+		},
+		{
+			displayName: 'Max Poll Interval (Seconds)',
+			name: 'pollIntervalCap',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: 30,
+			description:
+				'Longest pause between two status checks (exponential backoff with jitter up to this cap)',
+		},
+	]),
+]);
 
 /** The message of a failed status check, without a closing period. */
 function checkErrorText(error: unknown): string {
@@ -195,10 +176,7 @@ function readWaitItem(ctx: IExecuteFunctions, i: number, problems: Problems): Wa
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	// One loop for all jobs of the execution: one batch for all items.
 	return await runItems<WaitItem>(this, items, {
 		prepare: (i, problems) => readWaitItem(this, i, problems),
@@ -207,7 +185,7 @@ export async function execute(
 				? []
 				: [{ items: ready.map((r) => r.itemIndex), send: async () => await waitFor(this, ready) }],
 	});
-}
+};
 
 /** Why the plots of a job are not known, for its one per-plot row. */
 function unknownPlotsReason(t: JobWait<IDataObject>): string {
@@ -318,7 +296,7 @@ async function waitFor(
 				if (t.error !== undefined) throw t.error;
 				const job = t.job ?? { job_id: id, status: t.status };
 				const extra: IDataObject = t.timedOut ? timedOutFields(t) : {};
-				const made = await jobOutput(ctx, job, settings.output, undefined, resultKeys, extra);
+				const made = await jobOutput(ctx, job, settings.output, resultKeys, extra);
 				// A job without plot rows (never read, or no plots named) is one row saying so.
 				if (made.length === 0 && settings.output.output === 'perPlot')
 					produced.push({ item: itemIndex, json: rowWithoutPlots(t, settings.output, resultKeys) });

@@ -1,10 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
 import { readPointArea, validateFeatures } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';
@@ -28,7 +27,7 @@ import { runItems } from '../../../../shared/runner';
 import { checkGeometryOfItem, geometrySourceFields } from '../shared/geometryInput';
 import { repairGeometryOption } from './plotFields';
 
-const show = { resource: ['plot'], operation: ['exportEu'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['exportEu'] } };
 
 /** The media type of a GeoJSON file (RFC 7946). */
 export const GEOJSON_MIME_TYPE = 'application/geo+json';
@@ -36,21 +35,16 @@ export const GEOJSON_MIME_TYPE = 'application/geo+json';
 /** Features one item may hold here (a plot from the service holds one; a file may hold many). */
 const MAX_FEATURES_PER_ITEM = 100_000;
 
-export const description: INodeProperties[] = [
-	{
-		displayName:
-			'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
-		name: 'exportNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
+export const description = updateDisplayOptions(displayOptions, [
+	noticeField(
+		'exportNotice',
+		'Writes GeoJSON files for the EU Information System without sending anything: no request, no credential, no tokens',
+	),
 	{
 		displayName: 'Input',
 		name: 'exportInput',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show },
 		options: [
 			{
 				name: 'Plots (Output of Register, Get or Get Many)',
@@ -66,14 +60,13 @@ export const description: INodeProperties[] = [
 		],
 		default: 'plots',
 	},
-	...geometrySourceFields({ ...show, exportInput: ['geometry'] }),
+	...updateDisplayOptions({ show: { exportInput: ['geometry'] } }, geometrySourceFields()),
 	{
 		displayName: 'Producer Country',
 		name: 'producerCountry',
 		type: 'string',
 		default: '={{ $json.country }}',
 		required: true,
-		displayOptions: { show },
 		description:
 			'Country of production, written as ProducerCountry in ISO 3166-1 alpha-2 (CI, BR). Accepts alpha-2 and alpha-3 codes and country names ("Ivory Coast", "Brasil"); an item whose country cannot be mapped is refused.',
 	},
@@ -82,7 +75,6 @@ export const description: INodeProperties[] = [
 		name: 'productionPlace',
 		type: 'string',
 		default: '={{ $json.plot_name }}',
-		displayOptions: { show },
 		description:
 			'Name of the place of production, written as ProductionPlace (by default the plot name). Left out when empty.',
 	},
@@ -92,7 +84,6 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Kouassi Yao',
-		displayOptions: { show },
 		description: 'Name of the producer, written as ProducerName. Left out when empty.',
 	},
 	{
@@ -101,65 +92,56 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '2.5',
-		displayOptions: { show },
 		description: `For a plot given as a point: its area in hectares, written as Area (a point stands for a plot of up to ${EU_POINT_MAX_HA} ha). When empty, the point's own point_ha, Area, area_ha or AREA property is used (as in Validate); a point without an area is refused.`,
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: 'eudr-geolocation',
-				description:
-					'Name of the file, without extension; several files are named "eudr-geolocation-1-of-3.geojson" and so on',
-			},
-			{
-				displayName: 'Maximum File Size (MB)',
-				name: 'maxFileMb',
-				type: 'number',
-				// EU_MAX_FILE_BYTES in MB (a literal, as n8n's lint wants; the export unit test keeps them equal).
-				default: 25,
-				typeOptions: { minValue: 0.001 },
-				description:
-					'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split. Must be a positive number (at least 0.001); anything else refuses every item.',
-			},
-			{
-				displayName: 'Polygons With Holes',
-				name: 'holes',
-				type: 'options',
-				default: 'refuse',
-				options: [
-					{
-						name: 'Refuse the Plot',
-						value: 'refuse',
-						description:
-							'The Information System reads only the outer boundary, so a hole would count as part of the plot',
-					},
-					{
-						name: 'Export the Outer Boundary Only',
-						value: 'drop',
-						description: 'Leave the holes out (counted on the summary item)',
-					},
-				],
-			},
-			{
-				displayName: 'Put Output File in Field',
-				name: 'binaryPropertyName',
-				type: 'string',
-				default: 'data',
-				description: 'The name of the output binary field to put the file in',
-			},
-			repairGeometryOption('before exporting'),
-		],
-	},
-];
+	optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: 'eudr-geolocation',
+			description:
+				'Name of the file, without extension; several files are named "eudr-geolocation-1-of-3.geojson" and so on',
+		},
+		{
+			displayName: 'Maximum File Size (MB)',
+			name: 'maxFileMb',
+			type: 'number',
+			// EU_MAX_FILE_BYTES in MB (a literal, as n8n's lint wants; the export unit test keeps them equal).
+			default: 25,
+			typeOptions: { minValue: 0.001 },
+			description:
+				'Largest file, in megabytes of 1,000,000 bytes (25: the geolocation of one due-diligence statement). Larger sets are split across files; a plot is never split. Must be a positive number (at least 0.001); anything else refuses every item.',
+		},
+		{
+			displayName: 'Polygons With Holes',
+			name: 'holes',
+			type: 'options',
+			default: 'refuse',
+			options: [
+				{
+					name: 'Refuse the Plot',
+					value: 'refuse',
+					description:
+						'The Information System reads only the outer boundary, so a hole would count as part of the plot',
+				},
+				{
+					name: 'Export the Outer Boundary Only',
+					value: 'drop',
+					description: 'Leave the holes out (counted on the summary item)',
+				},
+			],
+		},
+		{
+			displayName: 'Put Output File in Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			description: 'The name of the output binary field to put the file in',
+		},
+		repairGeometryOption('before exporting'),
+	]),
+]);
 
 interface ExportOptions {
 	repair: boolean;
@@ -368,10 +350,7 @@ async function fileOutput(
 	return { item: file.items, json, binary: { [binaryField]: binary } };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const opts: ExportOptions = {
 		repair: options.repairGeometry === true,
@@ -400,4 +379,4 @@ export async function execute(
 			}));
 		},
 	});
-}
+};

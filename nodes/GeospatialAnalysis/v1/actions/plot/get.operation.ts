@@ -1,45 +1,31 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
+import { idField } from '../commonFields/idField';
+import type { OperationModule } from '../operation';
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { apiRequest } from '../../../../shared/transport/request';
 import { idPath } from '../../../../shared/input';
 import { takeId } from '../shared/idFields';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['plot'], operation: ['get'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Plot ID',
-		name: 'plotId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: '100001',
-		displayOptions: { show },
-		description:
-			'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
-	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show },
-		description:
-			'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
-	},
-];
+export const description = updateDisplayOptions(displayOptions, [
+	idField(
+		'Plot ID',
+		'plotId',
+		'100001',
+		'ID of the plot to get (plot_id, as returned by Plot → Register or Get Many). Only plots of your own account can be read.',
+	),
+	simplifyField(
+		true,
+		'Whether to return a flat row (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) instead of the full plot with its GeoJSON and analysis object',
+	),
+]);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
 			return {
@@ -54,4 +40,4 @@ export async function execute(
 			return simplify ? simplifyPlot(plot) : plot;
 		},
 	});
-}
+};

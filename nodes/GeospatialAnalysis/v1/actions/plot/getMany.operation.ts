@@ -1,50 +1,33 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { simplifyField } from '../commonFields/simplifyField';
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import { simplifyPlot } from '../../../../shared/plots/simplify';
 import { executeList, listFields } from '../shared/list';
 
-const show = { resource: ['plot'], operation: ['getMany'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['getMany'] } };
 
-export const description: INodeProperties[] = [
-	...listFields(show, 'plots'),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Lite',
-				name: 'lite',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to get lightweight summaries (ID, name, commodity, area, created time, country) instead of full plots; much faster for large accounts',
-			},
-		],
-	},
-	{
-		displayName: 'Simplify',
-		name: 'simplify',
-		type: 'boolean',
-		default: true,
-		displayOptions: { show },
-		description:
-			'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
-	},
-];
+export const description = updateDisplayOptions(displayOptions, [
+	...listFields('plots'),
+	optionsCollection([
+		{
+			displayName: 'Lite',
+			name: 'lite',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to get lightweight summaries (ID, name, commodity, area, created time, country) instead of full plots; much faster for large accounts',
+		},
+	]),
+	simplifyField(
+		true,
+		'Whether to return a flat row per plot (ID, name, commodity, country, area, lat, lon, risk level and the main analysis figures) fit for a spreadsheet, instead of the full plot',
+	),
+]);
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await executeList(this, items, {
 		path: '/plots',
 		itemsKey: 'plots',
@@ -54,4 +37,4 @@ export async function execute(
 		shape: (ctx, i, plot) =>
 			(ctx.getNodeParameter('simplify', i, true) as boolean) ? simplifyPlot(plot) : plot,
 	});
-}
+};

@@ -1,6 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { ResourceModule } from '../operation';
+import { resourceDescription } from '../commonFields/operationSelector';
+import type { OperationsOf } from '../node.type';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
 import * as exportEu from './exportEu.operation';
@@ -8,7 +7,7 @@ import * as readFile from './readFile.operation';
 import * as register from './register.operation';
 import * as validate from './validate.operation';
 
-export const operations: ResourceModule['operations'] = {
+export const operations: OperationsOf<'plot'> = {
 	register,
 	get,
 	getMany,
@@ -17,63 +16,52 @@ export const operations: ResourceModule['operations'] = {
 	readFile,
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['plot'] } },
-		options: [
-			{
-				name: 'Export for EU Information System',
-				value: 'exportEu',
-				description:
-					'Write plots (Register, Get or Get Many output, or geometries from the input) as the GeoJSON the EU Information System (TRACES) accepts for a due-diligence statement: ISO country codes, at least six decimals, files under 25 MB. Each geometry passes the Validate checks first. Free: no request is sent.',
-				action:
-					'Export plots for a due diligence statement — free — returns geojson files with a summary',
-			},
-			{
-				name: 'Get',
-				value: 'get',
-				description: 'Get one plot by ID, with its analysis results. Free of charge.',
-				action: 'Get a plot — free — returns the plot and its analysis',
-			},
-			{
-				name: 'Get Many',
-				value: 'getMany',
-				description:
-					'List the plots of the account, newest first, optionally filtered by creation time. Free of charge.',
-				action: 'Get many plots — free — returns one item per plot',
-			},
-			{
-				name: 'Read File',
-				value: 'readFile',
-				description:
-					'Read a geo file (GeoJSON, KML, KMZ, GPX or zipped Shapefile, e.g. an email attachment) into one item per feature: GeoJSON geometry in WGS84, attributes, source and warnings. Free: no request is sent.',
-				action: 'Read geo file — free — returns one item per feature',
-			},
-			{
-				name: 'Register',
-				value: 'register',
-				description:
-					'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
-				action: 'Register plots — free — returns one item per plot',
-			},
-			{
-				name: 'Validate',
-				value: 'validate',
-				description:
-					'Check plots as Register would, without sending anything (no request, no credential needed): problems with their location (feature, ring, position), warnings, geodesic area, vertex count, the 4 ha rule, and duplicates and overlaps across all rows. Free.',
-				action: 'Validate plots — free — sends nothing and returns each row with its problems',
-			},
-		],
-		default: 'register',
-	},
-	...register.description,
-	...get.description,
-	...getMany.description,
-	...validate.description,
-	...exportEu.description,
-	...readFile.description,
-];
+export const description = resourceDescription(
+	'plot',
+	'register',
+	[
+		{
+			name: 'Export for EU Information System',
+			value: 'exportEu',
+			description:
+				'Write plots (Register, Get or Get Many output, or geometries from the input) as the GeoJSON the EU Information System (TRACES) accepts for a due-diligence statement: ISO country codes, at least six decimals, files under 25 MB. Each geometry passes the Validate checks first. Free: no request is sent.',
+			action:
+				'Export plots for a due diligence statement — free — returns geojson files with a summary',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			description: 'Get one plot by ID, with its analysis results. Free of charge.',
+			action: 'Get a plot — free — returns the plot and its analysis',
+		},
+		{
+			name: 'Get Many',
+			value: 'getMany',
+			description:
+				'List the plots of the account, newest first, optionally filtered by creation time. Free of charge.',
+			action: 'Get many plots — free — returns one item per plot',
+		},
+		{
+			name: 'Read File',
+			value: 'readFile',
+			description:
+				'Read a geo file (GeoJSON, KML, KMZ, GPX or zipped Shapefile, e.g. an email attachment) into one item per feature: GeoJSON geometry in WGS84, attributes, source and warnings. Free: no request is sent.',
+			action: 'Read geo file — free — returns one item per feature',
+		},
+		{
+			name: 'Register',
+			value: 'register',
+			description:
+				'Register plots from GeoJSON, latitude/longitude or WKT (one plot per feature), validated before upload and sent in batches of up to 20. Free of charge (tokens are spent when a job analyses the plots). Returns one item per plot.',
+			action: 'Register plots — free — returns one item per plot',
+		},
+		{
+			name: 'Validate',
+			value: 'validate',
+			description:
+				'Check plots as Register would, without sending anything (no request, no credential needed): problems with their location (feature, ring, position), warnings, geodesic area, vertex count, the 4 ha rule, and duplicates and overlaps across all rows. Free.',
+			action: 'Validate plots — free — sends nothing and returns each row with its problems',
+		},
+	],
+	operations,
+);

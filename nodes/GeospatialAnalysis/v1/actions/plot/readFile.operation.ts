@@ -1,12 +1,9 @@
-import type {
-	IBinaryData,
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IBinaryData, IDataObject } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import type { GeoFileOptions } from '../../../../shared/geoFiles';
 import {
 	DEFAULT_OPTIONS,
@@ -19,17 +16,13 @@ import {
 import { readNumber, readText } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['plot'], operation: ['readFile'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['readFile'] } };
 
-export const description: INodeProperties[] = [
-	{
-		displayName:
-			'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
-		name: 'readFileNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
+export const description = updateDisplayOptions(displayOptions, [
+	noticeField(
+		'readFileNotice',
+		'Reads a geo file (GeoJSON, KML, KMZ, GPX, zipped Shapefile) into one item per feature, in WGS84 longitude/latitude, ready for Validate and Register. Sends nothing: no request, no credential, no tokens.',
+	),
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -37,79 +30,70 @@ export const description: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		placeholder: 'data',
-		displayOptions: { show },
 		hint: 'The name of the input binary field holding the file (Read/Write Files, Gmail, Google Drive and HTTP Request put it in "data", Gmail attachments in "attachment_0")',
 		description:
 			'The format is detected from the content: GeoJSON (also newline-delimited), KML, KMZ, GPX, or a zip with one or more Shapefile layers (.shp, .dbf, .prj, .cpg)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Attribute Encoding (Shapefiles)',
-				name: 'attributeEncoding',
-				type: 'options',
-				default: 'ISO-8859-1',
-				description:
-					'How to read the text of a Shapefile\'s .dbf when the layer has no .cpg file and its .dbf names no code page. Latin-1 is what GDAL and QGIS assume then; QGIS writes a .cpg saying "UTF-8" on export.',
-				options: [
-					{ name: 'Latin-1 (ISO-8859-1)', value: 'ISO-8859-1' },
-					{ name: 'UTF-8', value: 'utf-8' },
-					{ name: 'Windows-1250 (Central European)', value: 'windows-1250' },
-					{ name: 'Windows-1251 (Cyrillic)', value: 'windows-1251' },
-					{ name: 'Windows-1252', value: 'windows-1252' },
-				],
-			},
-			{
-				displayName: 'Closed Tracks as Polygons (GPX)',
-				name: 'closedLinesAsPolygons',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether a GPX track or route that ends where it started (within Closing Distance) becomes a polygon: a boundary walked with a GPS app. Off: tracks stay lines, which Validate reports as not a plot.',
-			},
-			{
-				displayName: 'Closing Distance (M)',
-				name: 'closingDistanceM',
-				type: 'number',
-				default: 10,
-				typeOptions: { minValue: 0 },
-				description:
-					'With Closed Tracks as Polygons: how close, in meters, the end of a track must be to its start for it to count as closed',
-			},
-			{
-				displayName: 'Maximum Features',
-				name: 'maxFeatures',
-				type: 'number',
-				default: 100000,
-				typeOptions: { minValue: 1 },
-				description: 'A file with more features than this is refused (one output item per feature)',
-			},
-			{
-				displayName: 'Maximum File Size (MB)',
-				name: 'maxFileMb',
-				type: 'number',
-				default: 50,
-				typeOptions: { minValue: 0.001, numberPrecision: 3 },
-				description: 'A larger file is refused before it is read (megabytes of 1,000,000 bytes)',
-			},
-			{
-				displayName: 'Maximum Uncompressed Size (MB)',
-				name: 'maxUncompressedMb',
-				type: 'number',
-				default: 250,
-				typeOptions: { minValue: 0.001, numberPrecision: 3 },
-				description:
-					'Most a KMZ or zipped Shapefile may unpack to, checked before unpacking (guards against zip bombs)',
-			},
-		],
-	},
-];
+	optionsCollection([
+		{
+			displayName: 'Attribute Encoding (Shapefiles)',
+			name: 'attributeEncoding',
+			type: 'options',
+			default: 'ISO-8859-1',
+			description:
+				'How to read the text of a Shapefile\'s .dbf when the layer has no .cpg file and its .dbf names no code page. Latin-1 is what GDAL and QGIS assume then; QGIS writes a .cpg saying "UTF-8" on export.',
+			options: [
+				{ name: 'Latin-1 (ISO-8859-1)', value: 'ISO-8859-1' },
+				{ name: 'UTF-8', value: 'utf-8' },
+				{ name: 'Windows-1250 (Central European)', value: 'windows-1250' },
+				{ name: 'Windows-1251 (Cyrillic)', value: 'windows-1251' },
+				{ name: 'Windows-1252', value: 'windows-1252' },
+			],
+		},
+		{
+			displayName: 'Closed Tracks as Polygons (GPX)',
+			name: 'closedLinesAsPolygons',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a GPX track or route that ends where it started (within Closing Distance) becomes a polygon: a boundary walked with a GPS app. Off: tracks stay lines, which Validate reports as not a plot.',
+		},
+		{
+			displayName: 'Closing Distance (M)',
+			name: 'closingDistanceM',
+			type: 'number',
+			default: 10,
+			typeOptions: { minValue: 0 },
+			description:
+				'With Closed Tracks as Polygons: how close, in meters, the end of a track must be to its start for it to count as closed',
+		},
+		{
+			displayName: 'Maximum Features',
+			name: 'maxFeatures',
+			type: 'number',
+			default: 100000,
+			typeOptions: { minValue: 1 },
+			description: 'A file with more features than this is refused (one output item per feature)',
+		},
+		{
+			displayName: 'Maximum File Size (MB)',
+			name: 'maxFileMb',
+			type: 'number',
+			default: 50,
+			typeOptions: { minValue: 0.001, numberPrecision: 3 },
+			description: 'A larger file is refused before it is read (megabytes of 1,000,000 bytes)',
+		},
+		{
+			displayName: 'Maximum Uncompressed Size (MB)',
+			name: 'maxUncompressedMb',
+			type: 'number',
+			default: 250,
+			typeOptions: { minValue: 0.001, numberPrecision: 3 },
+			description:
+				'Most a KMZ or zipped Shapefile may unpack to, checked before unpacking (guards against zip bombs)',
+		},
+	]),
+]);
 
 interface Prepared {
 	binary: IBinaryData;
@@ -117,10 +101,7 @@ interface Prepared {
 	options: GeoFileOptions;
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems<Prepared>(this, items, {
 		prepare: (i, problems) => {
 			const field = problems.take(
@@ -209,4 +190,4 @@ export async function execute(
 			});
 		},
 	});
-}
+};

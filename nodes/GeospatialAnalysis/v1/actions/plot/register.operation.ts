@@ -1,10 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import type { Feature } from '../../../../shared/geometry';
 import { readPointArea } from '../../../../shared/geometry';
 import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/batching';
@@ -25,36 +23,28 @@ import {
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
-const show = { resource: ['plot'], operation: ['register'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['register'] } };
 
 export const MAX_PARALLEL_REQUESTS = 10;
 const DEFAULT_PARALLEL_REQUESTS = 2;
 
-export const description: INodeProperties[] = [
-	...geometrySourceFields(show),
-	plotFieldsProperty(show),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			dateOrderOption,
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				// DEFAULT_PARALLEL_REQUESTS (a literal, as n8n's lint wants)
-				default: 2,
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
-			},
-			repairGeometryOption('before sending'),
-		],
-	},
-];
+export const description = updateDisplayOptions(displayOptions, [
+	...geometrySourceFields(),
+	plotFieldsProperty,
+	optionsCollection([
+		dateOrderOption,
+		{
+			displayName: 'Parallel Requests',
+			name: 'parallelRequests',
+			type: 'number',
+			// DEFAULT_PARALLEL_REQUESTS (a literal, as n8n's lint wants)
+			default: 2,
+			typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+			description: `How many registration requests (of up to ${MAX_FEATURES_PER_REQUEST} plots each) to send at the same time, 1 to ${MAX_PARALLEL_REQUESTS}`,
+		},
+		repairGeometryOption('before sending'),
+	]),
+]);
 
 interface PreparedItem extends RegistrationUnit {
 	features: Feature[];
@@ -122,10 +112,7 @@ function prepareItem(
 	};
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const options = readOptions(this);
 	const { repair, parallel } = options;
 	// What this run has registered: no plot is registered twice or paired with two rows.
@@ -146,7 +133,7 @@ export async function execute(
 		// What exists when the run stops (registered, or may have been), so nothing is sent twice.
 		alreadyDone: (_succeeded, error) => ledger.report(error),
 	});
-}
+};
 
 /**
  * One make_plot request, exactly once (plots/recover.ts); one output per plot, paired with

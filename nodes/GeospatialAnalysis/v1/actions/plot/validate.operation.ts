@@ -1,10 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
+import { noticeField } from '../commonFields/noticeField';
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
@@ -23,27 +22,22 @@ import {
 	repairGeometryOption,
 } from './plotFields';
 
-const show = { resource: ['plot'], operation: ['validate'] };
+const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
 const MIN_OVERLAP_FIELD = 'Minimum Overlap (M²)';
 
-export const description: INodeProperties[] = [
-	{
-		displayName:
-			'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
-		name: 'validateNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
-	...geometrySourceFields(show),
-	plotFieldsProperty(show),
+export const description = updateDisplayOptions(displayOptions, [
+	noticeField(
+		'validateNotice',
+		'Checks each row as Register would, without sending anything: no request, no credential, no tokens',
+	),
+	...geometrySourceFields(),
+	plotFieldsProperty,
 	{
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show },
 		options: [
 			{
 				name: 'One Item per Row',
@@ -65,55 +59,47 @@ export const description: INodeProperties[] = [
 		],
 		default: 'allRows',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Check Overlaps',
-				name: 'checkOverlaps',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to look for plots that overlap each other across all rows (polygons only; exact duplicate geometries are always reported)',
-			},
-			dateOrderOption,
-			{
-				displayName: 'Duplicates and Overlaps Are',
-				name: 'crossPlotSeverity',
-				type: 'options',
-				default: 'warning',
-				options: [
-					{
-						name: 'Warnings',
-						value: 'warning',
-						description: 'Listed under warnings; the rows stay valid (the service accepts them)',
-					},
-					{
-						name: 'Problems',
-						value: 'error',
-						description:
-							'Listed under problems: the later duplicate and both overlapping rows become invalid',
-					},
-				],
-			},
-			{
-				displayName: 'Minimum Overlap (M²)',
-				name: 'minOverlapM2',
-				type: 'number',
-				default: DEFAULT_MIN_OVERLAP_M2,
-				typeOptions: { minValue: 0 },
-				description:
-					'Overlaps smaller than this many square meters are not reported (plots that only touch never are)',
-			},
-			repairGeometryOption('in the output (the input is never changed)'),
-		],
-	},
-];
+	optionsCollection([
+		{
+			displayName: 'Check Overlaps',
+			name: 'checkOverlaps',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to look for plots that overlap each other across all rows (polygons only; exact duplicate geometries are always reported)',
+		},
+		dateOrderOption,
+		{
+			displayName: 'Duplicates and Overlaps Are',
+			name: 'crossPlotSeverity',
+			type: 'options',
+			default: 'warning',
+			options: [
+				{
+					name: 'Warnings',
+					value: 'warning',
+					description: 'Listed under warnings; the rows stay valid (the service accepts them)',
+				},
+				{
+					name: 'Problems',
+					value: 'error',
+					description:
+						'Listed under problems: the later duplicate and both overlapping rows become invalid',
+				},
+			],
+		},
+		{
+			displayName: 'Minimum Overlap (M²)',
+			name: 'minOverlapM2',
+			type: 'number',
+			default: DEFAULT_MIN_OVERLAP_M2,
+			typeOptions: { minValue: 0 },
+			description:
+				'Overlaps smaller than this many square meters are not reported (plots that only touch never are)',
+		},
+		repairGeometryOption('in the output (the input is never changed)'),
+	]),
+]);
 
 /**
  * The fields the user mapped, for messages in the user's terms: each field's label as the panel
@@ -178,10 +164,7 @@ function readRow(
 	return { row: itemIndex, geometry, fieldProblems, pointHa: fields.pointHa };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const output = this.getNodeParameter('output', 0, 'allRows') as string;
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const repair = options.repairGeometry === true;
@@ -231,4 +214,4 @@ export async function execute(
 			return [{ items: itemIndexes, send }];
 		},
 	});
-}
+};

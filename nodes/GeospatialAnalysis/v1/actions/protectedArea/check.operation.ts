@@ -1,11 +1,8 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import type { OperationModule } from '../operation';
+import { optionsCollection } from '../commonFields/optionsCollection';
 import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/check';
 import {
 	CHECK_BATCH_LIMIT,
@@ -29,15 +26,14 @@ import { takeIdList } from '../shared/idFields';
 import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 
-const show = { resource: ['protectedArea'], operation: ['check'] };
+const displayOptions = { show: { resource: ['protectedArea'], operation: ['check'] } };
 
-export const description: INodeProperties[] = [
+export const description = updateDisplayOptions(displayOptions, [
 	{
 		displayName: 'Check By',
 		name: 'checkBy',
 		type: 'options',
 		noDataExpression: true,
-		displayOptions: { show },
 		options: [
 			{ name: 'Plot IDs', value: 'plotIds', description: 'Check registered plots by their ID' },
 			{
@@ -60,17 +56,16 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.plot_id }}',
 		required: true,
-		displayOptions: { show: { ...show, checkBy: ['plotIds', 'both'] } },
+		displayOptions: { show: { checkBy: ['plotIds', 'both'] } },
 		placeholder: '100001, 100002',
 		description:
 			'Plot IDs to check, evaluated per input item: one ID (the default reads plot_id of each item: one plot per item), a comma-separated list, or an expression returning a list. Only plots of your own account can be checked.',
 	},
-	...geometrySourceFields({ ...show, checkBy: ['geometry', 'both'] }),
+	...updateDisplayOptions({ show: { checkBy: ['geometry', 'both'] } }, geometrySourceFields()),
 	{
 		displayName: 'Output',
 		name: 'output',
 		type: 'options',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'One Item per Checked Plot or Geometry',
@@ -88,34 +83,26 @@ export const description: INodeProperties[] = [
 		default: 'perCheck',
 		description: 'How to return the results',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				default: CHECK_BATCH_LIMIT,
-				typeOptions: { minValue: 1, maxValue: CHECK_BATCH_LIMIT },
-				description: `Most plot IDs and geometries sent in one request (the service takes at most ${CHECK_BATCH_LIMIT})`,
-			},
-			{
-				displayName: 'Repair Geometry',
-				name: 'repairGeometry',
-				type: 'boolean',
-				default: false,
-				displayOptions: { show: { '/checkBy': ['geometry', 'both'] } },
-				description:
-					'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings and drop z values before sending; changes are listed under "repairs". When off, such defects fail validation.',
-			},
-		],
-	},
-];
+	optionsCollection([
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			default: CHECK_BATCH_LIMIT,
+			typeOptions: { minValue: 1, maxValue: CHECK_BATCH_LIMIT },
+			description: `Most plot IDs and geometries sent in one request (the service takes at most ${CHECK_BATCH_LIMIT})`,
+		},
+		{
+			displayName: 'Repair Geometry',
+			name: 'repairGeometry',
+			type: 'boolean',
+			default: false,
+			displayOptions: { show: { '/checkBy': ['geometry', 'both'] } },
+			description:
+				'Whether to close unclosed rings, remove duplicate consecutive vertices, rewind rings and drop z values before sending; changes are listed under "repairs". When off, such defects fail validation.',
+		},
+	]),
+]);
 
 interface PreparedItem {
 	entries: CheckEntry[];
@@ -164,10 +151,7 @@ function prepareItem(
 	return { entries, repairs, warnings };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	items: INodeExecutionData[],
-): Promise<INodeExecutionData[]> {
+export const execute: OperationModule['execute'] = async function (items) {
 	const checkBy = this.getNodeParameter('checkBy', 0, 'plotIds') as string;
 	const raw = this.getNodeParameter('output', 0, 'perCheck') === 'raw';
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -204,7 +188,7 @@ export async function execute(
 		// Results already paid for are never lost: named in the error and kept on it.
 		alreadyDone: () => paidBeforeFailure(run.paid, run.all, run.lost[0]) as AlreadyDone,
 	});
-}
+};
 
 /** What a check run has sent and been answered, for its outputs and for its error. */
 interface CheckRun {

@@ -14,12 +14,10 @@ import type {
 } from '../../../../shared/plots/geometrySource';
 import { checkItemGeometry, readItemGeometry } from '../../../../shared/plots/geometrySource';
 
-/** The fields, shown where `show` says (e.g. `{ resource: ['plot'], operation: ['register'] }`). */
-export function geometrySourceFields(
-	show: NonNullable<IDisplayOptions['show']>,
-): INodeProperties[] {
+/** The fields (the operation file sets where they show, with `updateDisplayOptions`). */
+export function geometrySourceFields(): INodeProperties[] {
 	const when = (source: GeometrySource): IDisplayOptions => ({
-		show: { ...show, geometrySource: [source] },
+		show: { geometrySource: [source] },
 	});
 	return [
 		{
@@ -27,7 +25,6 @@ export function geometrySourceFields(
 			name: 'geometrySource',
 			type: 'options',
 			noDataExpression: true,
-			displayOptions: { show },
 			options: [
 				{
 					name: 'GeoJSON',

@@ -5,7 +5,6 @@
  */
 import type {
 	IDataObject,
-	IDisplayOptions,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
@@ -16,51 +15,62 @@ import { readNumber, readTimestamp } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 
-type Show = NonNullable<IDisplayOptions['show']>;
+/** Return All and Limit (read by `readLimit`). */
+export const limitFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		default: 50,
+		typeOptions: { minValue: 1 },
+		displayOptions: { show: { returnAll: [false] } },
+		description: 'Max number of results to return',
+	},
+];
 
-export function listFields(show: Show, noun: string): INodeProperties[] {
+/** The Filters collection of a listing, holding `options`. */
+export function filtersCollection(
+	options: INodeProperties[],
+	description?: string,
+): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...(description === undefined ? {} : { description }),
+		options,
+	};
+}
+
+/** Return All, Limit and the created-at Filters of a listing of `noun` (read by `readListQuery`). */
+export function listFields(noun: string): INodeProperties[] {
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			displayOptions: { show },
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			default: 50,
-			typeOptions: { minValue: 1 },
-			displayOptions: { show: { ...show, returnAll: [false] } },
-			description: 'Max number of results to return',
-		},
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			displayOptions: { show },
-			options: [
-				{
-					displayName: 'Created After',
-					name: 'createdAtFrom',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${noun} created at or after this time (ISO-8601; without a zone it is UTC)`,
-				},
-				{
-					displayName: 'Created Before',
-					name: 'createdAtUntil',
-					type: 'dateTime',
-					default: '',
-					description: `Only ${noun} created at or before this time (ISO-8601; without a zone it is UTC)`,
-				},
-			],
-		},
+		...limitFields,
+		filtersCollection([
+			{
+				displayName: 'Created After',
+				name: 'createdAtFrom',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${noun} created at or after this time (ISO-8601; without a zone it is UTC)`,
+			},
+			{
+				displayName: 'Created Before',
+				name: 'createdAtUntil',
+				type: 'dateTime',
+				default: '',
+				description: `Only ${noun} created at or before this time (ISO-8601; without a zone it is UTC)`,
+			},
+		]),
 	];
 }
 

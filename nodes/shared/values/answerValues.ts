@@ -1,11 +1,19 @@
 /**
- * Tolerant readers for values in service answers, whose exact field types the contract
- * does not always show (pure; shared by the per-plot, plot and protected-area flatteners).
+ * Tolerant readers for values whose exact types are not known: service answers (the contract
+ * does not always show a field's type), parsed files and mapped-in parameters. Pure; the one
+ * object guard and the one number reader of the package.
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { isPlainObject } from '../input/internal';
+
+/**
+ * Whether `v` is a plain object (`{}`, `Object.create(null)`, also from another realm such as
+ * n8n's expression sandbox): not null, a list, a Date, a Map or a Luxon DateTime. The input
+ * layer's own guard (it imports nothing from outside its folder), the one of the package.
+ */
 export function isObject(v: unknown): v is IDataObject {
-	return !!v && typeof v === 'object' && !Array.isArray(v);
+	return isPlainObject(v);
 }
 
 /** A finite number, or a numeric string as a number; otherwise null. */
