@@ -14,7 +14,7 @@ import * as polyclip from 'polyclip-ts';
 import polygonClipping from 'polygon-clipping';
 
 import type { MultiPolygon, Polygon } from '../nodes/shared/geometry';
-import { crossCheckPlots, sharedArea } from '../nodes/shared/plots/overlaps';
+import { crossCheckPlots, sharedArea } from '../nodes/shared/plots/plotOverlaps';
 import { CredentialStore, runNode } from '../test/helpers/engine';
 import { gisCorpus } from '../test/helpers/gisCorpus';
 import {

@@ -7,12 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentialsDescription } from '../shared/transport/authentication';
-import { openRunScope } from '../shared/transport/context';
+import {
+	authenticationProperty,
+	credentialsDescription,
+} from '../shared/transport/authenticationFields';
+import { openRunScope } from '../shared/transport/serviceContext';
 import { advance, planPoll, restoreState, storedState, toRecheck } from './completionTracker';
-import { serviceIdentity } from './identity';
-import { completedItems, manualPoll } from './jobItems';
-import { listJobs, recheckJobs } from './jobRequests';
+import { serviceIdentity } from './accountIdentity';
+import { completedItems, manualPoll } from './triggerItems';
+import { listJobs, recheckJobs } from './triggerRequests';
 import { pollLog } from './pollLog';
 import { readParams } from './triggerParams';
 

@@ -122,7 +122,7 @@ export interface TrackerSettings {
 	lookBackMs: number;
 	/**
 	 * The same for every poll without state, however long the look-back: what finished within
-	 * it fires (0: nothing). The trigger sets two poll intervals plus a margin (schedule.ts).
+	 * it fires (0: nothing). The trigger sets two poll intervals plus a margin (pollSchedule.ts).
 	 */
 	graceMs: number;
 	/** How far ahead of the local clock a service time is still believed (default 5 minutes). */

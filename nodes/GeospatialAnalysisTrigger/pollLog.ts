@@ -6,7 +6,7 @@
 import type { IPollFunctions } from 'n8n-workflow';
 
 import type { AdvanceResult, PollPlan, RestoredState, TrackerSettings } from './completionTracker';
-import { loggedId } from './jobRequests';
+import { loggedId } from './triggerRequests';
 
 const PREFIX = 'Geospatial Analysis Trigger:';
 

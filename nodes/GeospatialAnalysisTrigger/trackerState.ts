@@ -23,7 +23,7 @@ export interface TrackerState {
 	/** The service the ids belong to (normalised base URL); absent in state of version 1. */
 	service?: string;
 	/**
-	 * The account in use on it: a keyed hash (identity.ts) from which neither the secret nor the
+	 * The account in use on it: a keyed hash (accountIdentity.ts) from which neither the secret nor the
 	 * user name can be read back; `key:`/`user:` values of earlier versions are migrated.
 	 * Absent in version 1.
 	 */

@@ -11,7 +11,7 @@ import type { NumberRule } from '../shared/input';
 import { isFinalStatus } from '../shared/results/flatten';
 import type { TrackerSettings } from './completionTracker';
 import { DEFAULT_SETTINGS } from './completionTracker';
-import { firstPollGraceMs } from './schedule';
+import { firstPollGraceMs } from './pollSchedule';
 
 export type Output = 'job' | 'jobWithPlots' | 'perPlot';
 

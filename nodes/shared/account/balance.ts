@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { describeBody } from '../transport/answers';
 import { isObject, num } from '../values/answerValues';
-import type { ServiceContext } from '../transport/context';
+import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
 
 /**

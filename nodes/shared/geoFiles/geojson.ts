@@ -14,10 +14,10 @@
 import { crsName, isWgs84Crs } from '../geometry/crs';
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
 import { isObject } from '../values/answerValues';
-import { flat2d, foldCollection } from './geometry';
+import { flat2d, foldCollection } from './fileGeometry';
 import type { XmlFeature } from './kml';
-import type { Geometry } from './types';
-import { GeoFileError } from './types';
+import type { Geometry } from './geoFileTypes';
+import { GeoFileError } from './geoFileTypes';
 
 const GEOMETRY_TYPES = new Set([
 	'Point',

@@ -7,10 +7,10 @@
 import type { Document } from '@xmldom/xmldom';
 import { gpx } from '@tmcw/togeojson';
 
-import { flat2d, foldCollection, lineAsPolygon } from './geometry';
+import { flat2d, foldCollection, lineAsPolygon } from './fileGeometry';
 import type { XmlFeature } from './kml';
 import { checkNesting } from './kml';
-import type { Geometry, Position } from './types';
+import type { Geometry, Position } from './geoFileTypes';
 
 const LAYER: Record<string, string> = { trk: 'tracks', rte: 'routes', wpt: 'waypoints' };
 

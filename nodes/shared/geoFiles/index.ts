@@ -4,20 +4,20 @@
  * longitude/latitude with their attributes, where they came from and the warnings met.
  * Pure: bytes in, features out; every limit is an option with a stated default.
  */
-import { outOfRange } from './geometry';
+import { outOfRange } from './fileGeometry';
 import { readGeoJsonText } from './geojson';
 import { readGpxDocument } from './gpx';
 import type { XmlFeature } from './kml';
 import { readKmlDocument, readKmlText } from './kml';
 import { readShapefileLayer } from './shapefile';
 import type { ShapefileParts } from './shapefile';
-import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './types';
-import { DEFAULT_OPTIONS, GeoFileError, MB } from './types';
+import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './geoFileTypes';
+import { DEFAULT_OPTIONS, GeoFileError, MB } from './geoFileTypes';
 import { parseXml, rootName, xmlText } from './xml';
 import { isZip, readZip } from './zip';
 
-export * from './types';
-export { declaredBytes } from './size';
+export * from './geoFileTypes';
+export { declaredBytes } from './statedSize';
 
 const FORMATS =
 	'GeoJSON (.geojson, .json, newline-delimited), KML, KMZ, GPX or a zipped Shapefile (.zip with .shp, .dbf, .prj)';

@@ -9,9 +9,9 @@ import type { Document, Element as XmlElement, Node as XmlNode } from '@xmldom/x
 import { kmlWithFolders } from '@tmcw/togeojson';
 import type { Folder, F } from '@tmcw/togeojson';
 
-import { flat2d, foldCollection } from './geometry';
-import type { Geometry } from './types';
-import { GeoFileError } from './types';
+import { flat2d, foldCollection } from './fileGeometry';
+import type { Geometry } from './geoFileTypes';
+import { GeoFileError } from './geoFileTypes';
 import { parseXml } from './xml';
 
 export interface XmlFeature {

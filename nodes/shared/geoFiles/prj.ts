@@ -10,8 +10,8 @@ import proj4 from 'proj4';
 
 import { SUPPORTED_PROJECTIONS } from './projectionNames';
 
-import type { Position } from './types';
-import { GeoFileError } from './types';
+import type { Position } from './geoFileTypes';
+import { GeoFileError } from './geoFileTypes';
 
 export interface LayerCrs {
 	/** The system's name as the `.prj` gives it. */

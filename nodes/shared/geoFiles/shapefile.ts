@@ -16,13 +16,13 @@
  * (ESRI's white paper); each hole goes to the smallest outer ring that contains it, and the
  * GeoJSON is written in RFC 7946 order (outer counter-clockwise, holes clockwise).
  */
-import { flat2d } from './geometry';
+import { flat2d } from './fileGeometry';
 import type { DbfTable } from './shapefileDbf';
 import { damaged, readDbf } from './shapefileDbf';
 import { layerCrs } from './prj';
 import type { LayerCrs } from './prj';
-import type { Geometry, Position } from './types';
-import { GeoFileError } from './types';
+import type { Geometry, Position } from './geoFileTypes';
+import { GeoFileError } from './geoFileTypes';
 
 export interface ShapefileParts {
 	shp: Uint8Array;

@@ -3,7 +3,7 @@
  * its `.cpg` or language driver names (GDAL's mapping), and the "layer is damaged" error every
  * part of the Shapefile reader (shapefile.ts) raises. Pure.
  */
-import { GeoFileError } from './types';
+import { GeoFileError } from './geoFileTypes';
 
 /** A damaged Shapefile layer: what is wrong, and how to export it again. */
 export const damaged = (layer: string, what: string) =>

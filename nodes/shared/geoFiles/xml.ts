@@ -8,7 +8,7 @@
 import type { Document } from '@xmldom/xmldom';
 import { DOMParser } from '@xmldom/xmldom';
 
-import { GeoFileError } from './types';
+import { GeoFileError } from './geoFileTypes';
 
 /** Text of an XML file: its declared encoding (UTF-8 by default), byte-order mark removed. */
 export function xmlText(bytes: Uint8Array): string {

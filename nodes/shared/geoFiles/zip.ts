@@ -6,7 +6,7 @@
  */
 import { unzipSync } from 'fflate/browser';
 
-import { GeoFileError, MB } from './types';
+import { GeoFileError, MB } from './geoFileTypes';
 
 interface ZipContents {
 	/** Every entry name (folders and __MACOSX resource forks left out). */

@@ -29,7 +29,7 @@
  * stage-A error bound; when the floating-point sign is not certain the pair goes on to the
  * intersection test, which can only report more, never less).
  */
-import type { Position } from './types';
+import type { Position } from './geoJsonTypes';
 
 interface CrossingOptions {
 	/** Report only crossings between different parts (the polygons of a MultiPolygon). */

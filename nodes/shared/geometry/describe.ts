@@ -1,5 +1,5 @@
-import type { GeometryInputError } from './errors';
-import type { Problem, Repair } from './types';
+import type { GeometryInputError } from './geometryError';
+import type { Problem, Repair } from './geoJsonTypes';
 
 function where(itemIndex: number, featureIndex: number | undefined): string {
 	return featureIndex === undefined || featureIndex < 0

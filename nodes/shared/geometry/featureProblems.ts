@@ -2,7 +2,7 @@
  * What the feature checks of validate.ts and polygonChecks.ts share: how a check reports a
  * problem (`Add`), the Repair Geometry hint, and position comparison. Pure.
  */
-import type { Location, Position, Problem } from './types';
+import type { Location, Position, Problem } from './geoJsonTypes';
 
 /** The hint for what Repair Geometry fixes. */
 export const REPAIR = 'turn on "Repair Geometry"';

@@ -10,14 +10,14 @@
  *   send result.features (repaired copies when repair is on); list result.repairs on the output.
  * Parse functions throw GeometryInputError (see describeInputError).
  */
-export { GeometryInputError } from './errors';
+export { GeometryInputError } from './geometryError';
 export { featureFromLatLon, parseGeoJsonValue, parseWkt } from './parse';
-export { MIN_DECIMALS, validateFeatures } from './validate';
+export { MIN_DECIMALS, validateFeatures } from './checkFeatures';
 export { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from './pointArea';
 export { describeInputError, describeProblem, describeRepair } from './describe';
 export { COUNTRY_BOXES, findCountry } from './countries';
 export { isWgs84Crs } from './crs';
-export { readLooseNumber } from './numbers';
+export { readLooseNumber } from './looseNumbers';
 export type {
 	Feature,
 	Location,
@@ -28,4 +28,4 @@ export type {
 	Problem,
 	ValidateOptions,
 	ValidationResult,
-} from './types';
+} from './geoJsonTypes';

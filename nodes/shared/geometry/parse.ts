@@ -1,7 +1,7 @@
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
 import { isObject } from '../values/answerValues';
-import { GeometryInputError } from './errors';
-import { readLooseNumber } from './numbers';
+import { GeometryInputError } from './geometryError';
+import { readLooseNumber } from './looseNumbers';
 import {
 	checkGeometryShape,
 	isAcceptedGeometryType,
@@ -10,7 +10,14 @@ import {
 	showValue,
 	unsupportedGeometryIssue,
 } from './shape';
-import type { Feature, Location, ParsedFeatures, PlotFeature, PlotGeometry, Point } from './types';
+import type {
+	Feature,
+	Location,
+	ParsedFeatures,
+	PlotFeature,
+	PlotGeometry,
+	Point,
+} from './geoJsonTypes';
 import { WktSyntaxError, readWkt, type WktReading } from './wkt';
 
 /** The service takes at most 20 features per registration request, so one input value may hold at most 20. */

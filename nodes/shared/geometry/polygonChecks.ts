@@ -7,7 +7,7 @@ import { CROSSING_LIMIT, crossingBudget, scanCrossings, type CrossingScan } from
 import { REPAIR, round6, samePosition, type Add } from './featureProblems';
 import { samePosition2d } from './repair';
 import { polygonsOf, ringName, showPosition } from './shape';
-import type { Location, PlotFeature, Position } from './types';
+import type { Location, PlotFeature, Position } from './geoJsonTypes';
 
 /**
  * Closed rings without repeated consecutive positions (compared in 2D), at least four positions

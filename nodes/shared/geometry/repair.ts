@@ -1,6 +1,6 @@
 import { booleanClockwise } from '@turf/boolean-clockwise';
 
-import type { PlotGeometry, Position } from './types';
+import type { PlotGeometry, Position } from './geoJsonTypes';
 
 /** One change made by `repairGeometry`. */
 interface RepairChange {

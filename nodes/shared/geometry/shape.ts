@@ -1,5 +1,5 @@
 import { isObject } from '../values/answerValues';
-import type { Location, PlotGeometry, Position } from './types';
+import type { Location, PlotGeometry, Position } from './geoJsonTypes';
 
 /** A defect found while checking the structure of a value. */
 interface Issue {

@@ -13,7 +13,7 @@
  * strictness (numbers as `-?digits[.digits][e±digits]`, nothing after the geometry) and its
  * results, and says where the text stops being WKT.
  */
-import type { Position } from './types';
+import type { Position } from './geoJsonTypes';
 
 /** The three types the service takes, as GeoJSON names them. */
 type WktPlotType = 'Point' | 'Polygon' | 'MultiPolygon';

@@ -12,10 +12,10 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { str } from '../values/answerValues';
 import { needsRunLookup, plotsOfRows } from '../results/flatten';
-import type { RunEvidence } from '../results/runs';
-import { runEvidence, runsFromResponse } from '../results/runs';
+import type { RunEvidence } from '../results/analysisRuns';
+import { runEvidence, runsFromResponse } from '../results/analysisRuns';
 import { runPool } from '../runner/pool';
-import type { ServiceContext } from '../transport/context';
+import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
 
 /** Lookups in flight at once. */

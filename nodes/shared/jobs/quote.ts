@@ -2,7 +2,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { normaliseBalance, BALANCE_PATH } from '../account/balance';
-import type { ServiceContext } from '../transport/context';
+import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
 
 /** POST /jobs/make_job with X-Dry-Run: true: the exact cost, nothing stored or reserved. */

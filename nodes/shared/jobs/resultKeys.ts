@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../transport/context';
-import { getCatalog, resultKeysOf } from '../transport/catalog';
+import type { ServiceContext } from '../transport/serviceContext';
+import { getCatalog, resultKeysOf } from '../capabilities/catalog';
 
 /**
  * Capability name → result key from the live catalog, for per-plot rows (Wait for

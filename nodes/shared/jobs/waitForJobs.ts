@@ -17,7 +17,7 @@
  * CHECK_GRACE_MS for the last one) as its deadline, so a service that never answers ends the
  * wait within Max Wait plus CHECK_GRACE_MS.
  */
-import type { Timing } from '../helpers/sleep';
+import type { Timing } from '../time/sleep';
 import { isFinalStatus } from '../results/flatten';
 import type { ServiceFailure } from '../transport/serviceFailure';
 import { isLasting, serviceErrorOf } from '../transport/serviceFailure';

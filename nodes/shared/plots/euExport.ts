@@ -23,7 +23,7 @@ import { rewind } from '@turf/rewind';
 
 import type { Location, PlotGeometry, Position } from '../geometry';
 import { MIN_DECIMALS } from '../geometry';
-import { decimalPlaces } from '../geometry/numbers';
+import { decimalPlaces } from '../geometry/looseNumbers';
 
 /** One statement holds at most about 25 MB of geolocation data (bytes, decimal megabytes). */
 export const EU_MAX_FILE_BYTES = 25_000_000;

@@ -1,6 +1,6 @@
 /**
  * Which listed plots are the rows of a `make_plot` request whose answer was lost (pure; no
- * n8n imports). Used by `recover.ts` after an ambiguous failure.
+ * n8n imports). Used by `registerOnce.ts` after an ambiguous failure.
  *
  * A plot may come back with the service's own normalisation: coordinates rounded, rings
  * closed or rewound, z dropped, a point stored as a buffered circle, lat/lon written with

@@ -1,5 +1,5 @@
 /**
- * What Plot → Validate reports (the shapes `validateRows` in validation.ts returns): per row its
+ * What Plot → Validate reports (the shapes `validateRows` in plotValidation.ts returns): per row its
  * problems, with where they are, its features, duplicates and overlaps; and the summary of
  * all rows, and the caps of its lists. Types and constants only; kept apart so that userTerms.ts can name a problem's place without
  * importing the validation itself.

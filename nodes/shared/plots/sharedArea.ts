@@ -1,6 +1,6 @@
 /**
  * The shared area of two plot polygons (m²), exact where it can be and clipped where it must
- * be, for Validate's duplicate and overlap check across rows (overlaps.ts). Pure.
+ * be, for Validate's duplicate and overlap check across rows (plotOverlaps.ts). Pure.
  */
 import { area } from '@turf/area';
 import * as polyclip from 'polyclip-ts';

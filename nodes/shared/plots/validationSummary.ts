@@ -3,8 +3,8 @@
  * invalid rows, totals, and the duplicates and overlaps across rows, capped at
  * MAX_LISTED_IN_SUMMARY (largest overlaps first) with their full counts. Pure.
  */
-import type { CrossCheck } from './overlaps';
-import { MAX_CANDIDATES_PER_PLOT, MAX_MEASURED_PER_PLOT } from './overlaps';
+import type { CrossCheck } from './plotOverlaps';
+import { MAX_CANDIDATES_PER_PLOT, MAX_MEASURED_PER_PLOT } from './plotOverlaps';
 import type { ReportedProblem, RowInput, RowReport, ValidationSummary } from './plotReports';
 import { MAX_LISTED_IN_SUMMARY, MAX_LISTED_PER_ROW } from './plotReports';
 

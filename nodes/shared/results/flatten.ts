@@ -6,11 +6,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { bool, isObject, num, str } from '../values/answerValues';
-import type { OverlapReading } from './overlap';
-import { readOverlap, strictestLegality } from './overlap';
+import type { OverlapReading } from './overlapResults';
+import { readOverlap, strictestLegality } from './overlapResults';
 import type { PlotOutcome } from './plotOutcome';
 import { jobVisualisationOf, plotOutcome, plotsOf } from './plotOutcome';
-import type { RunEvidence } from './runs';
+import type { RunEvidence } from './analysisRuns';
 
 /** What a job says about each plot lives in plotOutcome.ts; its callers import it from here too. */
 export type { PlotOutcome, PlotStatus } from './plotOutcome';

@@ -7,8 +7,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject, str } from '../values/answerValues';
-import { errorText } from './overlap';
-import type { RunEvidence } from './runs';
+import { errorText } from './overlapResults';
+import type { RunEvidence } from './analysisRuns';
 
 /** The plots embedded in a job (`plots`), or an empty list. */
 export function plotsOf(job: IDataObject): IDataObject[] {

@@ -23,12 +23,12 @@ import type {
 	IPairedItemData,
 } from 'n8n-workflow';
 
-import { asNodeError, errorItem } from './errors';
+import { asNodeError, errorItem } from './errorItems';
 import { forToolUse, preflightError, problemItem, problemsOf } from './preflight';
 import type { Problems } from './preflight';
 import { runPool } from './pool';
 
-export { errorItem, asNodeError } from './errors';
+export { errorItem, asNodeError } from './errorItems';
 export type { Problems } from './preflight';
 export { runPool } from './pool';
 

@@ -10,7 +10,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { floorToSecond, parseServiceTimestamp, serviceTimestamp } from '../time/serviceTime';
 import { paginate } from './paginate';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './serviceContext';
 
 export interface CreatedSinceOptions {
 	/** Stop after this many records (newest first); undefined means all. */

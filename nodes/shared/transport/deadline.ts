@@ -15,7 +15,7 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './serviceContext';
 
 /** Request Timeout when the node sets none. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

@@ -13,9 +13,9 @@
  */
 import type { IExecuteFunctions, IHttpRequestOptions, IPollFunctions } from 'n8n-workflow';
 
-import type { FullResponse } from './attempt';
-import { normaliseHeaders, sendToService } from './attempt';
-import { CREDENTIAL_TYPES, credentialInfo } from './credential';
+import type { FullResponse } from './sendAttempt';
+import { normaliseHeaders, sendToService } from './sendAttempt';
+import { CREDENTIAL_TYPES, credentialInfo } from './nodeCredential';
 import {
 	AttemptAborted,
 	cancelSignalOf,

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { PageTrail } from './pages';
-import type { ServiceContext } from './context';
+import { PageTrail } from './pageTrail';
+import type { ServiceContext } from './serviceContext';
 import { apiRequest } from './request';
 
-export { PageTrail, PaginationError, maxPages } from './pages';
+export { PageTrail, PaginationError, maxPages } from './pageTrail';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -21,7 +21,7 @@ export interface PaginateOptions {
 /**
  * Follows the service's keyset cursors (`meta.next_cursor` / `meta.has_more`) until the end
  * or until `limit` records are collected, never asking for more than is still needed. Bounded
- * (see pages.ts): a missing list, a repeated cursor, `has_more` without a cursor or more pages
+ * (see pageTrail.ts): a missing list, a repeated cursor, `has_more` without a cursor or more pages
  * than possible stop it with a PaginationError naming the endpoint and the page.
  */
 export async function paginate<T = IDataObject>(

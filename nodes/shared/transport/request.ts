@@ -1,17 +1,17 @@
 /**
  * apiRequest: every HTTP call of the package. Builds the request (version header, JSON, the
- * credential's Base URL, the deadline), makes attempts (attempt.ts) and retries what is safe
+ * credential's Base URL, the deadline), makes attempts (sendAttempt.ts) and retries what is safe
  * to retry (retry.ts), and throws the error of requestError.ts when it fails for good. Steps
- * 1, 5 and 6 are here; steps 2 to 4 (one attempt) in attempt.ts.
+ * 1, 5 and 6 are here; steps 2 to 4 (one attempt) in sendAttempt.ts.
  */
 import type { IDataObject, IHttpRequestMethods, NodeApiError } from 'n8n-workflow';
 
-import { sleepUnlessCancelled } from '../helpers/sleep';
-import type { PreparedRequest } from './attempt';
-import { attemptOnce } from './attempt';
-import type { ServiceContext } from './context';
-import type { CredentialInfo } from './credential';
-import { CREDENTIAL_TYPES, credentialInfo, currentSecrets } from './credential';
+import { sleepUnlessCancelled } from '../time/sleep';
+import type { PreparedRequest } from './sendAttempt';
+import { attemptOnce } from './sendAttempt';
+import type { ServiceContext } from './serviceContext';
+import type { CredentialInfo } from './nodeCredential';
+import { CREDENTIAL_TYPES, credentialInfo, currentSecrets } from './nodeCredential';
 import { cancelSignalOf, requestTimeoutMs } from './deadline';
 import type { ErrorParts } from './requestError';
 import { toNodeApiError } from './requestError';

@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_JSON_DEPTH, pathDeeperThan } from '../input/depth';
 import { boundedBody } from './answers';
-import type { ServiceContext } from './context';
+import type { ServiceContext } from './serviceContext';
 import { redact, redactDeep, redactValue } from './redaction';
 import type { RedirectRefusal } from './redirects';
 import { parseRetryAfter } from './retry';

@@ -5,7 +5,7 @@ import { runNode } from '../../helpers/engine';
 import { fake, makeJobs, seed, store, useJobService } from './helpers';
 import { mockTiming } from './timing';
 
-jest.mock('../../../nodes/shared/helpers/sleep', () =>
+jest.mock('../../../nodes/shared/time/sleep', () =>
 	jest.requireActual<typeof import('./timing')>('./timing').sleepModuleWithTestTiming(),
 );
 

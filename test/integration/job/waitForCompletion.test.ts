@@ -10,7 +10,7 @@ import { mockTiming, recordingSystemTiming } from './timing';
  * The wait loop runs on the timing each describe block below sets in `mockTiming` (see
  * ./timing.ts): this file's module registry gives the operation's `systemTiming` to it.
  */
-jest.mock('../../../nodes/shared/helpers/sleep', () =>
+jest.mock('../../../nodes/shared/time/sleep', () =>
 	jest.requireActual<typeof import('./timing')>('./timing').sleepModuleWithTestTiming(),
 );
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Timing } from '../../../nodes/shared/helpers/sleep';
+import type { Timing } from '../../../nodes/shared/time/sleep';
 import type { FakeService } from '../../fake-service';
 import { variantName } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
@@ -16,8 +16,8 @@ import { useFakeService } from '../../helpers/fakeService';
 
 /** Wait for Completion sleeps on a virtual clock in this file (see job.test.ts). */
 const mockTiming: { current?: Timing } = {};
-jest.mock('../../../nodes/shared/helpers/sleep', () => {
-	const actual = jest.requireActual('../../../nodes/shared/helpers/sleep');
+jest.mock('../../../nodes/shared/time/sleep', () => {
+	const actual = jest.requireActual('../../../nodes/shared/time/sleep');
 	const timing = (): Timing => {
 		if (!mockTiming.current) throw new Error('the wait loop runs on a virtual clock only');
 		return mockTiming.current;

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import {
 	MAX_EXECUTION_DOWNLOAD_BYTES,
 	MAX_ITEM_DOWNLOAD_BYTES,
-} from '../../../nodes/shared/jobs/output';
+} from '../../../nodes/shared/jobs/jobOutput';
 import { MAX_DOWNLOAD_BYTES } from '../../../nodes/shared/transport/download';
 import { MAX_REDIRECTS } from '../../../nodes/shared/transport/redirects';
 import { CredentialStore, runNode } from '../../helpers/engine';

@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { Timing } from '../../../nodes/shared/helpers/sleep';
+import type { Timing } from '../../../nodes/shared/time/sleep';
 import type { FakeService } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
 import { useFakeService } from '../../helpers/fakeService';
@@ -18,8 +18,8 @@ import { useFakeService } from '../../helpers/fakeService';
  * Retry-After, stay real). Production code has no test seam.
  */
 const pauses: number[] = [];
-jest.mock('../../../nodes/shared/helpers/sleep', () => {
-	const actual = jest.requireActual('../../../nodes/shared/helpers/sleep');
+jest.mock('../../../nodes/shared/time/sleep', () => {
+	const actual = jest.requireActual('../../../nodes/shared/time/sleep');
 	const recorded: Timing = {
 		now: () => Date.now(),
 		sleep: async (ms: number) => {

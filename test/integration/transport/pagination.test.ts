@@ -3,7 +3,7 @@
  * loopback service whose cursors misbehave: a repeated or alternating cursor, `has_more`
  * without a cursor, empty pages, and endless fresh cursors. Request counts are asserted.
  */
-import { MAX_RETURN_ALL_PAGES } from '../../../nodes/shared/transport/pages';
+import { MAX_RETURN_ALL_PAGES } from '../../../nodes/shared/transport/pageTrail';
 import { CredentialStore, runNode } from '../../helpers/engine';
 import type { Loopback, SeenRequest } from '../../helpers/loopback';
 import { json, notFound, startLoopback } from '../../helpers/loopback';

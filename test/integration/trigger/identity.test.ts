@@ -7,7 +7,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { accountKey, fingerprint } from '../../../nodes/GeospatialAnalysisTrigger/identity';
+import { accountKey, fingerprint } from '../../../nodes/GeospatialAnalysisTrigger/accountIdentity';
 import type { FakeService } from '../../fake-service';
 import type { SharedClock } from '../../helpers/poll';
 import { CredentialStore, makeJob, Poller, useFakeWithTriggerClock } from '../../helpers/poll';

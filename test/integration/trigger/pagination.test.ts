@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_LISTING_PAGES } from '../../../nodes/GeospatialAnalysisTrigger/jobRequests';
+import { MAX_LISTING_PAGES } from '../../../nodes/GeospatialAnalysisTrigger/triggerRequests';
 import { CredentialStore, runPoll } from '../../helpers/poll';
 
 type Behaviour = (page: number, cursor: string | undefined) => unknown;

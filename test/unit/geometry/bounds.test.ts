@@ -21,7 +21,7 @@ import {
 	showPath,
 } from '../../../nodes/shared/input';
 import { checkItemGeometry } from '../../../nodes/shared/plots/geometrySource';
-import { validateRows } from '../../../nodes/shared/plots/validation';
+import { validateRows } from '../../../nodes/shared/plots/plotValidation';
 import { saw, star } from '../../helpers/star';
 
 /** A thin north–south strip of n vertices, its sides zigzagging a little in x. */

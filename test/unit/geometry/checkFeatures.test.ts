@@ -283,8 +283,8 @@ describe('self-intersection detection', () => {
 			);
 		}
 		// the sweep line moved from sweepline-intersections into crossings.ts (findCrossings);
-		// validate.ts runs the polygon checks of polygonChecks.ts, which scan with it
-		expect(readFileSync(join(dir, 'validate.ts'), 'utf8')).toMatch(/from '\.\/polygonChecks'/);
+		// checkFeatures.ts runs the polygon checks of polygonChecks.ts, which scan with it
+		expect(readFileSync(join(dir, 'checkFeatures.ts'), 'utf8')).toMatch(/from '\.\/polygonChecks'/);
 		expect(readFileSync(join(dir, 'polygonChecks.ts'), 'utf8')).toMatch(/from '\.\/crossings'/);
 	});
 });

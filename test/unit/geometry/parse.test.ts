@@ -297,7 +297,10 @@ describe('helpers', () => {
 });
 
 describe('hasDecimalPlaces', () => {
-	const { decimalPlaces, hasDecimalPlaces } = require('../../../nodes/shared/geometry/numbers');
+	const {
+		decimalPlaces,
+		hasDecimalPlaces,
+	} = require('../../../nodes/shared/geometry/looseNumbers');
 	it.each([
 		[-15.793889, true],
 		[-15.79389, false],

@@ -6,7 +6,7 @@ import {
 	plotOutcome,
 	simplifyPlotResult,
 } from '../../../nodes/shared/results/flatten';
-import { runEvidence } from '../../../nodes/shared/results/runs';
+import { runEvidence } from '../../../nodes/shared/results/analysisRuns';
 import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotOutcomes';
 
 /** An analysis with EUDR results; the overlap objects in the shape asked for. */

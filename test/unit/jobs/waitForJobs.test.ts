@@ -1,4 +1,4 @@
-import type { Timing } from '../../../nodes/shared/helpers/sleep';
+import type { Timing } from '../../../nodes/shared/time/sleep';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../nodes/shared/jobs/waitForJobs';
 import { attachFailure, describeFailure } from '../../../nodes/shared/transport/serviceFailure';
 import type { FailureKind } from '../../../nodes/shared/transport/serviceFailure';

@@ -1,5 +1,5 @@
 /**
- * Duplicates and overlaps across plots (nodes/shared/plots/overlaps.ts): crafted cases, and
+ * Duplicates and overlaps across plots (nodes/shared/plots/plotOverlaps.ts): crafted cases, and
  * the shares-area test that spares Turf the pairs that only touch checked against Turf itself.
  */
 import { area } from '@turf/area';
@@ -7,7 +7,7 @@ import { intersect } from '@turf/intersect';
 import fc from 'fast-check';
 
 import type { MultiPolygon, Polygon, Position } from '../../../nodes/shared/geometry';
-import { crossCheckPlots, sharedArea, sharesArea } from '../../../nodes/shared/plots/overlaps';
+import { crossCheckPlots, sharedArea, sharesArea } from '../../../nodes/shared/plots/plotOverlaps';
 
 /** Coordinates as they come from a file: decimal numbers (0.1 + 0.2 would not be 0.3). */
 const dec = (n: number) => Number(n.toFixed(9));

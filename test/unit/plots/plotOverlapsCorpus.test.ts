@@ -14,7 +14,7 @@ import {
 	crossCheckPlots,
 	DEFAULT_MIN_OVERLAP_M2,
 	sharedArea,
-} from '../../../nodes/shared/plots/overlaps';
+} from '../../../nodes/shared/plots/plotOverlaps';
 import type { Corpus } from '../../helpers/gisCorpus';
 import { gisCorpus, ISSUE_20_ROWS } from '../../helpers/gisCorpus';
 

@@ -14,11 +14,11 @@ import {
 const EMITTERS = [
 	'nodes/shared/geometry/parse.ts',
 	'nodes/shared/geometry/shape.ts',
-	'nodes/shared/geometry/validate.ts',
+	'nodes/shared/geometry/checkFeatures.ts',
 	'nodes/shared/geometry/polygonChecks.ts',
 	'nodes/shared/plots/geometrySource.ts',
-	'nodes/shared/plots/overlaps.ts',
-	'nodes/shared/plots/validation.ts',
+	'nodes/shared/plots/plotOverlaps.ts',
+	'nodes/shared/plots/plotValidation.ts',
 ];
 
 /**

@@ -1,6 +1,6 @@
-import type { CheckEntry } from '../../../nodes/shared/protectedAreas/check';
-import { summariseCheck } from '../../../nodes/shared/protectedAreas/check';
-import { OVERLAP_REASONS, readOverlap } from '../../../nodes/shared/results/overlap';
+import type { CheckEntry } from '../../../nodes/shared/protectedAreas/areaChecks';
+import { summariseCheck } from '../../../nodes/shared/protectedAreas/areaChecks';
+import { OVERLAP_REASONS, readOverlap } from '../../../nodes/shared/results/overlapResults';
 
 /** The metrics of one protected-area result, in each form the service may send. */
 const metrics = {

@@ -1,7 +1,10 @@
 import { lostAnswerReason } from '../../../nodes/shared/transport/lostAnswer';
-import { jobsMatchingBody } from '../../../nodes/shared/jobs/recover';
-import type { CheckEntry, PaidChunk } from '../../../nodes/shared/protectedAreas/check';
-import { paidBeforeFailure, tokensOfCheckAnswer } from '../../../nodes/shared/protectedAreas/check';
+import { jobsMatchingBody } from '../../../nodes/shared/jobs/createJobOnce';
+import type { CheckEntry, PaidChunk } from '../../../nodes/shared/protectedAreas/areaChecks';
+import {
+	paidBeforeFailure,
+	tokensOfCheckAnswer,
+} from '../../../nodes/shared/protectedAreas/areaChecks';
 
 describe('the job a lost make_job may have created', () => {
 	const body = { job_name: 'n8n 2026-03-01T12:00:00Z ab12cd', plot_ids: ['2', '1'], notes: 'q1' };

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { asNodeError } from '../../../nodes/shared/runner/errors';
+import { asNodeError } from '../../../nodes/shared/runner/errorItems';
 import {
 	attachFailure,
 	describeFailure,
@@ -10,7 +10,7 @@ import {
 	networkCodeOf,
 	serviceErrorOf,
 } from '../../../nodes/shared/transport/serviceFailure';
-import type { ServiceContext } from '../../../nodes/shared/transport/context';
+import type { ServiceContext } from '../../../nodes/shared/transport/serviceContext';
 import { toNodeApiError } from '../../../nodes/shared/transport/requestError';
 
 /**

@@ -14,8 +14,8 @@ import {
 	summariseText,
 } from '../../../nodes/shared/transport/answers';
 import { balanceProblem, normaliseBalance } from '../../../nodes/shared/account/balance';
-import { requestTimeoutProperty } from '../../../nodes/shared/transport/authentication';
-import { catalogProblem } from '../../../nodes/shared/transport/catalog';
+import { requestTimeoutProperty } from '../../../nodes/shared/transport/authenticationFields';
+import { catalogProblem } from '../../../nodes/shared/capabilities/catalog';
 import {
 	AttemptAborted,
 	DEFAULT_REQUEST_TIMEOUT_MS,
@@ -33,10 +33,10 @@ import {
 	PageTrail,
 	PaginationError,
 	maxPages,
-} from '../../../nodes/shared/transport/pages';
+} from '../../../nodes/shared/transport/pageTrail';
 import { MAX_REDIRECTS, nextRedirect, originOf } from '../../../nodes/shared/transport/redirects';
-import { credentialInfo } from '../../../nodes/shared/transport/credential';
-import { openRunScope } from '../../../nodes/shared/transport/context';
+import { credentialInfo } from '../../../nodes/shared/transport/nodeCredential';
+import { openRunScope } from '../../../nodes/shared/transport/serviceContext';
 import { retryDelay } from '../../../nodes/shared/transport/retry';
 import { validateAgainstSchema } from '../../../nodes/shared/jobs/schemaCheck';
 import { plotsOfResponse } from '../../../nodes/shared/plots/batching';

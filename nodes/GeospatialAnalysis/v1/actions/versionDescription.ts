@@ -5,7 +5,7 @@ import {
 	authenticationProperty,
 	credentialsDescription,
 	requestTimeoutProperty,
-} from '../../../shared/transport/authentication';
+} from '../../../shared/transport/authenticationFields';
 import * as account from './account';
 import * as analysisRun from './analysisRun';
 import * as capability from './capability';

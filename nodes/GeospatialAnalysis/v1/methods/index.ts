@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { getCatalog } from '../../../shared/transport/catalog';
+import { getCatalog } from '../../../shared/capabilities/catalog';
 
 /** "1 token", "2 tokens", "0.5 tokens". */
 function tokens(n: number): string {

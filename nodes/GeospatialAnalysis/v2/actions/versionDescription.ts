@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions, IDisplayOptions } from 'n8n-workflow';
 
-import { requestTimeoutProperty } from '../../../shared/transport/authentication';
+import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
 import { optionsCollection } from '../../v1/actions/commonFields/optionsCollection';
 import type { VersionDescription } from '../../v1/actions/versionDescription';
 import {

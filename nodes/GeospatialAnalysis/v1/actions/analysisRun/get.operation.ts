@@ -5,11 +5,11 @@ import { simplifyField } from '../commonFields/simplifyField';
 import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { idPath } from '../../../../shared/input';
-import { takeId } from '../shared/idFields';
+import { takeId } from '../commonFields/takeId';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { simplifyRun } from './simplify';
+import { simplifyRun } from './simplifyRun';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['get'] } };
 

@@ -5,12 +5,12 @@ import { simplifyField } from '../commonFields/simplifyField';
 import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
 import { readText } from '../../../../shared/input';
-import { takeId } from '../shared/idFields';
+import { takeId } from '../commonFields/takeId';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { filtersCollection, limitFields, readLimit } from '../shared/list';
-import { runsFromResponse, simplifyRun } from './simplify';
+import { filtersCollection, limitFields, readLimit } from '../commonFields/listFields';
+import { runsFromResponse, simplifyRun } from './simplifyRun';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };
 

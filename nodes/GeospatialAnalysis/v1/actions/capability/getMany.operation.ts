@@ -5,8 +5,8 @@ import { simplifyField } from '../commonFields/simplifyField';
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
 import { runItems } from '../../../../shared/runner';
-import { getCatalogEntries } from '../../../../shared/transport/catalog';
-import { simplifyCapability } from './simplify';
+import { getCatalogEntries } from '../../../../shared/capabilities/catalog';
+import { simplifyCapability } from './simplifyCapability';
 
 const displayOptions = { show: { resource: ['capability'], operation: ['getMany'] } };
 

@@ -8,7 +8,7 @@ import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
-import { createJobExactlyOnce } from '../../../../shared/jobs/recover';
+import { createJobExactlyOnce } from '../../../../shared/jobs/createJobOnce';
 import type { JobItem } from './jobRequest';
 import {
 	JOB_TEXT_FIELDS,
@@ -144,7 +144,7 @@ function createdNote(created: CreatedJob[]): AlreadyDone | undefined {
 	};
 }
 
-/** Creates one job (after a quote when Max Tokens is set); never twice (jobs/recover.ts). */
+/** Creates one job (after a quote when Max Tokens is set); never twice (jobs/createJobOnce.ts). */
 async function createJob(
 	ctx: IExecuteFunctions,
 	group: Array<Ready<CreateItem>>,

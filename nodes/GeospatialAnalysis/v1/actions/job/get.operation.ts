@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-import { fetchJob } from '../../../../shared/jobs/fetch';
+import { fetchJob } from '../../../../shared/jobs/fetchJob';
 import { runItems } from '../../../../shared/runner';
-import { jobIdsField, readJobIds } from './common';
+import { jobIdsField, readJobIds } from './resultOptions';
 
 const displayOptions = { show: { resource: ['job'], operation: ['get'] } };
 

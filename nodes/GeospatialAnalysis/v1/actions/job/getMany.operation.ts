@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-import { executeList, listFields } from '../shared/list';
+import { executeList, listFields } from '../commonFields/listFields';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };
 

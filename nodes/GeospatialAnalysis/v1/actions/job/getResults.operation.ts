@@ -2,12 +2,12 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
-import { fetchJob } from '../../../../shared/jobs/fetch';
-import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
+import { fetchJob } from '../../../../shared/jobs/fetchJob';
+import { jobOutput, readOutputOptions } from '../../../../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import { jobIdsField, outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './resultOptions';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
 

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeSchema, validateAgainstSchema } from '../../../../shared/jobs/schemaCheck';
-import type { Capability } from '../../../../shared/transport/catalog';
+import type { Capability } from '../../../../shared/capabilities/catalog';
 import {
 	COMMODITY_OPTIONS,
 	readCommodity,
@@ -10,10 +10,10 @@ import {
 	readJsonObject,
 	setOwn,
 } from '../../../../shared/input';
-import type { IdField } from '../shared/idFields';
-import { takeIdList } from '../shared/idFields';
+import type { IdField } from '../commonFields/takeId';
+import { takeIdList } from '../commonFields/takeId';
 import type { Problems, Ready } from '../../../../shared/runner';
-import { getCatalog } from '../../../../shared/transport/catalog';
+import { getCatalog } from '../../../../shared/capabilities/catalog';
 
 /**
  * Fields of Job → Create and Get Quote that both node versions show (version 1 at the top

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
-import { systemTiming } from '../../../../shared/helpers/sleep';
+import { systemTiming } from '../../../../shared/time/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../../shared/jobs/waitForJobs';
 import {
@@ -15,12 +15,12 @@ import {
 import type { BatchOutput, Problems, Ready } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { readNumber } from '../../../../shared/input';
-import type { OutputOptions } from '../../../../shared/jobs/output';
-import { fetchJob } from '../../../../shared/jobs/fetch';
-import { jobOutput, readOutputOptions } from '../../../../shared/jobs/output';
+import type { OutputOptions } from '../../../../shared/jobs/jobOutput';
+import { fetchJob } from '../../../../shared/jobs/fetchJob';
+import { jobOutput, readOutputOptions } from '../../../../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
-import { jobIdsField, outputFields, readJobIds } from './common';
+import { jobIdsField, outputFields, readJobIds } from './resultOptions';
 
 const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 

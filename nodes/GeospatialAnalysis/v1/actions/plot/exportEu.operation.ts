@@ -24,7 +24,7 @@ import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
 import { checkItemGeometry, describeItemGeometry } from '../../../../shared/plots/geometrySource';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../shared/geometryInput';
+import { checkGeometryOfItem, geometrySourceFields } from '../commonFields/geometrySourceFields';
 import { repairGeometryOption } from './plotFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['exportEu'] } };

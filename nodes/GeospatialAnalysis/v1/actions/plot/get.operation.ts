@@ -4,10 +4,10 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { simplifyField } from '../commonFields/simplifyField';
 import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
-import { simplifyPlot } from '../../../../shared/plots/simplify';
+import { simplifyPlot } from '../../../../shared/plots/simplifyPlot';
 import { apiRequest } from '../../../../shared/transport/request';
 import { idPath } from '../../../../shared/input';
-import { takeId } from '../shared/idFields';
+import { takeId } from '../commonFields/takeId';
 import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };

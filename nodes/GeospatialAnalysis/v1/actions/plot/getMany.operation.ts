@@ -4,8 +4,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { simplifyField } from '../commonFields/simplifyField';
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
-import { simplifyPlot } from '../../../../shared/plots/simplify';
-import { executeList, listFields } from '../shared/list';
+import { simplifyPlot } from '../../../../shared/plots/simplifyPlot';
+import { executeList, listFields } from '../commonFields/listFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['getMany'] } };
 

@@ -10,10 +10,10 @@ import {
 	MAX_FEATURES_PER_REQUEST,
 	planRegistrationRequests,
 } from '../../../../shared/plots/batching';
-import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/recover';
+import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/registerOnce';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
-import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
+import { geometrySourceFields, readGeometryOfItem } from '../commonFields/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,
@@ -136,7 +136,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 };
 
 /**
- * One make_plot request, exactly once (plots/recover.ts); one output per plot, paired with
+ * One make_plot request, exactly once (plots/registerOnce.ts); one output per plot, paired with
  * its item, with its feature index (and `recovered_after_connection_error` when its answer
  * was lost and the plot was found afterwards).
  */

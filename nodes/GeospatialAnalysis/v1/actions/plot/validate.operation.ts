@@ -7,14 +7,14 @@ import { optionsCollection } from '../commonFields/optionsCollection';
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
-import { DEFAULT_MIN_OVERLAP_M2 } from '../../../../shared/plots/overlaps';
+import { DEFAULT_MIN_OVERLAP_M2 } from '../../../../shared/plots/plotOverlaps';
 import type { UserTerms } from '../../../../shared/plots/userTerms';
 import { columnOfExpression } from '../../../../shared/plots/userTerms';
-import type { FieldProblem, RowInput } from '../../../../shared/plots/validation';
-import { validateRows } from '../../../../shared/plots/validation';
+import type { FieldProblem, RowInput } from '../../../../shared/plots/plotValidation';
+import { validateRows } from '../../../../shared/plots/plotValidation';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../shared/geometryInput';
+import { checkGeometryOfItem, geometrySourceFields } from '../commonFields/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,

@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
 import { optionsCollection } from '../commonFields/optionsCollection';
-import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/check';
+import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/areaChecks';
 import {
 	CHECK_BATCH_LIMIT,
 	checkRequestBody,
@@ -15,14 +15,14 @@ import {
 	summariseCheck,
 	tokensOfCheckAnswer,
 	unrequestedWarning,
-} from '../../../../shared/protectedAreas/check';
+} from '../../../../shared/protectedAreas/areaChecks';
 import { lostAnswerReason } from '../../../../shared/transport/lostAnswer';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { apiRequest } from '../../../../shared/transport/request';
-import { geometrySourceFields, readGeometryOfItem } from '../shared/geometryInput';
+import { geometrySourceFields, readGeometryOfItem } from '../commonFields/geometrySourceFields';
 import type { Reading } from '../../../../shared/input';
 import { readNumber } from '../../../../shared/input';
-import { takeIdList } from '../shared/idFields';
+import { takeIdList } from '../commonFields/takeId';
 import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 

@@ -2,8 +2,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { idField } from '../commonFields/idField';
 import type { OperationModule } from '../operation';
-import { getArea } from '../../../../shared/protectedAreas/area';
-import { takeId } from '../shared/idFields';
+import { getArea } from '../../../../shared/protectedAreas/getProtectedArea';
+import { takeId } from '../commonFields/takeId';
 import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['protectedArea'], operation: ['get'] } };

@@ -1,4 +1,4 @@
-import type { CheckEntry } from '../../../nodes/shared/protectedAreas/check';
+import type { CheckEntry } from '../../../nodes/shared/protectedAreas/areaChecks';
 import { readIdList } from '../../../nodes/shared/input';
 
 /** Plot ids as Protected Area → Check reads them (the input layer's id reader). */
@@ -16,7 +16,7 @@ import {
 	pairCheckResults,
 	strictestLegality,
 	summariseCheck,
-} from '../../../nodes/shared/protectedAreas/check';
+} from '../../../nodes/shared/protectedAreas/areaChecks';
 
 const plot = (itemIndex: number, plotId: string, indexInItem = 0): CheckEntry => ({
 	itemIndex,

@@ -2,7 +2,7 @@ import type { Feature } from '../../../nodes/shared/geometry';
 import { parseServiceTimestamp, serviceTimestamp } from '../../../nodes/shared/time/serviceTime';
 import type { Plot, SentRequest } from '../../../nodes/shared/plots/matchPlots';
 import { geometryLevel, pairRows, rowLevel } from '../../../nodes/shared/plots/matchPlots';
-import { RegistrationLedger, itemList } from '../../../nodes/shared/plots/recover';
+import { RegistrationLedger, itemList } from '../../../nodes/shared/plots/registerOnce';
 
 const RING = [
 	[-47.882778, -15.793889],

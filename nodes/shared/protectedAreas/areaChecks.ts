@@ -13,7 +13,7 @@
  */
 
 import { isObject, num } from '../values/answerValues';
-import { overlapKeys, readOverlap, strictestLegality } from '../results/overlap';
+import { overlapKeys, readOverlap, strictestLegality } from '../results/overlapResults';
 
 export const CHECK_BATCH_LIMIT = 100;
 

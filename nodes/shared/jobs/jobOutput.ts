@@ -17,7 +17,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { jobVisualisationOf, perPlotResults } from '../results/flatten';
 import { DownloadError, MAX_DOWNLOAD_BYTES, NotAnImage, downloadFile } from '../transport/download';
 import { serviceErrorOf } from '../transport/serviceFailure';
-import { runScopeOf } from '../transport/context';
+import { runScopeOf } from '../transport/serviceContext';
 import { lookUpPlotRuns } from './plotOutcomes';
 
 /** The node contexts that output job items (they can download binary data). */

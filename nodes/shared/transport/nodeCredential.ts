@@ -6,8 +6,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceContext } from './context';
-import { runScopeOf } from './context';
+import type { ServiceContext } from './serviceContext';
+import { runScopeOf } from './serviceContext';
 import { CredentialSetupError, checkApiKey, normaliseBaseUrl } from './credentialChecks';
 import { CREDENTIAL_FAILURE, attachFailure } from './serviceFailure';
 

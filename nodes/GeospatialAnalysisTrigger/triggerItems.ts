@@ -6,14 +6,14 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fetchJob } from '../shared/jobs/fetch';
-import type { OutputOptions } from '../shared/jobs/output';
-import { jobOutput } from '../shared/jobs/output';
+import { fetchJob } from '../shared/jobs/fetchJob';
+import type { OutputOptions } from '../shared/jobs/jobOutput';
+import { jobOutput } from '../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../shared/jobs/resultKeys';
 import { isFinalStatus } from '../shared/results/flatten';
 import { paginate } from '../shared/transport/paginate';
 import { MAX_SKEW_MS } from './completionTracker';
-import { checkListing, observe } from './jobRequests';
+import { checkListing, observe } from './triggerRequests';
 import type { TriggerParams } from './triggerParams';
 import { matches } from './triggerParams';
 

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ServiceContext } from '../transport/context';
+import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
 
 /**

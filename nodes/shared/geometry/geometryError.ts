@@ -1,4 +1,4 @@
-import type { Location } from './types';
+import type { Location } from './geoJsonTypes';
 
 /**
  * Thrown by the parse functions when an input value cannot be turned into

@@ -13,7 +13,7 @@ import { parseServiceTimestamp } from '../../../../shared/time/serviceTime';
 type Json = Record<string, unknown>;
 
 /** The runs in a `GET /analysis-runs?plot_id=` answer (shared with the per-plot results). */
-export { runsFromResponse } from '../../../../shared/results/runs';
+export { runsFromResponse } from '../../../../shared/results/analysisRuns';
 
 function pick(run: Json, keys: string[]): unknown {
 	for (const key of keys) {

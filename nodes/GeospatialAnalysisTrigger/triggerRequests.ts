@@ -7,8 +7,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fetchJob } from '../shared/jobs/fetch';
-import { asNodeError } from '../shared/runner/errors';
+import { fetchJob } from '../shared/jobs/fetchJob';
+import { asNodeError } from '../shared/runner/errorItems';
 import { parseServiceTimestamp } from '../shared/time/serviceTime';
 import { listCreatedSince } from '../shared/transport/createdSince';
 import { itemGone, serviceErrorOf } from '../shared/transport/serviceFailure';

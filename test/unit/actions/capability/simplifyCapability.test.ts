@@ -1,8 +1,8 @@
-import { simplifyCapability } from '../../../../nodes/GeospatialAnalysis/v1/actions/capability/simplify';
+import { simplifyCapability } from '../../../../nodes/GeospatialAnalysis/v1/actions/capability/simplifyCapability';
 import {
 	catalogEntries as capabilitiesFromResponse,
 	includeValue,
-} from '../../../../nodes/shared/transport/catalog';
+} from '../../../../nodes/shared/capabilities/catalog';
 
 describe('capabilities: includeValue', () => {
 	it('builds the comma-separated include query value', () => {

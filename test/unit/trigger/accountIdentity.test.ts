@@ -4,7 +4,7 @@ import {
 	ACCOUNT_PREFIX,
 	accountKey,
 	fingerprint,
-} from '../../../nodes/GeospatialAnalysisTrigger/identity';
+} from '../../../nodes/GeospatialAnalysisTrigger/accountIdentity';
 
 describe('trigger identity: the fingerprint of an API key', () => {
 	it('tells keys apart, the same key alike, and keeps nothing of the key', () => {

@@ -1,7 +1,7 @@
 /**
  * Reading an overlap result (protected areas or Indigenous land) in every shape the service
  * may send it. Pure: no n8n runtime imports. Shared by the per-plot rows (results/flatten.ts)
- * and the Protected Area → Check rows (protectedAreas/check.ts), so both read the same.
+ * and the Protected Area → Check rows (protectedAreas/areaChecks.ts), so both read the same.
  *
  * The contract shows the metrics nested under `<kind>_overlap_summary`; the properties of a
  * protected-areas check result are "not shown", and services send the same metrics flat on

@@ -22,8 +22,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Timing } from '../helpers/sleep';
-import { systemTiming } from '../helpers/sleep';
+import type { Timing } from '../time/sleep';
+import { systemTiming } from '../time/sleep';
 import { lostAnswerReason } from '../transport/lostAnswer';
 import { CLOCK_SKEW_MARGIN_MS, serviceTimestamp } from '../time/serviceTime';
 import type { AlreadyDone } from '../runner';

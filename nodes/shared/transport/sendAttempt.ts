@@ -16,8 +16,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { MAX_JSON_DEPTH, pathDeeperThan } from '../input/depth';
 import type { ParsedBody } from './answers';
 import { describeBody, parseBody } from './answers';
-import type { ServiceContext } from './context';
-import { currentSecrets } from './credential';
+import type { ServiceContext } from './serviceContext';
+import { currentSecrets } from './nodeCredential';
 import { AttemptAborted, cancelSignalOf, contextWithSignal, withDeadline } from './deadline';
 import {
 	MIN_SECRET_CHARS,

@@ -4,7 +4,7 @@ import { isObject } from '../values/answerValues';
 import { findCountry, isInBox, type CountryBox } from './countries';
 import { crsMessage, isWgs84Crs } from './crs';
 import { round6, type Add } from './featureProblems';
-import { decimalPlaces, hasDecimalPlaces } from './numbers';
+import { decimalPlaces, hasDecimalPlaces } from './looseNumbers';
 import {
 	EUDR_POINT_MAX_HA,
 	SERVICE_POINT_HA_BELOW,
@@ -32,7 +32,7 @@ import type {
 	Repair,
 	ValidateOptions,
 	ValidationResult,
-} from './types';
+} from './geoJsonTypes';
 
 /*
  * Decisions

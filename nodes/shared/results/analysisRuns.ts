@@ -6,7 +6,7 @@
  * obvious alternatives and never fail on an unexpected shape.
  */
 import { isObject, str } from '../values/answerValues';
-import { errorText } from './overlap';
+import { errorText } from './overlapResults';
 
 type Json = Record<string, unknown>;
 

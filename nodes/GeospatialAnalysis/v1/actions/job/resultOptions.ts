@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { takeIdList } from '../shared/idFields';
+import { takeIdList } from '../commonFields/takeId';
 import type { Problems } from '../../../../shared/runner';
 import { simplifyField } from '../commonFields/simplifyField';
 

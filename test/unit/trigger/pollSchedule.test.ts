@@ -5,7 +5,7 @@ import {
 	pollGapMs,
 	pollTimeGapMs,
 	UNKNOWN_SCHEDULE_GAP_MS,
-} from '../../../nodes/GeospatialAnalysisTrigger/schedule';
+} from '../../../nodes/GeospatialAnalysisTrigger/pollSchedule';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

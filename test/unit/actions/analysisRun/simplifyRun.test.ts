@@ -2,7 +2,7 @@ import {
 	flattenArtifacts,
 	runsFromResponse,
 	simplifyRun,
-} from '../../../../nodes/GeospatialAnalysis/v1/actions/analysisRun/simplify';
+} from '../../../../nodes/GeospatialAnalysis/v1/actions/analysisRun/simplifyRun';
 import { parseServiceTimestamp as parseServiceTime } from '../../../../nodes/shared/time/serviceTime';
 
 describe('analysis runs: runsFromResponse', () => {

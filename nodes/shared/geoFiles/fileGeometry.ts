@@ -2,7 +2,7 @@
  * Small pure helpers on the geometries read from files: positions cut to longitude/latitude,
  * KML MultiGeometry folded into GeoJSON Multi* types, closed GPX lines as polygons.
  */
-import type { Geometry, Position } from './types';
+import type { Geometry, Position } from './geoFileTypes';
 
 /** The first two numbers of each position (heights and measures are dropped). */
 export function flat2d(geometry: Geometry): Geometry {

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from '../values/answerValues';
-import { describeBody } from './answers';
-import type { ServiceContext } from './context';
-import { apiRequest } from './request';
-import { runScopeOf } from './context';
+import { describeBody } from '../transport/answers';
+import type { ServiceContext } from '../transport/serviceContext';
+import { apiRequest } from '../transport/request';
+import { runScopeOf } from '../transport/serviceContext';
 
 /** A catalog entry of GET /v3/discovery/capabilities (unknown fields kept). */
 export interface Capability extends IDataObject {

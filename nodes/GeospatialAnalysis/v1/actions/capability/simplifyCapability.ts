@@ -1,6 +1,6 @@
 /**
  * Flattening one capability catalog entry for the Simplify option (pure, no n8n
- * imports). Reading the catalog itself is `transport/catalog.ts`.
+ * imports). Reading the catalog itself is `capabilities/catalog.ts`.
  */
 
 import { isObject, num } from '../../../../shared/values/answerValues';

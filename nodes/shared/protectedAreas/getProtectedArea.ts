@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { idPath } from '../input';
-import { asNodeError } from '../runner/errors';
+import { asNodeError } from '../runner/errorItems';
 import { serviceErrorOf } from '../transport/serviceFailure';
-import type { ServiceContext } from '../transport/context';
+import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
 
 function isNotFound(error: unknown): boolean {

@@ -16,7 +16,7 @@
 import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import type { IPollFunctions } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES, credentialInfo } from '../shared/transport/credential';
+import { CREDENTIAL_TYPES, credentialInfo } from '../shared/transport/nodeCredential';
 import type { TrackerIdentity } from './completionTracker';
 
 /** The prefix of account values written by this version (`a2:` + 32 hex digits). */

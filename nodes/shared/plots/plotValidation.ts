@@ -5,7 +5,7 @@
  * Per row: valid or not, every problem (code, message and where: feature, polygon, ring,
  * position, or the field), warnings, the geodesic area, the vertex count, point or polygon,
  * whether the EUDR 4 ha rule is met, and with Repair Geometry the repaired geometry and the
- * list of repairs. Across all rows (`overlaps.ts`): exact duplicate geometries and
+ * list of repairs. Across all rows (`plotOverlaps.ts`): exact duplicate geometries and
  * overlapping plots. The report shapes and their caps are in plotReports.ts, the summary of
  * all rows in validationSummary.ts.
  */
@@ -13,13 +13,13 @@ import { area } from '@turf/area';
 
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
-import type { CrossCheck, PlotShape } from './overlaps';
+import type { CrossCheck, PlotShape } from './plotOverlaps';
 import {
 	crossCheckPlots,
 	DEFAULT_MIN_OVERLAP_M2,
 	MAX_CANDIDATES_PER_PLOT,
 	MAX_MEASURED_PER_PLOT,
-} from './overlaps';
+} from './plotOverlaps';
 import type {
 	RowInput,
 	ProblemWhere,

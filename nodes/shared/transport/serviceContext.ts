@@ -1,6 +1,6 @@
 /**
  * The n8n contexts the transport works on, and the run each belongs to (the key of per-run
- * caches: the credential in credential.ts, the catalog in catalog.ts).
+ * caches: the credential in nodeCredential.ts, the catalog in capabilities/catalog.ts).
  */
 import type {
 	IExecuteFunctions,

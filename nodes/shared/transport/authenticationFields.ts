@@ -1,6 +1,6 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPES } from './credential';
+import { CREDENTIAL_TYPES } from './nodeCredential';
 import { MAX_REQUEST_TIMEOUT_MS, REQUEST_TIMEOUT_PARAMETER } from './deadline';
 
 /** The two credential types, each shown for its Authentication choice (action node and trigger). */
