@@ -12,6 +12,7 @@ import {
 	credentialsDescription,
 } from '../shared/transport/authenticationFields';
 import { openRunScope } from '../shared/transport/serviceContext';
+import { optionsCollection } from '../GeospatialAnalysis/v1/actions/commonFields/optionsCollection';
 import { advance, planPoll, restoreState, storedState, toRecheck } from './completionTracker';
 import { serviceIdentity } from './accountIdentity';
 import { completedItems, manualPoll } from './triggerItems';
@@ -107,42 +108,35 @@ export class GeospatialAnalysisTrigger implements INodeType {
 				description:
 					'Whether to return a flat row per plot (plot ID and name, job ID, status, risk level and reason, deforestation figures, protected-area and Indigenous-land overlap, image URL, the top-level result of each other check) fit for a spreadsheet, instead of the full plot with its nested analysis',
 			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add option',
-				default: {},
-				options: [
-					{
-						displayName: 'Job Name Contains',
-						name: 'jobName',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. EUDR weekly',
-						description:
-							'Only jobs whose name contains this text (not case-sensitive) start the workflow. Empty: every job.',
-					},
-					{
-						displayName: 'Look Back (Hours)',
-						name: 'lookBackHours',
-						type: 'number',
-						typeOptions: { minValue: 0 },
-						default: 0,
-						description:
-							'On activation, also emit jobs that finished this many hours before it (created within the watch period). 0: only jobs that finish after activation, or within two poll intervals plus five minutes before it.',
-					},
-					{
-						displayName: 'Watch Unfinished Jobs For (Days)',
-						name: 'maxTrackingDays',
-						type: 'number',
-						typeOptions: { minValue: 0.01 },
-						default: 7,
-						description:
-							'How long after its creation an unfinished job is still watched. A job that takes longer is dropped with a warning in the n8n log and never fires. Each watched job older than the last few minutes costs one request per poll.',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Job Name Contains',
+					name: 'jobName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. EUDR weekly',
+					description:
+						'Only jobs whose name contains this text (not case-sensitive) start the workflow. Empty: every job.',
+				},
+				{
+					displayName: 'Look Back (Hours)',
+					name: 'lookBackHours',
+					type: 'number',
+					typeOptions: { minValue: 0 },
+					default: 0,
+					description:
+						'On activation, also emit jobs that finished this many hours before it (created within the watch period). 0: only jobs that finish after activation, or within two poll intervals plus five minutes before it.',
+				},
+				{
+					displayName: 'Watch Unfinished Jobs For (Days)',
+					name: 'maxTrackingDays',
+					type: 'number',
+					typeOptions: { minValue: 0.01 },
+					default: 7,
+					description:
+						'How long after its creation an unfinished job is still watched. A job that takes longer is dropped with a warning in the n8n log and never fires. Each watched job older than the last few minutes costs one request per poll.',
+				},
+			]),
 		],
 	};
 

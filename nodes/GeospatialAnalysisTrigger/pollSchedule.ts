@@ -4,6 +4,7 @@
  * uses (see completionTracker.ts). Pure: no n8n imports.
  */
 import { MONTHS } from '../shared/input/dates';
+import { readNumber } from '../shared/input/numbers';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -26,8 +27,8 @@ export const UNKNOWN_SCHEDULE_GAP_MS = DAY;
 export const GRACE_MARGIN_MS = 5 * MINUTE;
 
 function positiveInteger(value: unknown): number | undefined {
-	const n = typeof value === 'string' ? Number(value.trim()) : value;
-	return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+	const read = readNumber(value, { min: 1, integer: true });
+	return read.kind === 'value' ? read.value : undefined;
 }
 
 /** Cron's names of days and months (months as the input layer reads them). */

@@ -10,6 +10,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fetchJob } from '../shared/jobs/fetchJob';
 import { asNodeError } from '../shared/runner/errorItems';
 import { parseServiceTimestamp } from '../shared/time/serviceTime';
+import { isObject } from '../shared/values/answerValues';
 import { listCreatedSince } from '../shared/transport/createdSince';
 import { itemGone, serviceErrorOf } from '../shared/transport/serviceFailure';
 import { PaginationError } from '../shared/transport/paginate';
@@ -26,11 +27,6 @@ export const MAX_LISTING_PAGES = 100;
 export interface JobAnswers<O> {
 	observed: O;
 	jobs: Map<string, IDataObject>;
-}
-
-/** Whether a value is a JSON object (a job), not null, a number, a text or a list. */
-export function isJobObject(value: unknown): value is IDataObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -60,7 +56,7 @@ function describeValue(value: unknown): string {
 export function checkListing(ctx: IPollFunctions, jobs: unknown[]): IDataObject[] {
 	const bad: string[] = [];
 	jobs.forEach((job, i) => {
-		if (!isJobObject(job)) bad.push(`entry ${i + 1}: ${describeValue(job)}`);
+		if (!isObject(job)) bad.push(`entry ${i + 1}: ${describeValue(job)}`);
 	});
 	if (bad.length > 0) {
 		throw new NodeOperationError(
@@ -151,7 +147,7 @@ export async function recheckJobs(
 			answers.observed.set(id, null);
 			continue;
 		}
-		if (!isJobObject(job)) {
+		if (!isObject(job)) {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`The service answered GET /jobs/job/${loggedId(id)} with ${describeValue(job)}, not a job`,

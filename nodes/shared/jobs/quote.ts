@@ -4,6 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { normaliseBalance, BALANCE_PATH } from '../account/balance';
 import type { ServiceContext } from '../transport/serviceContext';
 import { apiRequest } from '../transport/request';
+import { num } from '../values/answerValues';
 
 /** POST /jobs/make_job with X-Dry-Run: true: the exact cost, nothing stored or reserved. */
 export async function dryRun(
@@ -28,17 +29,17 @@ export async function quoteOutput(
 	let balance: IDataObject;
 	if (quote.balance && typeof quote.balance === 'object') balance = normaliseBalance(quote.balance);
 	else balance = normaliseBalance(await apiRequest.call(ctx, 'GET', BALANCE_PATH, { itemIndex }));
-	const cost = typeof quote.token_cost === 'number' ? quote.token_cost : Number(quote.token_cost);
+	const cost = num(quote.token_cost);
 	const free = typeof balance.free === 'number' ? balance.free : null;
 	return {
 		...quote,
-		token_cost: Number.isFinite(cost) ? cost : (quote.token_cost ?? null),
+		token_cost: cost ?? quote.token_cost ?? null,
 		balance,
 		free_tokens: free,
 		sufficient:
 			typeof quote.sufficient === 'boolean'
 				? quote.sufficient
-				: free !== null && Number.isFinite(cost)
+				: free !== null && cost !== null
 					? free >= cost
 					: null,
 	};

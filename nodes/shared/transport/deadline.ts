@@ -15,6 +15,7 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readNumber } from '../input/numbers';
 import type { ServiceContext } from './serviceContext';
 
 /** Request Timeout when the node sets none. */
@@ -105,14 +106,9 @@ export function requestTimeoutMs(ctx: ServiceContext): number {
 		}
 		if (value !== '' && value !== undefined && value !== null) break;
 	}
-	if (value === '' || value === undefined || value === null) return DEFAULT_REQUEST_TIMEOUT_MS;
-	const seconds = typeof value === 'string' ? Number(value.trim()) : Number(value);
-	if (
-		!Number.isFinite(seconds) ||
-		seconds < 1 ||
-		seconds * 1000 > MAX_REQUEST_TIMEOUT_MS ||
-		typeof value === 'boolean'
-	) {
+	const seconds = readNumber(value, { min: 1, max: MAX_REQUEST_TIMEOUT_MS / 1000 });
+	if (seconds.kind === 'missing') return DEFAULT_REQUEST_TIMEOUT_MS;
+	if (seconds.kind === 'invalid') {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`Request Timeout must be a number of seconds from 1 to ${MAX_REQUEST_TIMEOUT_MS / 1000}; it is ${JSON.stringify(value)}`,
@@ -121,5 +117,5 @@ export function requestTimeoutMs(ctx: ServiceContext): number {
 			},
 		);
 	}
-	return Math.round(seconds * 1000);
+	return Math.round(seconds.value * 1000);
 }

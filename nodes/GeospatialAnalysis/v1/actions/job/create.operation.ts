@@ -9,6 +9,7 @@ import { asNodeError, runItems } from '../../../../shared/runner';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import { createJobExactlyOnce } from '../../../../shared/jobs/createJobOnce';
+import { num } from '../../../../shared/values/answerValues';
 import type { JobItem } from './jobRequest';
 import {
 	JOB_TEXT_FIELDS,
@@ -153,8 +154,8 @@ async function createJob(
 	const body = await jobBody(ctx, group, value.extra);
 	if (value.maxTokens > 0) {
 		const quote = await quoteOutput(ctx, await dryRun(ctx, body, first), first);
-		const cost = Number(quote.token_cost);
-		if (!Number.isFinite(cost) || cost > value.maxTokens)
+		const cost = num(quote.token_cost);
+		if (cost === null || cost > value.maxTokens)
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`The job would cost ${String(quote.token_cost)} tokens, more than Max Tokens (${value.maxTokens}); nothing was created`,
