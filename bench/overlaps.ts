@@ -14,7 +14,8 @@ import * as polyclip from 'polyclip-ts';
 import polygonClipping from 'polygon-clipping';
 
 import type { MultiPolygon, Polygon } from '../nodes/shared/geometry';
-import { crossCheckPlots, sharedArea } from '../nodes/shared/plots/plotOverlaps';
+import { crossCheckPlots } from '../nodes/shared/plots/plotOverlaps';
+import { sharedArea } from '../nodes/shared/plots/sharedArea';
 import { CredentialStore, runNode } from '../test/helpers/engine';
 import { gisCorpus } from '../test/helpers/gisCorpus';
 import {

@@ -14,7 +14,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { jobVisualisationOf, perPlotResults } from '../results/flatten';
+import { perPlotResults } from '../results/flatten';
+import { jobVisualisationOf } from '../results/plotOutcome';
 import { DownloadError, MAX_DOWNLOAD_BYTES, NotAnImage, downloadFile } from '../transport/download';
 import { serviceErrorOf } from '../transport/serviceFailure';
 import { runScopeOf } from '../transport/serviceContext';

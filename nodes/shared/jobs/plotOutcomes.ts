@@ -11,7 +11,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { str } from '../values/answerValues';
-import { needsRunLookup, plotsOfRows } from '../results/flatten';
+import { plotsOfRows } from '../results/flatten';
+import { needsRunLookup } from '../results/plotOutcome';
 import type { RunEvidence } from '../results/analysisRuns';
 import { runEvidence, runsFromResponse } from '../results/analysisRuns';
 import { runPool } from '../runner/pool';

@@ -35,21 +35,6 @@ import type { UserTerms } from './userTerms';
 import { inUserTerms } from './userTerms';
 import { roundTo, summarise } from './validationSummary';
 
-export { MAX_LISTED_IN_SUMMARY, MAX_LISTED_PER_ROW } from './plotReports';
-
-/** The report shapes live in plotReports.ts; Validate's callers import them from here. */
-export type {
-	FieldProblem,
-	RowInput,
-	ProblemWhere,
-	ReportedProblem,
-	FeatureReport,
-	DuplicateReport,
-	OverlapReport,
-	RowReport,
-	ValidationSummary,
-} from './plotReports';
-
 interface ValidateRowsOptions {
 	repair: boolean;
 	/** Look for overlaps between plots (duplicates are always looked for). */

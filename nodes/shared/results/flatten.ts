@@ -12,16 +12,6 @@ import type { PlotOutcome } from './plotOutcome';
 import { jobVisualisationOf, plotOutcome, plotsOf } from './plotOutcome';
 import type { RunEvidence } from './analysisRuns';
 
-/** What a job says about each plot lives in plotOutcome.ts; its callers import it from here too. */
-export type { PlotOutcome, PlotStatus } from './plotOutcome';
-export {
-	jobVisualisationOf,
-	needsRunLookup,
-	plotFailure,
-	plotOutcome,
-	plotsOf,
-} from './plotOutcome';
-
 /** Job statuses after which nothing changes any more. */
 export const FINAL_JOB_STATUSES = ['done', 'done-with-errors'];
 

@@ -1,11 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	needsRunLookup,
-	perPlotResults,
-	plotOutcome,
-	simplifyPlotResult,
-} from '../../../nodes/shared/results/flatten';
+import { perPlotResults, simplifyPlotResult } from '../../../nodes/shared/results/flatten';
+import { needsRunLookup, plotOutcome } from '../../../nodes/shared/results/plotOutcome';
 import { runEvidence } from '../../../nodes/shared/results/analysisRuns';
 import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotOutcomes';
 

@@ -7,7 +7,8 @@ import { intersect } from '@turf/intersect';
 import fc from 'fast-check';
 
 import type { MultiPolygon, Polygon, Position } from '../../../nodes/shared/geometry';
-import { crossCheckPlots, sharedArea, sharesArea } from '../../../nodes/shared/plots/plotOverlaps';
+import { crossCheckPlots } from '../../../nodes/shared/plots/plotOverlaps';
+import { sharedArea, sharesArea } from '../../../nodes/shared/plots/sharedArea';
 
 /** Coordinates as they come from a file: decimal numbers (0.1 + 0.2 would not be 0.3). */
 const dec = (n: number) => Number(n.toFixed(9));

@@ -10,11 +10,8 @@ import { area } from '@turf/area';
 import { intersect } from '@turf/intersect';
 
 import type { MultiPolygon, Polygon } from '../../../nodes/shared/geometry';
-import {
-	crossCheckPlots,
-	DEFAULT_MIN_OVERLAP_M2,
-	sharedArea,
-} from '../../../nodes/shared/plots/plotOverlaps';
+import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from '../../../nodes/shared/plots/plotOverlaps';
+import { sharedArea } from '../../../nodes/shared/plots/sharedArea';
 import type { Corpus } from '../../helpers/gisCorpus';
 import { gisCorpus, ISSUE_20_ROWS } from '../../helpers/gisCorpus';
 

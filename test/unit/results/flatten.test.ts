@@ -6,9 +6,9 @@ import {
 	FINAL_JOB_STATUSES,
 	isFinalStatus,
 	perPlotResults,
-	plotFailure,
 	simplifyPlotResult,
 } from '../../../nodes/shared/results/flatten';
+import { plotFailure } from '../../../nodes/shared/results/plotOutcome';
 
 const square = (lon: number, lat: number, d = 0.01) => ({
 	type: 'Polygon' as const,

@@ -40,7 +40,8 @@ import { openRunScope } from '../../../nodes/shared/transport/serviceContext';
 import { retryDelay } from '../../../nodes/shared/transport/retry';
 import { validateAgainstSchema } from '../../../nodes/shared/jobs/schemaCheck';
 import { plotsOfResponse } from '../../../nodes/shared/plots/batching';
-import { jobVisualisationOf, simplifyPlotResult } from '../../../nodes/shared/results/flatten';
+import { simplifyPlotResult } from '../../../nodes/shared/results/flatten';
+import { jobVisualisationOf } from '../../../nodes/shared/results/plotOutcome';
 
 const BIG = 50 * 1024;
 

@@ -10,7 +10,7 @@ import { readDateOrder, readNumber } from '../../../../shared/input';
 import { DEFAULT_MIN_OVERLAP_M2 } from '../../../../shared/plots/plotOverlaps';
 import type { UserTerms } from '../../../../shared/plots/userTerms';
 import { columnOfExpression } from '../../../../shared/plots/userTerms';
-import type { FieldProblem, RowInput } from '../../../../shared/plots/plotValidation';
+import type { FieldProblem, RowInput } from '../../../../shared/plots/plotReports';
 import { validateRows } from '../../../../shared/plots/plotValidation';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
