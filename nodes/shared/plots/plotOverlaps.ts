@@ -31,8 +31,7 @@ import type { Box } from './sharedArea';
 import { boxesShareArea, boxOfRings, sharedArea, SLIVER_M2 } from './sharedArea';
 
 /** The pairwise measure of two plots lives in sharedArea.ts; its callers import it from here too. */
-export type { SharedBy } from './sharedArea';
-export { insideRings, segmentsMeet, sharedArea, sharesArea, SLIVER_M2 } from './sharedArea';
+export { sharedArea, sharesArea, SLIVER_M2 } from './sharedArea';
 
 /** One plot: a feature of an input row. */
 interface PlotRef {

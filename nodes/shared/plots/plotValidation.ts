@@ -35,7 +35,7 @@ import type { UserTerms } from './userTerms';
 import { inUserTerms } from './userTerms';
 import { roundTo, summarise } from './validationSummary';
 
-export { MAX_LISTED_IN_SUMMARY, MAX_LISTED_PER_ROW } from './plotReports';
+export { MAX_LISTED_PER_ROW } from './plotReports';
 
 /** The report shapes live in plotReports.ts; Validate's callers import them from here. */
 export type {

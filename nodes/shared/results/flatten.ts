@@ -13,7 +13,7 @@ import { jobVisualisationOf, plotOutcome, plotsOf } from './plotOutcome';
 import type { RunEvidence } from './analysisRuns';
 
 /** What a job says about each plot lives in plotOutcome.ts; its callers import it from here too. */
-export type { PlotOutcome, PlotStatus } from './plotOutcome';
+export type { PlotOutcome } from './plotOutcome';
 export {
 	jobVisualisationOf,
 	needsRunLookup,
