@@ -7,7 +7,7 @@ import {
 	simplifyPlotResult,
 } from '../../../nodes/shared/results/flatten';
 import { runEvidence } from '../../../nodes/shared/results/analysisRuns';
-import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotOutcomes';
+import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotRunLookup';
 
 /** An analysis with EUDR results; the overlap objects in the shape asked for. */
 function analysis(shape: 'nested' | 'flat' | 'absent', extra: IDataObject = {}): IDataObject {
