@@ -3,7 +3,7 @@
  * `npm run check:layers`: the layers of nodes/ and credentials/ (CONTRIBUTING.md, "Layers").
  *
  * An import may only go to the same or a lower layer; no cycles. Lowest first:
- *   1 pure basics   nodes/shared/{input,geometry,geoFiles,time,values}/ (and helpers/, until it goes)
+ *   1 pure basics   nodes/shared/{input,geometry,geoFiles,time,values}/
  *   2 transport     nodes/shared/transport/ (every HTTP call)
  *   3 the runner    nodes/shared/runner/ (the item runner, its error items and its pool)
  *   4 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities}/
@@ -18,7 +18,7 @@
  */
 
 const LAYERS = {
-	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'helpers'],
+	basics: ['input', 'geometry', 'geoFiles', 'time', 'values'],
 	transport: ['transport'],
 	runner: ['runner'],
 	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities'],

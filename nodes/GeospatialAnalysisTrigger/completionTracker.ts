@@ -84,7 +84,7 @@ import type { PollStart, TrackerIdentity } from './pollStart';
 import { pollStart } from './pollStart';
 
 export type { PollStart, TrackerIdentity } from './pollStart';
-export { isLegacyAccount, pollStart } from './pollStart';
+export { pollStart } from './pollStart';
 export type { RestoredState, TrackerState } from './trackerState';
 export {
 	MAX_PENDING_BYTES,

@@ -60,7 +60,7 @@ export function catalogProblem(body: unknown): string | undefined {
 }
 
 /**
- * Catalog reads of one node run (see runScopeOf in request.ts: one execution of the action
+ * Catalog reads of one node run (see runScopeOf in transport/serviceContext.ts: one execution of the action
  * node, one poll of the trigger), by `include` value: a node asks once however many items it
  * has, and nothing is kept beyond the run.
  */

@@ -1,5 +1,5 @@
 /**
- * What the feature checks of validate.ts and polygonChecks.ts share: how a check reports a
+ * What the feature checks of checkFeatures.ts and polygonChecks.ts share: how a check reports a
  * problem (`Add`), the Repair Geometry hint, and position comparison. Pure.
  */
 import type { Location, Position, Problem } from './geoJsonTypes';

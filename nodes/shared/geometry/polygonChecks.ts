@@ -1,5 +1,5 @@
 /**
- * The polygon checks of validate.ts: each ring closed, without repeated positions, with
+ * The polygon checks of checkFeatures.ts: each ring closed, without repeated positions, with
  * enough positions and an area, and no boundary crossing itself or another ring (a bounded
  * sweep: at most CROSSING_LIMIT crossings within a budget of edge tests per feature). Pure.
  */

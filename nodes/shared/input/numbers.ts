@@ -71,7 +71,12 @@ export function readNumber(v: unknown, rule: NumberRule = {}): Reading<number> {
 	const read = readLooseNumber(v);
 	if (read.kind === 'missing') return MISSING;
 	const give = `Give ${rule.label ? `${rule.label} as ` : ''}${wanted(rule)}.`;
-	if (read.kind === 'invalid') return invalid(`${read.reason}. ${give}`);
+	if (read.kind === 'invalid') {
+		// The degrees/minutes/seconds hint is for coordinates (the geometry layer reads them with
+		// readLooseNumber): a field or option read here ("30 s", "5'") is simply not a number.
+		const coordinateHint = typeof v === 'string' && DMS_PATTERN.test(v.trim());
+		return invalid(`${coordinateHint ? `${quoted(v)} is not a number` : read.reason}. ${give}`);
+	}
 	const n = read.value;
 	if (rule.integer && !Number.isInteger(n)) return invalid(`${n} is not a whole number. ${give}`);
 	if (rule.min !== undefined && n < rule.min)

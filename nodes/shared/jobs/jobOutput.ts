@@ -19,7 +19,7 @@ import { jobVisualisationOf } from '../results/plotOutcome';
 import { DownloadError, MAX_DOWNLOAD_BYTES, NotAnImage, downloadFile } from '../transport/download';
 import { serviceErrorOf } from '../transport/serviceFailure';
 import { runScopeOf } from '../transport/serviceContext';
-import { lookUpPlotRuns } from './plotOutcomes';
+import { lookUpPlotRuns } from './plotRunLookup';
 
 /** The node contexts that output job items (they can download binary data). */
 type OutputContext = IExecuteFunctions | IPollFunctions;
@@ -153,7 +153,7 @@ async function downloadImage(
  * outputs with their input items; a trigger's have none). Failed plots
  * are kept as rows (`failed`, `failure_reason`), never dropped; a plot whose outcome the
  * job answer does not tell (job `done-with-errors`, no per-plot signal) is looked up in its
- * analysis runs of this job (jobs/plotOutcomes.ts), and stays `failed: null` with the
+ * analysis runs of this job (jobs/plotRunLookup.ts), and stays `failed: null` with the
  * reason when they do not tell either.
  */
 export async function jobOutput(

@@ -147,7 +147,7 @@ function visualisationEvidence(
  * them is in the contract, so each is optional):
  * (a) a per-plot status field; (b) the job status (`done`: no plot failed;
  * `done-with-errors`: some did); (c) the plot's analysis runs of this job (`runs`, looked
- * up by jobs/plotOutcomes.ts when nothing else decides); (d) the plot missing from
+ * up by jobs/plotRunLookup.ts when nothing else decides); (d) the plot missing from
  * `job_visualization_url` while other plots are in it; (e) an `analysis.job_id` naming
  * another job. Unknown is never "no": without a decisive signal, `failed` is null and
  * `failure_reason` says why. Pure.

@@ -78,6 +78,26 @@ describe('readNumber', () => {
 	])('refuses %p under %p with one wording', (input, rule, reason) => {
 		expect(readNumber(input, rule)).toEqual({ kind: 'invalid', reason });
 	});
+
+	// Degrees/minutes/seconds are a coordinate's business: an option in seconds or hours, a
+	// count or an area typed with a unit mark is not told to convert it to decimal degrees.
+	it.each([
+		['30 s', { min: 0.1, label: 'the seconds before the first check' }],
+		["5'", { min: 0 }],
+		['2°', { min: 0, label: 'the plot area in hectares' }],
+	])('refuses %p as not a number, without the coordinate hint', (input, rule) => {
+		const read = readNumber(input, rule);
+		expect(read).toMatchObject({ kind: 'invalid' });
+		expect(read.kind === 'invalid' && read.reason).toMatch(
+			new RegExp(`^"${input}" is not a number\\. Give `),
+		);
+		expect(read.kind === 'invalid' && read.reason).not.toMatch(/degrees/);
+		// the coordinate reader keeps its hint
+		expect(readLooseNumber(input)).toMatchObject({
+			kind: 'invalid',
+			reason: expect.stringMatching(/degrees\/minutes\/seconds/),
+		});
+	});
 });
 
 describe('readHectares: Point Area (Ha) and Area of Points (Ha), one reader and wording', () => {

@@ -58,10 +58,10 @@ describe('npm run check:layers (.dependency-cruiser.cjs)', () => {
 				"import { read } from '../input/read';\nexport const s = read;\n",
 			[`${SHARED}/time/sleep.ts`]: 'export const sleep = 1;\n',
 			[`${SHARED}/values/answerValues.ts`]: 'export const v = 1;\n',
-			[`${SHARED}/helpers/old.ts`]:
+			[`${SHARED}/geoFiles/old.ts`]:
 				"import { v } from '../values/answerValues';\nexport const o = v;\n",
 			[`${SHARED}/transport/request.ts`]:
-				"import { sleep } from '../time/sleep';\nimport { o } from '../helpers/old';\nexport const request = sleep + o;\n",
+				"import { sleep } from '../time/sleep';\nimport { o } from '../geoFiles/old';\nexport const request = sleep + o;\n",
 			[`${SHARED}/capabilities/catalog.ts`]:
 				"import { request } from '../transport/request';\nexport const catalog = request;\n",
 			[`${SHARED}/runner/index.ts`]:

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { perPlotResults, simplifyPlotResult } from '../../../nodes/shared/results/flatten';
 import { needsRunLookup, plotOutcome } from '../../../nodes/shared/results/plotOutcome';
 import { runEvidence } from '../../../nodes/shared/results/analysisRuns';
-import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotOutcomes';
+import { plotsNeedingRunLookup } from '../../../nodes/shared/jobs/plotRunLookup';
 
 /** An analysis with EUDR results; the overlap objects in the shape asked for. */
 function analysis(shape: 'nested' | 'flat' | 'absent', extra: IDataObject = {}): IDataObject {

@@ -1,5 +1,5 @@
 /**
- * Signal (c) of a plot's outcome (see `plotOutcome` in results/flatten.ts): the plot's
+ * Signal (c) of a plot's outcome (see `plotOutcome` in results/plotOutcome.ts): the plot's
  * analysis runs of this job, read with `GET /analysis-runs?plot_id=` (free of charge).
  *
  * Only asked when nothing else in the answer decides — the job finished `done-with-errors`
