@@ -35,22 +35,6 @@ export interface OutputOptions {
 	decisionFirst?: boolean;
 }
 
-/** The Output / Simplify / Download options of Wait for Completion and Get Results for an item. */
-export function readOutputOptions(ctx: IExecuteFunctions, itemIndex = 0): OutputOptions {
-	const output = ctx.getNodeParameter('output', itemIndex, 'job') === 'perPlot' ? 'perPlot' : 'job';
-	const binaryPropertyName = String(
-		ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data') || 'data',
-	).trim();
-	return {
-		output,
-		simplify:
-			output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
-		downloadImages: ctx.getNodeParameter('downloadImages', itemIndex, false) as boolean,
-		binaryPropertyName: binaryPropertyName || 'data',
-		decisionFirst: ctx.getNode().typeVersion >= 2,
-	};
-}
-
 /** An address for a message: without its query (which may hold a signed token) or fragment. */
 function shownUrl(url: string): string {
 	try {

@@ -29,6 +29,36 @@ describe('Job resource (through the n8n engine, against the fake)', () => {
 		}
 	});
 
+	it('Put Image in Field is read by the input layer: empty means "data", a list is refused naming the field before any request', async () => {
+		const job = await create(seed(1));
+		fake.clock.advance(10_000);
+		const empty = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'getResults',
+				jobId: job.job_id,
+				downloadImages: true,
+				binaryPropertyName: '  ',
+			},
+			store,
+		});
+		expect(empty.error).toBeUndefined();
+		expect(empty.items[0].binary?.data).toBeDefined();
+		const requestsBefore = fake.log.count();
+		const list = await runNode({
+			parameters: {
+				resource: 'job',
+				operation: 'getResults',
+				jobId: job.job_id,
+				downloadImages: true,
+				binaryPropertyName: '={{ ["a", "b"] }}',
+			},
+			store,
+		});
+		expect(list.error?.message).toMatch(/Item 0, field "Put Image in Field": it is a list/);
+		expect(fake.log.count()).toBe(requestsBefore);
+	});
+
 	it('Get Results refuses a job that is still running, and Get returns it', async () => {
 		const job = await create(seed(1));
 		const results = await runNode({

@@ -3,11 +3,11 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../operation';
 import { fetchJob } from '../../../../shared/jobs/fetchJob';
-import { jobOutput, readOutputOptions } from '../../../../shared/jobs/jobOutput';
+import { jobOutput } from '../../../../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { runItems } from '../../../../shared/runner';
 import { isFinalStatus } from '../../../../shared/results/flatten';
-import { jobIdsField, outputFields, readJobIds } from './resultOptions';
+import { jobIdsField, outputFields, readJobIds, readOutputOptions } from './resultOptions';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getResults'] } };
 
@@ -24,7 +24,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => {
 			const ids = readJobIds(this, i, 'jobId', problems);
-			return { ids, options: readOutputOptions(this, i) };
+			return { ids, options: readOutputOptions(this, i, problems) };
 		},
 		run: async (i, { ids, options }) => {
 			const out: INodeExecutionData[] = [];

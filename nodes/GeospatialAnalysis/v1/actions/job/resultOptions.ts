@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { takeIdList } from '../commonFields/takeId';
+import type { OutputOptions } from '../../../../shared/jobs/jobOutput';
+import { readText } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
 import { simplifyField } from '../commonFields/simplifyField';
 
@@ -64,6 +66,33 @@ export function outputFields(defaultOutput: 'job' | 'perPlot'): INodeProperties[
 				'Name of the binary field for the image. In Job output, images are numbered: data_0, data_1, and so on.',
 		},
 	];
+}
+
+/**
+ * The Output / Simplify / Download options of Wait for Completion and Get Results for an item,
+ * read in its `prepare` (Put Image in Field through the input layer; empty means `data`).
+ */
+export function readOutputOptions(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	problems: Problems,
+): OutputOptions {
+	const output = ctx.getNodeParameter('output', itemIndex, 'job') === 'perPlot' ? 'perPlot' : 'job';
+	const downloadImages = ctx.getNodeParameter('downloadImages', itemIndex, false) as boolean;
+	const field = downloadImages
+		? problems.take(
+				'Put Image in Field',
+				readText(ctx.getNodeParameter('binaryPropertyName', itemIndex, 'data')),
+			)
+		: undefined;
+	return {
+		output,
+		simplify:
+			output === 'perPlot' ? (ctx.getNodeParameter('simplify', itemIndex, true) as boolean) : false,
+		downloadImages,
+		binaryPropertyName: field ?? 'data',
+		decisionFirst: ctx.getNode().typeVersion >= 2,
+	};
 }
 
 /** The job ids of one item's "Job IDs" field (one or several), read by the input layer. */

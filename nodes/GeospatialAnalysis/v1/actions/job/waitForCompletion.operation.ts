@@ -17,10 +17,10 @@ import { runItems } from '../../../../shared/runner';
 import { readNumber } from '../../../../shared/input';
 import type { OutputOptions } from '../../../../shared/jobs/jobOutput';
 import { fetchJob } from '../../../../shared/jobs/fetchJob';
-import { jobOutput, readOutputOptions } from '../../../../shared/jobs/jobOutput';
+import { jobOutput } from '../../../../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';
 import { jobRowWithoutPlots } from '../../../../shared/results/flatten';
-import { jobIdsField, outputFields, readJobIds } from './resultOptions';
+import { jobIdsField, outputFields, readJobIds, readOutputOptions } from './resultOptions';
 
 const displayOptions = { show: { resource: ['job'], operation: ['waitForCompletion'] } };
 
@@ -171,7 +171,7 @@ function readWaitItem(ctx: IExecuteFunctions, i: number, problems: Problems): Wa
 			maxWaitMs: maxWaitMinutes * 60_000,
 			schedule: { firstDelayMs, capMs },
 			onTimeout: ctx.getNodeParameter('onTimeout', i, 'fail') === 'output' ? 'output' : 'fail',
-			output: readOutputOptions(ctx, i),
+			output: readOutputOptions(ctx, i, problems),
 		},
 	};
 }

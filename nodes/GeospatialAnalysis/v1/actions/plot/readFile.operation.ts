@@ -120,7 +120,9 @@ export const execute: OperationModule['execute'] = async function (items) {
 			) => problems.take(label, readNumber(value, rule)) ?? fallback;
 			const options: GeoFileOptions = {
 				...DEFAULT_OPTIONS,
-				defaultEncoding: String(raw.attributeEncoding ?? DEFAULT_OPTIONS.defaultEncoding),
+				defaultEncoding:
+					problems.take('Attribute Encoding (Shapefiles)', readText(raw.attributeEncoding)) ??
+					DEFAULT_OPTIONS.defaultEncoding,
 				closedLinesAsPolygons: raw.closedLinesAsPolygons === true,
 				closingDistanceM: number('Closing Distance (M)', raw.closingDistanceM, 10, {
 					min: 0,
