@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readNumber } from '../shared/input';
+import { readNumber, readText } from '../shared/input';
 import type { NumberRule } from '../shared/input';
 import { isFinalStatus } from '../shared/results/flatten';
 import type { TrackerSettings } from './completionTracker';
@@ -56,7 +56,12 @@ export function readParams(ctx: IPollFunctions): TriggerParams {
 	const simplify =
 		output === 'perPlot' ? (ctx.getNodeParameter('simplify', true) as boolean) : false;
 	const options = ctx.getNodeParameter('options', {}) as IDataObject;
-	const jobName = typeof options.jobName === 'string' ? options.jobName.trim() : '';
+	const name = readText(options.jobName);
+	if (name.kind === 'invalid')
+		throw new NodeOperationError(ctx.getNode(), `Field "Job Name Contains": ${name.reason}`, {
+			description: 'Enter the text the job names must contain, or leave it empty for every job.',
+		});
+	const jobName = name.kind === 'value' ? name.value : '';
 	const lookBackHours = readOption(ctx, options, {
 		name: 'lookBackHours',
 		label: 'Look Back (Hours)',

@@ -6,9 +6,8 @@
  * filter). Records without a readable `created_at`, and entries that are not objects, are
  * kept: unknown is never "no", the caller decides what they mean.
  */
-import type { IDataObject } from 'n8n-workflow';
-
 import { floorToSecond, parseServiceTimestamp, serviceTimestamp } from '../time/serviceTime';
+import { isObject } from '../values/answerValues';
 import { paginate } from './paginate';
 import type { ServiceContext } from './serviceContext';
 
@@ -40,8 +39,8 @@ export async function listCreatedSince(
 	})) as unknown[];
 	const earliest = floorToSecond(fromMs);
 	const records = listed.filter((record) => {
-		if (typeof record !== 'object' || record === null || Array.isArray(record)) return true;
-		const created = parseServiceTimestamp((record as IDataObject).created_at);
+		if (!isObject(record)) return true;
+		const created = parseServiceTimestamp(record.created_at);
 		return created === undefined || created >= earliest;
 	});
 	return { records, complete: options.limit === undefined || listed.length < options.limit };

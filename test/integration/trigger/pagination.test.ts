@@ -161,4 +161,15 @@ describe('Trigger listing: bounded pagination (loopback server)', () => {
 		});
 		expect(typed.error).toBeUndefined();
 	});
+
+	it('reads Job Name Contains through the input layer: a list is refused naming the field, before any request', async () => {
+		const list = await runPoll({
+			parameters: { options: { jobName: ['weekly', 'monthly'] } },
+			store,
+		});
+		expect(list.error?.message).toMatch(/^Field "Job Name Contains": it is a list, not text/);
+		expect(requests).toEqual([]);
+		const typed = await runPoll({ parameters: { options: { jobName: '  weekly ' } }, store });
+		expect(typed.error).toBeUndefined();
+	});
 });
