@@ -5,9 +5,9 @@ import { parseServiceTimestamp as parseServiceTime } from '../../../nodes/shared
 import type {
 	JobObservation,
 	TrackerSettings,
-	TrackerIdentity,
 	TrackerState,
 } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
+import { planAndAdvance } from '../../helpers/tracker';
 import {
 	advance,
 	planPoll,
@@ -15,23 +15,6 @@ import {
 	readState,
 	toRecheck,
 } from '../../../nodes/GeospatialAnalysisTrigger/completionTracker';
-
-/**
- * One poll through the tracker's plan-and-advance API, for scenarios written as "this state,
- * this clock, this listing, these rechecks": the plan is made from the state and the clock,
- * and the tracker advances it with what came back.
- */
-function planAndAdvance(input: {
-	state: TrackerState | undefined;
-	now: number;
-	listed: JobObservation[];
-	rechecked: Map<string, JobObservation | null>;
-	settings: TrackerSettings;
-	identity?: TrackerIdentity;
-}) {
-	const plan = planPoll(input.state, input.now, input.settings, input.identity);
-	return advance(plan, { listed: input.listed, rechecked: input.rechecked });
-}
 
 const FINAL = new Set(['done', 'done-with-errors']);
 const MIN = 60_000;
