@@ -7,7 +7,8 @@
  *   2 transport     nodes/shared/transport/ (every HTTP call)
  *   3 the runner    nodes/shared/runner/ (the item runner, its error items and its pool)
  *   4 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities}/
- *   5 the nodes     credentials/, nodes/GeospatialAnalysis* /
+ *   5 descriptions  nodes/shared/descriptions/ (the field builders every node shares)
+ *   6 the nodes     credentials/, nodes/GeospatialAnalysis* /
  * Besides: nodes/shared/ never imports a node folder or credentials/ (credentials/ may import
  * nodes/shared/transport for the login, never the other way round); no operation file
  * (`*.operation.ts`) imports another operation file; nothing published imports test/; every
@@ -22,6 +23,7 @@ const LAYERS = {
 	transport: ['transport'],
 	runner: ['runner'],
 	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities'],
+	descriptions: ['descriptions'],
 };
 
 const shared = (folders) => `^nodes/shared/(${folders.join('|')})/`;
@@ -29,6 +31,7 @@ const BASICS = shared(LAYERS.basics);
 const TRANSPORT = shared(LAYERS.transport);
 const DOMAIN = shared(LAYERS.domain);
 const RUNNER = shared(LAYERS.runner);
+const DESCRIPTIONS = shared(LAYERS.descriptions);
 const NODES = '^(credentials/|nodes/GeospatialAnalysis[^/]*/)';
 const ALL_SHARED = shared(Object.values(LAYERS).flat());
 
@@ -54,20 +57,26 @@ module.exports = {
 		upward(
 			'layer-1-basics-imports-only-basics',
 			BASICS,
-			`${TRANSPORT}|${DOMAIN}|${RUNNER}`,
+			`${TRANSPORT}|${DOMAIN}|${RUNNER}|${DESCRIPTIONS}`,
 			'Layer 1 (input, geometry, geoFiles, time, values) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
 		),
 		upward(
 			'layer-2-transport-imports-only-basics',
 			TRANSPORT,
-			`${DOMAIN}|${RUNNER}`,
+			`${DOMAIN}|${RUNNER}|${DESCRIPTIONS}`,
 			'Layer 2 (transport) may import layer 1 only: move what it needs out of the runner/domain into transport or layer 1.',
 		),
 		upward(
 			'layer-3-runner-never-imports-the-domain',
 			RUNNER,
+			`${DOMAIN}|${DESCRIPTIONS}`,
+			'Layer 3 (the item runner) may import layers 1-2 and itself, not the domain (layer 4) nor the field builders (layer 5): the runner knows items, problems and failures, not plots or jobs.',
+		),
+		upward(
+			'layer-4-domain-never-imports-descriptions',
 			DOMAIN,
-			'Layer 3 (the item runner) may import layers 1-2 and itself, not the domain (layer 4): the runner knows items, problems and failures, not plots or jobs.',
+			DESCRIPTIONS,
+			'Layer 4 (the domain) knows plots, jobs and results, not node fields: the field builders (layer 5, nodes/shared/descriptions) import the domain, never the other way round.',
 		),
 		upward(
 			'shared-never-imports-nodes-or-credentials',

@@ -12,7 +12,7 @@ import {
 	credentialsDescription,
 } from '../shared/transport/authenticationFields';
 import { openRunScope } from '../shared/transport/serviceContext';
-import { optionsCollection } from '../GeospatialAnalysis/v1/actions/commonFields/optionsCollection';
+import { optionsCollection } from '../shared/descriptions/optionsCollection';
 import { advance, planPoll, restoreState, storedState, toRecheck } from './completionTracker';
 import { serviceIdentity } from './accountIdentity';
 import { completedItems, manualPoll } from './triggerItems';

@@ -1,6 +1,6 @@
 import type { AllEntities } from 'n8n-workflow';
 
-import type { OperationModule } from './operation';
+import type { OperationModule } from '../../../shared/descriptions/operationModule';
 
 /**
  * Every resource of the action node with the names of its operations, as n8n's Airtable v2

@@ -6,7 +6,7 @@ import * as analysisRun from './analysisRun';
 import * as capability from './capability';
 import * as job from './job';
 import type { GeospatialAnalysisType, OperationsOf, Resource } from './node.type';
-import type { OperationModule, ResourceModule } from './operation';
+import type { OperationModule, ResourceModule } from '../../../shared/descriptions/operationModule';
 import * as plot from './plot';
 import * as protectedArea from './protectedArea';
 

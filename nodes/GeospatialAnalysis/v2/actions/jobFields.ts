@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { optionsCollection } from '../../v1/actions/commonFields/optionsCollection';
+import { optionsCollection } from '../../../shared/descriptions/optionsCollection';
 import {
 	CHECK_CONFIGS_FIELD,
 	COMMODITY_FIELD,

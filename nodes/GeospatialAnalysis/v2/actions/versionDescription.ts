@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions, IDisplayOptions } from 'n8n-workflow';
 
 import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
-import { optionsCollection } from '../../v1/actions/commonFields/optionsCollection';
+import { optionsCollection } from '../../../shared/descriptions/optionsCollection';
 import type { VersionDescription } from '../../v1/actions/versionDescription';
 import {
 	OPERATIONS_WITHOUT_REQUESTS,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { getTokenBalance } from '../../../../shared/account/balance';
 import { runItems } from '../../../../shared/runner';
 

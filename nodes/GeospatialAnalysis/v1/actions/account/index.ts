@@ -1,4 +1,4 @@
-import { resourceDescription } from '../commonFields/operationSelector';
+import { resourceDescription } from '../../../../shared/descriptions/operationSelector';
 import type { OperationsOf } from '../node.type';
 import * as getTokenBalance from './getTokenBalance.operation';
 

@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../commonFields/simplifyField';
-import { idField } from '../commonFields/idField';
-import type { OperationModule } from '../operation';
+import { simplifyField } from '../../../../shared/descriptions/simplifyField';
+import { idField } from '../../../../shared/descriptions/idField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { idPath } from '../../../../shared/input';
-import { takeId } from '../commonFields/takeId';
+import { takeId } from '../../../../shared/descriptions/takeId';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';

@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../commonFields/simplifyField';
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import { simplifyField } from '../../../../shared/descriptions/simplifyField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { runItems } from '../../../../shared/runner';
 import { getCatalogEntries } from '../../../../shared/capabilities/catalog';
 import { simplifyCapability } from './simplifyCapability';

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { readJsonObject, readNumber, readText } from '../../../../shared/input';
 import type { AlreadyDone, Problems, Ready } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';

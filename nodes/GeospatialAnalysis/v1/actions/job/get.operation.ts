@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { fetchJob } from '../../../../shared/jobs/fetchJob';
 import { runItems } from '../../../../shared/runner';
 import { jobIdsField, readJobIds } from './resultOptions';

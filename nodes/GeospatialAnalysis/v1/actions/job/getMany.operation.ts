@@ -1,7 +1,7 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
-import { executeList, listFields } from '../commonFields/listFields';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { executeList, listFields } from '../../../../shared/descriptions/listFields';
 
 const displayOptions = { show: { resource: ['job'], operation: ['getMany'] } };
 

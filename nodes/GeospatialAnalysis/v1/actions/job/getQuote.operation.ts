@@ -1,6 +1,6 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { runItems } from '../../../../shared/runner';
 import { dryRun, quoteOutput } from '../../../../shared/jobs/quote';
 import type { JobItem } from './jobRequest';

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { fetchJob } from '../../../../shared/jobs/fetchJob';
 import { jobOutput } from '../../../../shared/jobs/jobOutput';
 import { catalogResultKeys } from '../../../../shared/jobs/resultKeys';

@@ -10,8 +10,8 @@ import {
 	readJsonObject,
 	setOwn,
 } from '../../../../shared/input';
-import type { IdField } from '../commonFields/takeId';
-import { takeIdList } from '../commonFields/takeId';
+import type { IdField } from '../../../../shared/descriptions/takeId';
+import { takeIdList } from '../../../../shared/descriptions/takeId';
 import type { Problems, Ready } from '../../../../shared/runner';
 import { getCatalog } from '../../../../shared/capabilities/catalog';
 

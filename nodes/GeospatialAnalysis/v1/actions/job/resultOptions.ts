@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { takeIdList } from '../commonFields/takeId';
+import { takeIdList } from '../../../../shared/descriptions/takeId';
 import type { OutputOptions } from '../../../../shared/jobs/jobOutput';
 import { readText } from '../../../../shared/input';
 import type { Problems } from '../../../../shared/runner';
-import { simplifyField } from '../commonFields/simplifyField';
+import { simplifyField } from '../../../../shared/descriptions/simplifyField';
 
 /** The Job IDs field (`jobId` in Get and Get Results, `jobIds` in Wait for Completion). */
 export function jobIdsField(name: 'jobId' | 'jobIds', description: string): INodeProperties {

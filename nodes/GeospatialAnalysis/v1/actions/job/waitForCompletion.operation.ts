@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { systemTiming } from '../../../../shared/time/sleep';
 import type { JobWait, WaitForJobsResult } from '../../../../shared/jobs/waitForJobs';
 import { CHECK_GRACE_MS, waitForJobs } from '../../../../shared/jobs/waitForJobs';

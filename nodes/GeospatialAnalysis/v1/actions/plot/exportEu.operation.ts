@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noticeField } from '../commonFields/noticeField';
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import { noticeField } from '../../../../shared/descriptions/noticeField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import type { PlotGeometry, Position } from '../../../../shared/geometry';
 import { readPointArea, validateFeatures } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';
@@ -24,7 +24,7 @@ import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
 import { checkItemGeometry, describeItemGeometry } from '../../../../shared/plots/geometrySource';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../commonFields/geometrySourceFields';
+import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
 import { repairGeometryOption } from './plotFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['exportEu'] } };

@@ -1,13 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../commonFields/simplifyField';
-import { idField } from '../commonFields/idField';
-import type { OperationModule } from '../operation';
+import { simplifyField } from '../../../../shared/descriptions/simplifyField';
+import { idField } from '../../../../shared/descriptions/idField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { simplifyPlot } from '../../../../shared/plots/simplifyPlot';
 import { apiRequest } from '../../../../shared/transport/request';
 import { idPath } from '../../../../shared/input';
-import { takeId } from '../commonFields/takeId';
+import { takeId } from '../../../../shared/descriptions/takeId';
 import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['get'] } };

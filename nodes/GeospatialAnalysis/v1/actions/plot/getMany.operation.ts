@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { simplifyField } from '../commonFields/simplifyField';
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import { simplifyField } from '../../../../shared/descriptions/simplifyField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { simplifyPlot } from '../../../../shared/plots/simplifyPlot';
-import { executeList, listFields } from '../commonFields/listFields';
+import { executeList, listFields } from '../../../../shared/descriptions/listFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['getMany'] } };
 

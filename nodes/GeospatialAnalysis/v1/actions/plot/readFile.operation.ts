@@ -1,9 +1,9 @@
 import type { IBinaryData, IDataObject } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { noticeField } from '../commonFields/noticeField';
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import { noticeField } from '../../../../shared/descriptions/noticeField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import type { GeoFileOptions } from '../../../../shared/geoFiles';
 import {
 	DEFAULT_OPTIONS,

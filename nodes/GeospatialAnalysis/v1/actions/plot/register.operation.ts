@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import type { Feature } from '../../../../shared/geometry';
 import { readPointArea } from '../../../../shared/geometry';
 import type { RegistrationUnit, RequestFields } from '../../../../shared/plots/batching';
@@ -13,7 +13,7 @@ import {
 import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/registerOnce';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
-import { geometrySourceFields, readGeometryOfItem } from '../commonFields/geometrySourceFields';
+import { geometrySourceFields, readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,

@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { noticeField } from '../commonFields/noticeField';
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import { noticeField } from '../../../../shared/descriptions/noticeField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { MAX_FEATURES_PER_REQUEST } from '../../../../shared/plots/batching';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
@@ -14,7 +14,7 @@ import type { FieldProblem, RowInput } from '../../../../shared/plots/plotReport
 import { validateRows } from '../../../../shared/plots/plotValidation';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../commonFields/geometrySourceFields';
+import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
-import { optionsCollection } from '../commonFields/optionsCollection';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import type { CheckEntry, PaidChunk } from '../../../../shared/protectedAreas/areaChecks';
 import {
 	CHECK_BATCH_LIMIT,
@@ -19,10 +19,10 @@ import {
 import { lostAnswerReason } from '../../../../shared/transport/lostAnswer';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { apiRequest } from '../../../../shared/transport/request';
-import { geometrySourceFields, readGeometryOfItem } from '../commonFields/geometrySourceFields';
+import { geometrySourceFields, readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
 import type { Reading } from '../../../../shared/input';
 import { readNumber } from '../../../../shared/input';
-import { takeIdList } from '../commonFields/takeId';
+import { takeIdList } from '../../../../shared/descriptions/takeId';
 import type { AlreadyDone, BatchOutput, Problems } from '../../../../shared/runner';
 import { asNodeError, runItems } from '../../../../shared/runner';
 

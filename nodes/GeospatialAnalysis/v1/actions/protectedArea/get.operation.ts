@@ -1,9 +1,9 @@
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField } from '../commonFields/idField';
-import type { OperationModule } from '../operation';
+import { idField } from '../../../../shared/descriptions/idField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { getArea } from '../../../../shared/protectedAreas/getProtectedArea';
-import { takeId } from '../commonFields/takeId';
+import { takeId } from '../../../../shared/descriptions/takeId';
 import { runItems } from '../../../../shared/runner';
 
 const displayOptions = { show: { resource: ['protectedArea'], operation: ['get'] } };

@@ -11,8 +11,8 @@ import type {
 	GeometryValues,
 	ItemGeometry,
 	ItemGeometryOptions,
-} from '../../../../shared/plots/geometrySource';
-import { checkItemGeometry, readItemGeometry } from '../../../../shared/plots/geometrySource';
+} from '../plots/geometrySource';
+import { checkItemGeometry, readItemGeometry } from '../plots/geometrySource';
 
 /** The fields (the operation file sets where they show, with `updateDisplayOptions`). */
 export function geometrySourceFields(): INodeProperties[] {

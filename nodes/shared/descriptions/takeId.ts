@@ -6,9 +6,9 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { IdNoun } from '../../../../shared/input';
-import { missingIdReason, readId, readIdList } from '../../../../shared/input';
-import type { Problems } from '../../../../shared/runner';
+import type { IdNoun } from '../input';
+import { missingIdReason, readId, readIdList } from '../input';
+import type { Problems } from '../runner';
 
 export interface IdField {
 	/** The parameter's name, e.g. `plotIds`. */

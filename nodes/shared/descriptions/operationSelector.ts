@@ -1,6 +1,6 @@
 import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../operation';
+import type { OperationModule } from './operationModule';
 
 /**
  * A resource folder's `description`: its Operation selector (the list of its operations, each

@@ -10,10 +10,10 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { paginate } from '../../../../shared/transport/paginate';
-import { readNumber, readTimestamp } from '../../../../shared/input';
-import type { Problems } from '../../../../shared/runner';
-import { runItems } from '../../../../shared/runner';
+import { paginate } from '../transport/paginate';
+import { readNumber, readTimestamp } from '../input';
+import type { Problems } from '../runner';
+import { runItems } from '../runner';
 
 /** Return All and Limit (read by `readLimit`). */
 export const limitFields: INodeProperties[] = [
