@@ -35,7 +35,7 @@ export interface BoundedReadResult {
 
 const CHILD = `
 process.env.N8N_ENCRYPTION_KEY ??= 'test-only';
-require('ts-node').register({ transpileOnly: true, preferTsExts: true, compilerOptions: { module: 'commonjs' } });
+require(process.argv[4]).register({ transpileOnly: true, preferTsExts: true, compilerOptions: { module: 'commonjs' } });
 const { readFileSync } = require('node:fs');
 const { readGeoFile, GeoFileError } = require(process.argv[2]);
 const input = JSON.parse(readFileSync(process.argv[3], 'utf8'));
@@ -81,7 +81,7 @@ export async function readInBoundedChild(
 		return await new Promise<BoundedReadResult>((resolve, reject) => {
 			const child = spawn(
 				process.execPath,
-				[`--max-old-space-size=${heapMb}`, script, reader, spec],
+				[`--max-old-space-size=${heapMb}`, script, reader, spec, require.resolve('ts-node')],
 				{ cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
 			);
 			let stdout = '';
