@@ -51,6 +51,33 @@ function* positionsOf(geometry: Geometry): Generator<Position> {
 	}
 }
 
+/**
+ * How many positions a geometry holds, counted without copying (for the output budget);
+ * anything that is not a list where a list belongs counts as nothing (the readers say so).
+ */
+export function positionCount(geometry: Geometry): number {
+	const len = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+	const sum = (v: unknown, inner: (x: unknown) => number) =>
+		Array.isArray(v) ? v.reduce((n: number, x: unknown) => n + inner(x), 0) : 0;
+	switch (geometry.type) {
+		case 'Point':
+			return 1;
+		case 'MultiPoint':
+		case 'LineString':
+			return len(geometry.coordinates);
+		case 'MultiLineString':
+		case 'Polygon':
+			return sum(geometry.coordinates, len);
+		case 'MultiPolygon':
+			return sum(geometry.coordinates, (p) => sum(p, len));
+		case 'GeometryCollection':
+			// Nesting is bounded before this (MAX_JSON_DEPTH in GeoJSON, the XML depth in KML).
+			return sum(geometry.geometries, (g) => positionCount(g as Geometry));
+		default:
+			return 0;
+	}
+}
+
 /** The first position that is not a finite WGS84 longitude/latitude, if any. */
 export function outOfRange(geometry: Geometry): Position | undefined {
 	for (const q of positionsOf(geometry)) {

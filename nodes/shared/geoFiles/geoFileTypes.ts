@@ -27,14 +27,20 @@ export interface ReadFeature {
 	geometry: Geometry | null;
 	properties: Record<string, unknown>;
 	source: FeatureSource;
-	/** What was met while reading this feature and its file (file-level warnings included). */
+	/**
+	 * What was met while reading this feature. The file's and layers' warnings are said once,
+	 * on the first feature of the file (before its own), never copied onto every feature.
+	 */
 	warnings: string[];
 }
 
 export interface GeoFile {
 	format: GeoFormat;
 	features: ReadFeature[];
-	/** Warnings about the file or a layer, also copied onto each of its features. */
+	/**
+	 * Warnings about the file or a layer, each said once (repeats counted into one), at most
+	 * `MAX_FILE_WARNINGS` distinct ones and a last line saying how many more were met.
+	 */
 	warnings: string[];
 }
 
@@ -72,4 +78,12 @@ export class GeoFileError extends Error {
 		super(message);
 		this.name = 'GeoFileError';
 	}
+}
+
+/** A file giving more features than Maximum Features (said the same by every reader). */
+export function tooManyFeatures(fileName: string, max: number): GeoFileError {
+	return new GeoFileError(
+		`"${fileName}" holds more than ${max} features, over the ${max} one file may give (Maximum Features)`,
+		'Split the file, or raise Maximum Features in the options.',
+	);
 }

@@ -10,14 +10,23 @@
  * properties are kept), a geometry that deep is left out (null) with a warning, and lists or
  * collections nested that deep around the features are skipped with a warning. Every walk
  * here is iterative (`pathDeeperThan`) or bounded by that depth.
+ *
+ * Bounded output: the positions of every geometry kept are counted in the read's
+ * `OutputBudget` (refused past it), and members that are not features (or nest too deep)
+ * are counted into one warning that says the first ("200,000 members … were skipped; the
+ * first: …"), never one warning each. Property names are kept as own properties whatever
+ * they are (`__proto__`, `constructor`, `toString`…).
  */
 import { crsName, isWgs84Crs } from '../geometry/crs';
 import { MAX_JSON_DEPTH, pathDeeperThan, showPath } from '../input/depth';
+import { setOwn } from '../input/json';
 import { isObject } from '../values/answerValues';
-import { flat2d, foldCollection } from './fileGeometry';
+import { flat2d, foldCollection, positionCount } from './fileGeometry';
+import { CountedSkips } from './fileWarnings';
 import type { XmlFeature } from './kml';
+import type { OutputBudget } from './outputBudget';
 import type { Geometry } from './geoFileTypes';
-import { GeoFileError } from './geoFileTypes';
+import { GeoFileError, tooManyFeatures } from './geoFileTypes';
 
 const GEOMETRY_TYPES = new Set([
 	'Point',
@@ -48,16 +57,11 @@ function checkCrs(value: Record<string, unknown>, fileName: string) {
 interface Reading {
 	fileName: string;
 	out: XmlFeature[];
-	warnings: string[];
 	/** Reading stops (refused) once a file gives more features than this. */
 	maxFeatures: number;
-}
-
-function tooManyFeatures(fileName: string, max: number): GeoFileError {
-	return new GeoFileError(
-		`"${fileName}" holds more than ${max} features, over the ${max} one file may give (Maximum Features)`,
-		'Split the file, or raise Maximum Features in the options.',
-	);
+	/** Members skipped (not features, or nested too deep): one counted warning. */
+	skips: CountedSkips;
+	budget?: OutputBudget;
 }
 
 /** The properties without any value nested deeper than the output may hold, with a warning per property left out. */
@@ -67,11 +71,14 @@ function shallowProperties(
 	warnings: string[],
 ): Record<string, unknown> {
 	// The output item nests a property value under json.properties: two levels of the limit.
-	if (pathDeeperThan(properties, MAX_JSON_DEPTH) === undefined) return { ...properties };
 	const kept: Record<string, unknown> = {};
+	if (pathDeeperThan(properties, MAX_JSON_DEPTH) === undefined) {
+		for (const [key, value] of Object.entries(properties)) setOwn(kept, key, value);
+		return kept;
+	}
 	for (const [key, value] of Object.entries(properties)) {
 		const deep = pathDeeperThan(value, MAX_JSON_DEPTH - 1);
-		if (deep === undefined) kept[key] = value;
+		if (deep === undefined) setOwn(kept, key, value);
 		else
 			warnings.push(
 				`The property ${JSON.stringify(key)} of ${where} nests more than ${MAX_JSON_DEPTH} levels deep (at ${showPath([key, ...deep])}) and was left out; the feature's other properties are kept`,
@@ -81,9 +88,9 @@ function shallowProperties(
 }
 
 function collect(value: unknown, where: string, reading: Reading, depth: number) {
-	const { fileName, out, warnings } = reading;
+	const { fileName, out, skips } = reading;
 	if (depth > MAX_JSON_DEPTH) {
-		warnings.push(
+		skips.add(
 			`${where} nests lists or collections more than ${MAX_JSON_DEPTH} levels deep and was skipped`,
 		);
 		return;
@@ -93,7 +100,7 @@ function collect(value: unknown, where: string, reading: Reading, depth: number)
 		return;
 	}
 	if (!isObject(value)) {
-		warnings.push(`${where} is not a GeoJSON object and was skipped`);
+		skips.add(`${where} is not a GeoJSON object and was skipped`);
 		return;
 	}
 	checkCrs(value, fileName);
@@ -124,9 +131,7 @@ function collect(value: unknown, where: string, reading: Reading, depth: number)
 	} else if (GEOMETRY_TYPES.has(String(value.type))) {
 		geometry = value as unknown as Geometry;
 	} else {
-		warnings.push(
-			`${where} has the type ${shown(value.type)}, which is not GeoJSON, and was skipped`,
-		);
+		skips.add(`${where} has the type ${shown(value.type)}, which is not GeoJSON, and was skipped`);
 		return;
 	}
 	const deepGeometry = geometry ? pathDeeperThan(geometry, MAX_JSON_DEPTH - 1) : undefined;
@@ -138,8 +143,11 @@ function collect(value: unknown, where: string, reading: Reading, depth: number)
 	}
 	if (geometry) {
 		try {
+			// Counted before the positions are copied (a count, not a walk that builds).
+			reading.budget?.takePositions(positionCount(geometry));
 			geometry = flat2d(foldCollection(geometry, featureWarnings));
-		} catch {
+		} catch (error) {
+			if (error instanceof GeoFileError) throw error;
 			featureWarnings.push(`The coordinates of ${where} are not GeoJSON positions`);
 			geometry = null;
 		}
@@ -161,14 +169,21 @@ export function readGeoJsonText(
 	text: string,
 	fileName: string,
 	maxFeatures = Number.POSITIVE_INFINITY,
+	budget?: OutputBudget,
 ): { features: XmlFeature[]; warnings: string[]; ndjson: boolean } {
 	const features: XmlFeature[] = [];
 	const warnings: string[] = [];
-	const reading: Reading = { fileName, out: features, warnings, maxFeatures };
+	const skips = new CountedSkips('members were skipped as not GeoJSON features');
+	const reading: Reading = { fileName, out: features, maxFeatures, skips, budget };
+	const done = (ndjson: boolean) => {
+		const skipped = skips.warning();
+		if (skipped) warnings.push(skipped);
+		return { features, warnings, ndjson };
+	};
 	const whole = parseJson(text);
 	if (!('error' in whole)) {
 		collect(whole.value, 'the file', reading, 0);
-		return { features, warnings, ndjson: false };
+		return done(false);
 	}
 	const wholeError = whole.error;
 	const lines = text.split(/\r?\n/);
@@ -190,5 +205,5 @@ export function readGeoJsonText(
 		}
 		collect(parsed.value, `line ${i + 1}`, reading, 0);
 	});
-	return { features, warnings, ndjson: true };
+	return done(true);
 }

@@ -10,14 +10,17 @@ import { readGpxDocument } from './gpx';
 import type { XmlFeature } from './kml';
 import { readKmlDocument, readKmlText } from './kml';
 import { readShapefileLayer } from './shapefile';
-import type { ShapefileParts } from './shapefile';
 import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './geoFileTypes';
-import { DEFAULT_OPTIONS, GeoFileError, MB } from './geoFileTypes';
+import { DEFAULT_OPTIONS, GeoFileError, MB, tooManyFeatures } from './geoFileTypes';
+import { FileWarnings, featureWarnings } from './fileWarnings';
+import { OutputBudget } from './outputBudget';
 import { parseXml, rootName, xmlText } from './xml';
 import { isZip, readZip } from './zip';
 
 export * from './geoFileTypes';
 export { declaredBytes } from './statedSize';
+export { OutputBudget, POSITIONS_PER_MB, positionLimit } from './outputBudget';
+export { MAX_FEATURE_WARNINGS, MAX_FILE_WARNINGS } from './fileWarnings';
 
 const FORMATS =
 	'GeoJSON (.geojson, .json, newline-delimited), KML, KMZ, GPX or a zipped Shapefile (.zip with .shp, .dbf, .prj)';
@@ -32,7 +35,9 @@ function unknownFormat(fileName: string, what: string): GeoFileError {
 const extension = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
 
-function fromXml(text: string, fileName: string, options: GeoFileOptions) {
+// The XML readers take the read's OutputBudget once they count their positions (their
+// engineer passes `budget` to readKmlDocument / readGpxDocument here).
+function fromXml(text: string, fileName: string, options: GeoFileOptions, _budget: OutputBudget) {
 	// The root element decides (the extension may be wrong or missing).
 	const doc = parseXml(text, fileName);
 	const root = rootName(doc);
@@ -44,35 +49,60 @@ function fromXml(text: string, fileName: string, options: GeoFileOptions) {
 	);
 }
 
-function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
-	const wanted = (name: string) => /\.(shp|dbf|prj|cpg|kml)$/i.test(name);
+/** At most `max` names, then how many more ("a.kml, b.kml, … and 3 more"). */
+function someNames(names: string[], max = 8): string {
+	if (names.length <= max) return names.join(', ');
+	return `${names.slice(0, max).join(', ')}, … and ${(names.length - max).toLocaleString('en-US')} more`;
+}
+
+/** The zip's entries by stem ("export/fazendas") and lower-case extension (".shp"), indexed once. */
+function byStem(files: Map<string, Uint8Array>): Map<string, Map<string, Uint8Array>> {
+	const index = new Map<string, Map<string, Uint8Array>>();
+	for (const [name, data] of files) {
+		const stem = name.slice(0, -4);
+		let parts = index.get(stem);
+		if (!parts) index.set(stem, (parts = new Map()));
+		parts.set(name.slice(-4).toLowerCase(), data);
+	}
+	return index;
+}
+
+function fromZip(
+	bytes: Uint8Array,
+	fileName: string,
+	options: GeoFileOptions,
+	budget: OutputBudget,
+) {
+	const wanted = (name: string) => /\.(shp|shx|dbf|prj|cpg|kml)$/i.test(name);
 	const zip = readZip(bytes, fileName, wanted, options.maxUncompressedBytes);
 	const shps = zip.names.filter((n) => /\.shp$/i.test(n));
 	const kmls = zip.names.filter((n) => /\.kml$/i.test(n));
 	const warnings: string[] = [];
 	if (shps.length > 0) {
 		if (kmls.length > 0)
-			warnings.push(`The zip also holds KML (${kmls.join(', ')}), which was not read`);
+			warnings.push(`The zip also holds KML (${someNames(kmls)}), which was not read`);
 		const features: XmlFeature[] = [];
 		const layerNames = new Set<string>();
+		const stems = byStem(zip.files);
 		for (const shp of shps) {
-			// Layer by layer: once the layers read give more than Maximum Features, the rest are not read.
-			if (features.length > options.maxFeatures) break;
 			const stem = shp.slice(0, -4);
-			const part = (ext: string) =>
-				[...zip.files].find(
-					([n]) => n.slice(0, -4) === stem && n.slice(-4).toLowerCase() === ext,
-				)?.[1];
+			const parts = stems.get(stem);
 			let name = baseName(shp);
 			if (layerNames.has(name)) name = stem;
 			layerNames.add(name);
-			const parts: ShapefileParts = {
-				shp: part('.shp') as Uint8Array,
-				dbf: part('.dbf'),
-				prj: part('.prj'),
-				cpg: part('.cpg'),
-			};
-			const layer = readShapefileLayer(name, parts, options.defaultEncoding);
+			const layer = readShapefileLayer(
+				name,
+				{
+					shp: parts?.get('.shp') as Uint8Array,
+					shx: parts?.get('.shx'),
+					dbf: parts?.get('.dbf'),
+					prj: parts?.get('.prj'),
+					cpg: parts?.get('.cpg'),
+				},
+				options.defaultEncoding,
+				// Maximum Features across the layers: reading stops at the first record over it.
+				{ budget, maxRecords: options.maxFeatures - features.length },
+			);
 			warnings.push(...layer.warnings);
 			if (layer.features.length === 0) warnings.push(`Layer "${name}" is empty (no features)`);
 			for (const f of layer.features) {
@@ -94,7 +124,8 @@ function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
 			[...kmls].sort((a, b) => a.split('/').length - b.split('/').length)[0];
 		const others = kmls.filter((n) => n !== main);
 		if (others.length > 0)
-			warnings.push(`The KMZ holds other KML files (${others.join(', ')}), which were not read`);
+			warnings.push(`The KMZ holds other KML files (${someNames(others)}), which were not read`);
+		// The XML reader takes the budget once it counts its positions: readKmlText(…, budget).
 		const read = readKmlText(xmlText(zip.files.get(main) as Uint8Array), `${fileName}/${main}`);
 		return {
 			format: 'kmz' as GeoFormat,
@@ -132,11 +163,13 @@ export function readGeoFile(
 	given: Partial<GeoFileOptions> = {},
 ): GeoFile {
 	const options = { ...DEFAULT_OPTIONS, ...given };
+	// What this one file may give (positions), counted by every reader.
+	const budget = new OutputBudget(fileName, options);
 	if (bytes.length > options.maxFileBytes)
 		throw tooLarge(fileName, bytes.length, options.maxFileBytes);
 	if (bytes.length === 0) throw unknownFormat(fileName, 'the file is empty');
 	let read: { format: GeoFormat; features: XmlFeature[]; warnings: string[] };
-	if (isZip(bytes)) read = fromZip(bytes, fileName, options);
+	if (isZip(bytes)) read = fromZip(bytes, fileName, options, budget);
 	else if (
 		bytes.length >= 4 &&
 		bytes[0] === 0 &&
@@ -155,9 +188,9 @@ export function readGeoFile(
 			(bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 		const text = utf16 ? xmlText(bytes) : new TextDecoder('utf-8').decode(bytes);
 		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
-		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
+		if (start === '<') read = fromXml(xmlText(bytes), fileName, options, budget);
 		else if (start === '{' || start === '[') {
-			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures);
+			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures, budget);
 			read = {
 				format: r.ndjson ? 'ndjson' : 'geojson',
 				features: r.features,
@@ -176,14 +209,15 @@ export function readGeoFile(
 	if (read.features.length > options.maxFeatures) {
 		// GeoJSON stops at the first feature over the cap, a Shapefile zip after the layer that
 		// passes it, KML and GPX once the document is parsed (bounded by the size limits).
-		throw new GeoFileError(
-			`"${fileName}" holds more than ${options.maxFeatures} features, over the ${options.maxFeatures} one file may give (Maximum Features)`,
-			'Split the file, or raise Maximum Features in the options.',
-		);
+		throw tooManyFeatures(fileName, options.maxFeatures);
 	}
+	const fileWarnings = new FileWarnings();
+	fileWarnings.addAll(read.warnings);
+	const warnings = fileWarnings.list();
 	if (read.features.length === 0) {
+		const said = warnings.slice(0, 5).join('; ');
 		throw new GeoFileError(
-			`"${fileName}" (${read.format}) holds no features${read.warnings.length ? `: ${read.warnings.join('; ')}` : ''}`,
+			`"${fileName}" (${read.format}) holds no features${said ? `: ${said}${warnings.length > 5 ? '; …' : ''}` : ''}`,
 			'Check that the intended file was attached; an empty layer or folder gives nothing to read.',
 		);
 	}
@@ -197,12 +231,12 @@ export function readGeoFile(
 			);
 		}
 	}
-	const warnings = [...new Set(read.warnings)];
-	const features: ReadFeature[] = read.features.map((f) => ({
+	// The file's warnings once, on its first feature; each feature keeps its own.
+	const features: ReadFeature[] = read.features.map((f, i) => ({
 		geometry: f.geometry,
 		properties: f.properties,
 		source: { fileName, format: read.format, layer: f.layer, featureIndex: f.index },
-		warnings: [...warnings, ...f.warnings],
+		warnings: i === 0 ? [...warnings, ...featureWarnings(f.warnings)] : featureWarnings(f.warnings),
 	}));
 	return { format: read.format, features, warnings };
 }

@@ -57,7 +57,10 @@ export function cpgLabel(text: string): string | undefined {
 
 export interface DbfTable {
 	fields: string[];
+	/** The rows built: at most the shapes read (`maxRows`); null for a deleted row. */
 	rows: Array<Record<string, unknown> | null>;
+	/** The rows the file holds (its header's count, or fewer when it is cut short). */
+	rowCount: number;
 	/** False when the file ends before the rows its header declares. */
 	complete: boolean;
 	encoding: string;
@@ -69,6 +72,7 @@ export function readDbf(
 	layer: string,
 	cpg: string | undefined,
 	defaultEncoding: string,
+	maxRows = Number.POSITIVE_INFINITY,
 ): DbfTable {
 	const warnings: string[] = [];
 	if (bytes.length < 32) throw damaged(layer, 'the .dbf is shorter than its header');
@@ -101,6 +105,7 @@ export function readDbf(
 		offset += length;
 	}
 	if (headerLength > bytes.length) throw damaged(layer, 'the .dbf is cut short inside its header');
+	// The header's count × record length, checked against the real size before it is trusted.
 	const available = Math.floor((bytes.length - headerLength) / Math.max(1, recordLength));
 	if (available < count) {
 		warnings.push(
@@ -108,7 +113,8 @@ export function readDbf(
 		);
 	}
 	const rows: Array<Record<string, unknown> | null> = [];
-	for (let r = 0; r < Math.min(count, available); r++) {
+	const rowCount = Math.min(count, available);
+	for (let r = 0; r < Math.min(rowCount, maxRows); r++) {
 		const base = headerLength + r * recordLength;
 		if (bytes[base] === 0x2a) {
 			rows.push(null); // deleted
@@ -129,6 +135,7 @@ export function readDbf(
 	return {
 		fields: fields.map((f) => f.name),
 		rows,
+		rowCount,
 		complete: available >= count,
 		encoding,
 		warnings,
