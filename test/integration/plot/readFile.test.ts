@@ -72,6 +72,29 @@ describe('Plot → Read File (through the n8n engine)', () => {
 		});
 	});
 
+	it("a file's warnings are said once, on its first item; each item keeps its own (issue 28)", async () => {
+		const { items, error } = await readFile([
+			fileItem('broken-missing-dbf.zip'),
+			fileItem('shx-padded-after-last-record.zip'),
+		]);
+		expect(error).toBeUndefined();
+		expect(items).toHaveLength(3 + 3);
+		expect(items.map((i) => i.json.warnings)).toEqual([
+			['Layer "fazendas" has no .dbf: its features have no attributes'],
+			[],
+			[],
+			[],
+			[],
+			[],
+		]);
+		// the padded .shp read at its .shx offsets
+		expect(items.slice(3).map((i) => (i.json.properties as IDataObject).Name)).toEqual([
+			'Fazenda São João',
+			'Sítio Boa Esperança',
+			'Lote Três Irmãos',
+		]);
+	});
+
 	it('the binary field is named in Input Binary Field', async () => {
 		const { items, error } = await readFile([fileItem('plots.geojson', {}, 'attachment_0')], {
 			binaryPropertyName: 'attachment_0',
