@@ -72,7 +72,9 @@ export function positionCount(geometry: Geometry): number {
 			return sum(geometry.coordinates, (p) => sum(p, len));
 		case 'GeometryCollection':
 			// Nesting is bounded before this (MAX_JSON_DEPTH in GeoJSON, the XML depth in KML).
-			return sum(geometry.geometries, (g) => positionCount(g as Geometry));
+			return sum(geometry.geometries, (g) =>
+				typeof g === 'object' && g !== null ? positionCount(g as Geometry) : 0,
+			);
 		default:
 			return 0;
 	}

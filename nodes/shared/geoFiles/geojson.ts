@@ -142,12 +142,11 @@ function collect(value: unknown, where: string, reading: Reading, depth: number)
 		geometry = null;
 	}
 	if (geometry) {
+		// Counted before the positions are copied (a count, not a walk that builds).
+		reading.budget?.takePositions(positionCount(geometry));
 		try {
-			// Counted before the positions are copied (a count, not a walk that builds).
-			reading.budget?.takePositions(positionCount(geometry));
 			geometry = flat2d(foldCollection(geometry, featureWarnings));
-		} catch (error) {
-			if (error instanceof GeoFileError) throw error;
+		} catch {
 			featureWarnings.push(`The coordinates of ${where} are not GeoJSON positions`);
 			geometry = null;
 		}

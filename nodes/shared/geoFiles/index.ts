@@ -35,9 +35,9 @@ function unknownFormat(fileName: string, what: string): GeoFileError {
 const extension = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
 
-// The XML readers take the read's OutputBudget once they count their positions (their
-// engineer passes `budget` to readKmlDocument / readGpxDocument here).
-function fromXml(text: string, fileName: string, options: GeoFileOptions, _budget: OutputBudget) {
+// The XML readers are to count their positions in the read's OutputBudget too: readGeoFile
+// creates it (`budget`), to be passed here and on to readKmlDocument / readGpxDocument.
+function fromXml(text: string, fileName: string, options: GeoFileOptions) {
 	// The root element decides (the extension may be wrong or missing).
 	const doc = parseXml(text, fileName);
 	const root = rootName(doc);
@@ -188,7 +188,7 @@ export function readGeoFile(
 			(bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 		const text = utf16 ? xmlText(bytes) : new TextDecoder('utf-8').decode(bytes);
 		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
-		if (start === '<') read = fromXml(xmlText(bytes), fileName, options, budget);
+		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
 		else if (start === '{' || start === '[') {
 			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures, budget);
 			read = {

@@ -89,17 +89,14 @@ interface Outer {
 
 /** The box of a ring: [minX, minY, maxX, maxY]. */
 function ringBox(ring: Position[]): [number, number, number, number] {
-	let minX = Infinity;
-	let minY = Infinity;
-	let maxX = -Infinity;
-	let maxY = -Infinity;
-	for (const [x, y] of ring) {
-		if (x < minX) minX = x;
-		if (y < minY) minY = y;
-		if (x > maxX) maxX = x;
-		if (y > maxY) maxY = y;
+	const box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+	for (const p of ring) {
+		box[0] = Math.min(box[0], p[0]);
+		box[1] = Math.min(box[1], p[1]);
+		box[2] = Math.max(box[2], p[0]);
+		box[3] = Math.max(box[3], p[1]);
 	}
-	return [minX, minY, maxX, maxY];
+	return box;
 }
 
 /** Rings of a `.shp` polygon as GeoJSON polygons (RFC 7946 winding). */
