@@ -246,16 +246,18 @@ function unpack(bytes: Uint8Array, fileName: string, entry: ZipEntry, dataEnd: n
 		if (out.length > entry.size) throw producedMore(fileName, entry);
 		return out;
 	}
-	const chunks: Uint8Array[] = [];
+	// Written into one buffer of the declared size (within the budget, checked before): the
+	// inflated bytes are never held twice.
+	const out = new Uint8Array(entry.size);
 	let produced = 0;
 	let over = false;
 	const inflater = new Inflate((chunk) => {
-		produced += chunk.length;
-		if (produced > entry.size) {
+		if (produced + chunk.length > entry.size) {
 			over = true;
 			throw producedMore(fileName, entry);
 		}
-		chunks.push(chunk);
+		out.set(chunk, produced);
+		produced += chunk.length;
 	});
 	try {
 		for (let from = 0; from < data.length; from += CHUNK) {
@@ -266,14 +268,7 @@ function unpack(bytes: Uint8Array, fileName: string, entry: ZipEntry, dataEnd: n
 		if (over) throw producedMore(fileName, entry);
 		throw cannotOpen(fileName, `the entry "${entry.name}": ${(error as Error).message}`);
 	}
-	if (chunks.length === 1) return chunks[0];
-	const out = new Uint8Array(produced);
-	let offset = 0;
-	for (const chunk of chunks) {
-		out.set(chunk, offset);
-		offset += chunk.length;
-	}
-	return out;
+	return produced === out.length ? out : out.slice(0, produced);
 }
 
 const skipped = (name: string) =>
