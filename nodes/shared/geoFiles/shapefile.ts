@@ -115,12 +115,17 @@ export function assembleRings(rings: Position[][]): Position[][][] {
 		const bySize = outers
 			.map((o, i) => ({ o, i }))
 			.sort((a, b) => a.o.area - b.o.area || a.i - b.i);
-		const index = new Flatbush(bySize.length);
-		for (const { o } of bySize) index.add(...ringBox(o.ring));
-		index.finish();
+		// A few outer rings (most records) are tested directly; more go through the index.
+		const everyOne = bySize.map((_, k) => k);
+		let index: Flatbush | undefined;
+		if (bySize.length > 4) {
+			index = new Flatbush(bySize.length);
+			for (const { o } of bySize) index.add(...ringBox(o.ring));
+			index.finish();
+		}
 		for (const hole of holes) {
 			const [x, y] = hole[0];
-			const candidates = index.search(x, y, x, y).sort((a, b) => a - b);
+			const candidates = index ? index.search(x, y, x, y).sort((a, b) => a - b) : everyOne;
 			const best = candidates.map((k) => bySize[k].o).find((o) => ringContains(o.ring, hole[0]));
 			if (best) best.holes.push(hole.slice().reverse());
 			else lone.push({ ring: hole, area: ringArea2(hole), holes: [] });

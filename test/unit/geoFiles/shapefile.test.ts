@@ -185,6 +185,18 @@ describe('Shapefile: rings matched through a box index', () => {
 			expect(middlePolygon[1][0]).toEqual([4, 4]);
 		}
 	});
+	it('more outer rings than are tested directly (the box index): six concentric rings, each hole in its annulus', () => {
+		const sizes = [12, 2, 8, 4, 10, 6];
+		const outers = sizes.map((h) => square(-h, -h, 2 * h, true));
+		const holes = sizes.map((h) => square(h - 1.5, 0, 0.5, false));
+		const polygons = assembleRings([...holes, ...outers]);
+		expect(polygons).toHaveLength(6);
+		for (const polygon of polygons) {
+			const h = -polygon[0][0][0];
+			expect(polygon).toHaveLength(2);
+			expect(polygon[1][0][0]).toBe(h - 1.5);
+		}
+	});
 	it('a hole inside no outer ring (its box in none) is an outer ring of its own', () => {
 		const polygons = assembleRings([square(0, 0, 1, true), square(5, 5, 1, false)]);
 		expect(polygons).toHaveLength(2);
