@@ -72,6 +72,7 @@ function fromZip(
 	fileName: string,
 	options: GeoFileOptions,
 	budget: OutputBudget,
+	layerWarnings: FileWarnings,
 ) {
 	const wanted = (name: string) => /\.(shp|shx|dbf|prj|cpg|kml)$/i.test(name);
 	const zip = readZip(bytes, fileName, wanted, options.maxUncompressedBytes);
@@ -81,6 +82,9 @@ function fromZip(
 	if (shps.length > 0) {
 		if (kmls.length > 0)
 			warnings.push(`The zip also holds KML (${someNames(kmls)}), which was not read`);
+		// Said straight into the file's bounded warnings (a zip of thousands of layers never
+		// holds a warning per layer beyond the cap).
+		layerWarnings.addAll(warnings);
 		const features: XmlFeature[] = [];
 		const layerNames = new Set<string>();
 		const stems = byStem(zip.files);
@@ -103,8 +107,8 @@ function fromZip(
 				// Maximum Features across the layers: reading stops at the first record over it.
 				{ budget, maxRecords: options.maxFeatures - features.length },
 			);
-			warnings.push(...layer.warnings);
-			if (layer.features.length === 0) warnings.push(`Layer "${name}" is empty (no features)`);
+			layerWarnings.addAll(layer.warnings);
+			if (layer.features.length === 0) layerWarnings.add(`Layer "${name}" is empty (no features)`);
 			for (const f of layer.features) {
 				features.push({
 					layer: name,
@@ -115,7 +119,7 @@ function fromZip(
 				});
 			}
 		}
-		return { format: 'shapefile' as GeoFormat, features, warnings };
+		return { format: 'shapefile' as GeoFormat, features, warnings: [] };
 	}
 	if (kmls.length > 0) {
 		// Google Earth's main file is doc.kml; otherwise the first .kml at the top level.
@@ -165,11 +169,12 @@ export function readGeoFile(
 	const options = { ...DEFAULT_OPTIONS, ...given };
 	// What this one file may give (positions), counted by every reader.
 	const budget = new OutputBudget(fileName, options);
+	const fileWarnings = new FileWarnings();
 	if (bytes.length > options.maxFileBytes)
 		throw tooLarge(fileName, bytes.length, options.maxFileBytes);
 	if (bytes.length === 0) throw unknownFormat(fileName, 'the file is empty');
 	let read: { format: GeoFormat; features: XmlFeature[]; warnings: string[] };
-	if (isZip(bytes)) read = fromZip(bytes, fileName, options, budget);
+	if (isZip(bytes)) read = fromZip(bytes, fileName, options, budget, fileWarnings);
 	else if (
 		bytes.length >= 4 &&
 		bytes[0] === 0 &&
@@ -211,7 +216,6 @@ export function readGeoFile(
 		// passes it, KML and GPX once the document is parsed (bounded by the size limits).
 		throw tooManyFeatures(fileName, options.maxFeatures);
 	}
-	const fileWarnings = new FileWarnings();
 	fileWarnings.addAll(read.warnings);
 	const warnings = fileWarnings.list();
 	if (read.features.length === 0) {
