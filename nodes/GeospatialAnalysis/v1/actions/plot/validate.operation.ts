@@ -24,7 +24,7 @@ import {
 
 const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
-const MIN_OVERLAP_FIELD = 'Minimum Overlap (M²)';
+const MIN_OVERLAP_FIELD = 'Minimum Overlap (Square Meters)';
 
 export const description = updateDisplayOptions(displayOptions, [
 	noticeField(
@@ -89,7 +89,7 @@ export const description = updateDisplayOptions(displayOptions, [
 			],
 		},
 		{
-			displayName: 'Minimum Overlap (M²)',
+			displayName: 'Minimum Overlap (Square Meters)',
 			name: 'minOverlapM2',
 			type: 'number',
 			default: DEFAULT_MIN_OVERLAP_M2,
