@@ -17,13 +17,91 @@ import {
 	validateFeatures,
 } from '../geometry';
 
-export type GeometrySource = 'geoJson' | 'latLon' | 'wkt';
+/**
+ * Where an item's geometry comes from: a mapped GeoJSON, latitude/longitude or WKT field, or
+ * (`item`, version 3's default) the field of the item that holds one (`findItemGeometry`).
+ */
+export type GeometrySource = 'geoJson' | 'latLon' | 'wkt' | 'item';
 
 export interface GeometryValues {
 	geoJson?: unknown;
 	latitude?: unknown;
 	longitude?: unknown;
 	wkt?: unknown;
+	/** The item's JSON, for the source `item`. */
+	item?: unknown;
+}
+
+/**
+ * The fields the source `item` looks for, in this order: the first one present (not empty)
+ * is read. `geometry` is Read File's output (a GeoJSON geometry), `geojson_features` a plot
+ * of the service (Register's, Get's output); `geojson`, `wkt` and `latitude` + `longitude`
+ * are the names the mapped fields default to.
+ */
+export const ITEM_GEOMETRY_FIELDS = [
+	'geometry',
+	'geojson',
+	'geojson_features',
+	'wkt',
+	'latitude',
+	'longitude',
+] as const;
+
+/** What the source `item` looks for, as the field's description and the errors say it. */
+export const ITEM_GEOMETRY_LOOKED_FOR =
+	'"geometry" (as Read File outputs it), "geojson" (GeoJSON), "geojson_features" (a registered plot), "wkt" (Well-Known Text), or "latitude" and "longitude" (decimal degrees)';
+
+const isEmpty = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+/** The item's own value of a field (never one inherited from Object.prototype). */
+function own(item: Record<string, unknown>, name: string): unknown {
+	return Object.prototype.hasOwnProperty.call(item, name) ? item[name] : undefined;
+}
+
+/** Where the source `item` found the geometry: the source it reads as, the field, the values. */
+export type FoundGeometry =
+	| { source: 'geoJson' | 'wkt' | 'latLon'; field: string; values: GeometryValues }
+	| { source: undefined; failure: InputFailure };
+
+/**
+ * The geometry field of an item (the source `item`): the first of ITEM_GEOMETRY_FIELDS that is
+ * present and not empty — `geometry` and `geojson` read as GeoJSON, `geojson_features` as the
+ * plot's features (a FeatureCollection, as Export reads a plot), `wkt` as WKT, `latitude` and
+ * `longitude` as a point. Only that field is read (not the item's `properties`): what is sent
+ * is what the user would map. Pure.
+ */
+export function findItemGeometry(item: unknown): FoundGeometry {
+	const json =
+		typeof item === 'object' && item !== null && !Array.isArray(item)
+			? (item as Record<string, unknown>)
+			: {};
+	for (const field of ['geometry', 'geojson'])
+		if (!isEmpty(own(json, field)))
+			return { source: 'geoJson', field, values: { geoJson: own(json, field) } };
+	const features = own(json, 'geojson_features');
+	if (!isEmpty(features)) {
+		const geoJson = Array.isArray(features) ? { type: 'FeatureCollection', features } : features;
+		return { source: 'geoJson', field: 'geojson_features', values: { geoJson } };
+	}
+	if (!isEmpty(own(json, 'wkt')))
+		return { source: 'wkt', field: 'wkt', values: { wkt: own(json, 'wkt') } };
+	const latitude = own(json, 'latitude');
+	const longitude = own(json, 'longitude');
+	if (!isEmpty(latitude) || !isEmpty(longitude))
+		return { source: 'latLon', field: 'latitude', values: { latitude, longitude } };
+	const present = ITEM_GEOMETRY_FIELDS.filter((f) => own(json, f) !== undefined);
+	const empty =
+		present.length === 0
+			? 'the item has none of them'
+			: `${present.map((f) => `"${f}"`).join(', ')} ${present.length === 1 ? 'is' : 'are'} empty`;
+	return {
+		source: undefined,
+		failure: {
+			code: 'missing_geometry',
+			message: `the item has no geometry: Geometry Source "Found in the Item" looks for the field ${ITEM_GEOMETRY_LOOKED_FOR}, and ${empty}. Give the item one of these fields, or choose another Geometry Source and map the field that holds the geometry.`,
+		},
+	};
 }
 
 export interface ItemGeometryOptions {
@@ -62,10 +140,13 @@ interface InputFailure {
 	where?: Location;
 }
 
-/** One item's geometry, structured: the parse failure, or the validation of its features. */
+/**
+ * One item's geometry, structured: the parse failure, or the validation of its features.
+ * `source` is where it was read from (for the source `item`, the one found in the item).
+ */
 export type CheckedGeometry =
-	| { kind: 'unreadable'; failure: InputFailure }
-	| { kind: 'read'; validation: ValidationResult };
+	| { kind: 'unreadable'; failure: InputFailure; source?: GeometrySource }
+	| { kind: 'read'; validation: ValidationResult; source?: GeometrySource };
 
 /**
  * Parses the chosen source and validates (and repairs, when asked) the features; never
@@ -77,6 +158,11 @@ export function checkItemGeometry(
 	values: GeometryValues,
 	options: ItemGeometryOptions = {},
 ): CheckedGeometry {
+	if (source === 'item') {
+		const found = findItemGeometry(values.item);
+		if (found.source === undefined) return { kind: 'unreadable', failure: found.failure };
+		return { ...checkItemGeometry(found.source, found.values, options), source: found.source };
+	}
 	let parsed: { features: unknown[]; crs?: unknown };
 	try {
 		if (source === 'geoJson') {
