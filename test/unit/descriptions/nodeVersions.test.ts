@@ -356,9 +356,8 @@ describe('version 3: the geometry found in the item', () => {
 		const rest = (d: INodeTypeDescription) => d.properties.filter((p) => !changed.has(p.name));
 		expect(rest(v3)).toEqual(rest(v2));
 		expect(v3.properties.map((p) => p.name)).toEqual(v2.properties.map((p) => p.name));
-		const { properties: _p3, version: _n3, ...other3 } = v3;
-		const { properties: _p2, version: _n2, ...other2 } = v2;
-		expect(other3).toEqual(other2);
+		const other = (d: INodeTypeDescription) => ({ ...d, properties: [], version: 0 });
+		expect(other(v3)).toEqual(other(v2));
 	});
 
 	it('the tool variant of version 3 tells the model what version 2 does', () => {
