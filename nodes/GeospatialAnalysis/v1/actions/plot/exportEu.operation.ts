@@ -24,7 +24,10 @@ import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
 import { checkItemGeometry, describeItemGeometry } from '../../../../shared/plots/geometrySource';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	checkGeometryOfItem,
+	geometrySourceFields,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import { repairGeometryOption } from './plotFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['exportEu'] } };
