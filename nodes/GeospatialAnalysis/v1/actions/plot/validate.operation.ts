@@ -14,7 +14,10 @@ import type { FieldProblem, RowInput } from '../../../../shared/plots/plotReport
 import { validateRows } from '../../../../shared/plots/plotValidation';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	checkGeometryOfItem,
+	geometrySourceFields,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,
