@@ -49,15 +49,25 @@ export const ITEM_GEOMETRY_FIELDS = [
 
 /** What the source `item` looks for, as the field's description and the errors say it. */
 export const ITEM_GEOMETRY_LOOKED_FOR =
-	'"geometry" (as Read File outputs it), "geojson" (GeoJSON), "geojson_features" (a registered plot), "wkt" (Well-Known Text), or "latitude" and "longitude" (decimal degrees)';
+	'"geometry" (as Read File outputs it), "geojson" (GeoJSON), "geojson_features" (a registered plot), "wkt" (Well-Known Text), or "latitude" and "longitude" (decimal degrees), in any letter case';
 
 const isEmpty = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
-/** The item's own value of a field (never one inherited from Object.prototype). */
-function own(item: Record<string, unknown>, name: string): unknown {
-	return Object.prototype.hasOwnProperty.call(item, name) ? item[name] : undefined;
+/**
+ * The item's own field of this name (never one inherited from Object.prototype): the exact
+ * name, else the one field whose name differs only in letter case ("Latitude", "WKT"); none
+ * when several do.
+ */
+function fieldOf(item: Record<string, unknown>, name: string): string | undefined {
+	if (Object.prototype.hasOwnProperty.call(item, name)) return name;
+	const matches = Object.keys(item).filter((key) => key.toLowerCase() === name);
+	return matches.length === 1 ? matches[0] : undefined;
 }
+
+/** Well-Known Text, as a text field named "geometry" often holds (e.g. a GIS export as CSV). */
+const LOOKS_LIKE_WKT =
+	/^\s*(?:SRID=\d+\s*;\s*)?(?:POINT|POLYGON|MULTIPOLYGON|MULTIPOINT|LINESTRING|MULTILINESTRING|GEOMETRYCOLLECTION)\b/i;
 
 /** Where the source `item` found the geometry: the source it reads as, the field, the values. */
 export type FoundGeometry =
@@ -66,31 +76,47 @@ export type FoundGeometry =
 
 /**
  * The geometry field of an item (the source `item`): the first of ITEM_GEOMETRY_FIELDS that is
- * present and not empty — `geometry` and `geojson` read as GeoJSON, `geojson_features` as the
- * plot's features (a FeatureCollection, as Export reads a plot), `wkt` as WKT, `latitude` and
- * `longitude` as a point. Only that field is read (not the item's `properties`): what is sent
- * is what the user would map. Pure.
+ * present and not empty (its name in any letter case) — `geometry` and `geojson` read as
+ * GeoJSON (or as WKT when they hold WKT text), `geojson_features` as the plot's features (a
+ * FeatureCollection, as Export reads a plot), `wkt` as WKT, `latitude` and `longitude` as a
+ * point. Only that field is read (not the item's `properties`): what is sent is what the user
+ * would map. Pure.
  */
 export function findItemGeometry(item: unknown): FoundGeometry {
 	const json =
 		typeof item === 'object' && item !== null && !Array.isArray(item)
 			? (item as Record<string, unknown>)
 			: {};
-	for (const field of ['geometry', 'geojson'])
-		if (!isEmpty(own(json, field)))
-			return { source: 'geoJson', field, values: { geoJson: own(json, field) } };
-	const features = own(json, 'geojson_features');
-	if (!isEmpty(features)) {
-		const geoJson = Array.isArray(features) ? { type: 'FeatureCollection', features } : features;
-		return { source: 'geoJson', field: 'geojson_features', values: { geoJson } };
+	const found: Partial<Record<(typeof ITEM_GEOMETRY_FIELDS)[number], string>> = {};
+	for (const name of ITEM_GEOMETRY_FIELDS) found[name] = fieldOf(json, name);
+	const value = (name: (typeof ITEM_GEOMETRY_FIELDS)[number]) => {
+		const field = found[name];
+		return field === undefined ? undefined : json[field];
+	};
+	for (const name of ['geometry', 'geojson'] as const) {
+		const field = found[name];
+		const geoJson = value(name);
+		if (field === undefined || isEmpty(geoJson)) continue;
+		if (typeof geoJson === 'string' && LOOKS_LIKE_WKT.test(geoJson))
+			return { source: 'wkt', field, values: { wkt: geoJson } };
+		return { source: 'geoJson', field, values: { geoJson } };
 	}
-	if (!isEmpty(own(json, 'wkt')))
-		return { source: 'wkt', field: 'wkt', values: { wkt: own(json, 'wkt') } };
-	const latitude = own(json, 'latitude');
-	const longitude = own(json, 'longitude');
+	const features = value('geojson_features');
+	if (found.geojson_features !== undefined && !isEmpty(features)) {
+		const geoJson = Array.isArray(features) ? { type: 'FeatureCollection', features } : features;
+		return { source: 'geoJson', field: found.geojson_features, values: { geoJson } };
+	}
+	if (found.wkt !== undefined && !isEmpty(value('wkt')))
+		return { source: 'wkt', field: found.wkt, values: { wkt: value('wkt') } };
+	const latitude = value('latitude');
+	const longitude = value('longitude');
 	if (!isEmpty(latitude) || !isEmpty(longitude))
-		return { source: 'latLon', field: 'latitude', values: { latitude, longitude } };
-	const present = ITEM_GEOMETRY_FIELDS.filter((f) => own(json, f) !== undefined);
+		return {
+			source: 'latLon',
+			field: found.latitude ?? found.longitude ?? 'latitude',
+			values: { latitude, longitude },
+		};
+	const present = ITEM_GEOMETRY_FIELDS.flatMap((name) => found[name] ?? []);
 	const empty =
 		present.length === 0
 			? 'the item has none of them'

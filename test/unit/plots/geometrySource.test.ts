@@ -254,6 +254,19 @@ describe('Geometry Source "Found in the Item" (version 3): findItemGeometry', ()
 			'latLon',
 			'latitude',
 		],
+		[
+			"a sheet's headers in other letter case",
+			{ Latitude: '6.8', LONGITUDE: '-5.2' },
+			'latLon',
+			'Latitude',
+		],
+		["a GIS export's WKT column", { WKT: 'POINT (-47.1 -15.1)' }, 'wkt', 'WKT'],
+		[
+			'WKT text in "geometry"',
+			{ geometry: 'SRID=4326;POLYGON ((0 0, 1 0, 1 1, 0 0))' },
+			'wkt',
+			'geometry',
+		],
 	])('%s', (_, item, source, field) => {
 		const found = findItemGeometry(item);
 		expect(found.source).toBe(source);
@@ -302,6 +315,16 @@ describe('Geometry Source "Found in the Item" (version 3): findItemGeometry', ()
 		expect(readItemGeometry(4, 'item', { item }).errors).toEqual([
 			expect.stringMatching(/^Item 4: the item has no geometry/),
 		]);
+	});
+
+	it('two fields differing only in letter case: neither is guessed', () => {
+		const found = findItemGeometry({ Latitude: '6.8', LATITUDE: '7.1', longitude: '-5.2' });
+		// read as latitude/longitude with the latitude empty, so the error names it
+		expect(found).toEqual({
+			source: 'latLon',
+			field: 'longitude',
+			values: { latitude: undefined, longitude: '-5.2' },
+		});
 	});
 
 	it("a field inherited from Object.prototype is not the item's own", () => {
