@@ -24,7 +24,8 @@
  * failed. Every panel and canvas is saved as a PNG under `N8N_E2E_ARTIFACTS` (default
  * `<repo>/.e2e-artifacts`, gitignored) / browser / <n8n version>.
  *
- * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_CHROMIUM (default /usr/bin/chromium).
+ * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows (not
+ * every panel and example); N8N_E2E_CHROMIUM (default /usr/bin/chromium).
  */
 const fs = require('fs');
 const os = require('os');
@@ -338,6 +339,10 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		});
 		if (!started) return;
 
+		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
+			await runFlowChecks({ page, inst, seen, save, test, tag });
+			return;
+		}
 		// every operation at its defaults, and the node after each (the output schema)
 		const types = await n8n.rest(inst, 'GET', '/types/nodes.json');
 		if (types.status !== 200) throw new Error(`/types/nodes.json: ${types.status}`);
@@ -538,11 +543,13 @@ async function executeFromEditor(page, nodeId) {
 		.waitFor({ timeout: 120000 });
 }
 
+/** The open panel's output side (n8n 2.x: `output-panel` wraps the run data). */
+const OUTPUT_PANEL = '[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]';
+const outputPanel = (page) => page.locator(OUTPUT_PANEL).first();
+
 /** Switches the open panel's output to a display mode (table, json, binary, schema). */
 async function outputMode(page, mode) {
-	const modes = page.locator(
-		'[data-test-id="ndv-output-panel"] [data-test-id="ndv-run-data-display-mode"]',
-	);
+	const modes = outputPanel(page).locator('[data-test-id="ndv-run-data-display-mode"]');
 	await modes.first().waitFor({ timeout: 30000 });
 	const option = modes.locator(`[data-test-id="radio-button-${mode}"]`).first();
 	if (await option.count()) await option.click();
@@ -555,9 +562,7 @@ async function outputMode(page, mode) {
 
 /** The column names of the output panel's table, in the order shown. */
 async function tableColumns(page) {
-	const headers = page.locator(
-		'[data-test-id="ndv-output-panel"] [data-test-id="ndv-data-container"] table thead th',
-	);
+	const headers = outputPanel(page).locator('[data-test-id="ndv-data-container"] table thead th');
 	await headers.first().waitFor({ timeout: 30000 });
 	return (await headers.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
 }
@@ -583,17 +588,16 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 		await executeFromEditor(page, flow.validate.id);
 		await save('read-file-to-validate-run');
 		await openPanel(page, inst, id, flow.validate.id);
+		await save('validate-panel');
 		const { panel } = await issueBadges(page);
 		if (panel) throw new Error(`${panel} issue badge(s) in Validate's panel`);
 		await outputMode(page, 'table');
 		const columns = await tableColumns(page);
 		await save('validate-table-view');
-		const text = await page.locator('[data-test-id="ndv-output-panel"]').first().innerText();
+		const text = await outputPanel(page).innerText();
 		if (/has no geometry/.test(text))
 			throw new Error('a row says it has no geometry: the default source did not find it');
-		const row = page.locator(
-			'[data-test-id="ndv-output-panel"] [data-test-id="ndv-data-container"] table tbody tr',
-		);
+		const row = outputPanel(page).locator('[data-test-id="ndv-data-container"] table tbody tr');
 		const box = await row.first().boundingBox();
 		console.log(
 			`# browser: Validate's Table view columns: ${columns.join(', ')}; first row ${box ? Math.round(box.height) : '?'} px tall`,
@@ -621,10 +625,9 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 		await openCanvas(page, inst, id);
 		await executeFromEditor(page, 'export-eu');
 		await openPanel(page, inst, id, 'export-eu');
+		await save('export-panel');
 		await outputMode(page, 'binary');
-		const view = page.locator(
-			'[data-test-id="ndv-output-panel"] [data-test-id="ndv-view-binary-data"]',
-		);
+		const view = outputPanel(page).locator('[data-test-id="ndv-view-binary-data"]');
 		await view
 			.first()
 			.waitFor({ timeout: 30000 })
@@ -632,7 +635,7 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 		await save('export-binary');
 		if ((await view.count()) === 0)
 			throw new Error('the exported file offers no View (download only)');
-		const panelText = await page.locator('[data-test-id="ndv-output-panel"]').first().innerText();
+		const panelText = await outputPanel(page).innerText();
 		if (!/\.geojson/.test(panelText))
 			throw new Error(`no .geojson file name shown: ${panelText.slice(0, 300)}`);
 		await view.first().click();
