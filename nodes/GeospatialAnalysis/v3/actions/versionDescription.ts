@@ -6,11 +6,11 @@ import { versionDescription as v2 } from '../../v2/actions/versionDescription';
 
 /**
  * Version 3 of the action node: version 2's description (and, through it, version 1's
- * operations: the same router and execute code) with one changed default:
+ * operations: the same router and execute code) with two changed defaults:
  * - Geometry Source (Plot → Register, Validate, Export for EU with Input "Geometry Fields",
  *   Protected Area → Check) gains "Found in the Item", its default: the item's `geometry`
- *   field (what Read File outputs), else `geojson`, else `wkt`, else `latitude` and
- *   `longitude` (plots/geometrySource.ts, findItemGeometry). So Read File → Validate /
+ *   field (what Read File outputs), else `geojson`, `geojson_features`, `wkt`, or `latitude`
+ *   and `longitude` (plots/geometrySource.ts, findItemGeometry). So Read File → Validate /
  *   Register and a sheet of latitude/longitude rows work without a field edited;
  * - Export for EU: Input "Geometry Fields" by default, which with "Found in the Item" reads
  *   Read File's `geometry` as well as a registered plot's `geojson_features` (what Input
@@ -22,6 +22,7 @@ import { versionDescription as v2 } from '../../v2/actions/versionDescription';
  *
  * Other changes made for version 3 read `getNode().typeVersion >= 3` where they run.
  */
+
 /** Export for EU's Input "Geometry Fields", as version 3 reads it by default. */
 const GEOMETRY_INPUT_V3 =
 	'The geometry of each item, as in Register: by default found in the item (Read File\'s "geometry", a registered plot\'s "geojson_features", "geojson", "wkt" or "latitude" and "longitude"), or a field you map';
