@@ -1,6 +1,7 @@
 /**
  * Version 3 of the action node at its defaults, through n8n's engine: Read File's items
- * (`{ geometry, properties, source, warnings }`) go into Validate, Register and Export for EU
+ * (`{ geometry, properties, source, warnings }`) go into Validate, Register, Export for EU and
+ * Protected Area → Check (by geometry)
  * without a field edited (Geometry Source "Found in the Item"); so does a sheet of latitude /
  * longitude rows, and Register's plots into Export. Each reads what version 2 reads with the
  * field mapped by hand.
@@ -127,6 +128,25 @@ describe('version 3 at its defaults: Read File → Validate / Register / Export 
 		);
 		expect(fileOf(v2.items[0])).toEqual(file);
 		expect(fake.log.count()).toBe(0);
+	});
+
+	it('Read File → Protected Area → Check (by geometry): the geometry sent as read', async () => {
+		const CHECKS = '/protected-areas/checks';
+		const { items, error } = await run(
+			3,
+			{ resource: 'protectedArea', operation: 'check', checkBy: 'geometry' },
+			read,
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((i) => i.pairedItem)).toEqual(read.map((_, item) => ({ item })));
+		const sent = fake.log
+			.entries()
+			.filter((e) => e.path === CHECKS)
+			.flatMap(
+				(e) =>
+					((e.body as IDataObject).geojson as { features: Array<{ geometry: unknown }> }).features,
+			);
+		expect(sent.map((f) => f.geometry)).toEqual(read.map((json) => json.geometry));
 	});
 
 	it('Register → Export for EU still connects at defaults (the plot\'s "geojson_features")', async () => {
