@@ -1,10 +1,9 @@
 /**
  * Version 3 of the action node at its defaults, through n8n's engine: Read File's items
  * (`{ geometry, properties, source, warnings }`) go into Validate, Register, Export for EU and
- * Protected Area → Check (by geometry)
- * without a field edited (Geometry Source "Found in the Item"); so does a sheet of latitude /
- * longitude rows, and Register's plots into Export. Each reads what version 2 reads with the
- * field mapped by hand.
+ * Protected Area → Check (by geometry) without a field edited (Geometry Source "Found in the
+ * Item"); so does a sheet of latitude / longitude rows, and Register's plots into Export.
+ * Each reads what version 2 reads with the field mapped by hand.
  */
 import { readFileSync } from 'fs';
 import { join } from 'path';
