@@ -2,6 +2,10 @@
 const assert = require('assert');
 
 const READ = 'Read Geo File';
+const workflow = require('./supplier-attachment-to-plots.json');
+
+/** The workflow's node of this name. */
+const node = (name) => workflow.nodes.find((n) => n.name === name);
 
 /** A binary file of an item: its text, or null when n8n stored it elsewhere (only its size shows). */
 function fileText(item, field = 'data') {
@@ -15,6 +19,21 @@ function fileText(item, field = 'data') {
 }
 
 module.exports = async (runData, ctx) => {
+	// the current version of the node, and Read File → Validate at defaults: Validate sets no
+	// field (Geometry Source "Found in the Item" reads Read File's geometry), Register only the
+	// plot fields from the file's attributes
+	for (const name of [READ, 'Validate Plots', 'Register Plots'])
+		assert.strictEqual(node(name).typeVersion, 3, `${name} on version 3`);
+	assert.deepStrictEqual(node('Validate Plots').parameters, {
+		resource: 'plot',
+		operation: 'validate',
+		options: {},
+	});
+	assert.ok(
+		!('geometrySource' in node('Register Plots').parameters),
+		'Register at the default source',
+	);
+
 	// Read File: one item per placemark of the KMZ, folder as layer, WGS84 polygons, attributes
 	const features = ctx.output(READ);
 	assert.deepStrictEqual(
@@ -39,10 +58,16 @@ module.exports = async (runData, ctx) => {
 	// every feature paired with the file's one item
 	for (const item of ctx.items(READ)) assert.deepStrictEqual(item.pairedItem, { item: 0 });
 
-	// Validate: the crossing boundary and the path are refused, the others valid
+	// Validate: the crossing boundary and the path are refused, the others valid; every row
+	// read from its geometry (none says it has no geometry)
 	const validated = ctx.output('Validate Plots');
+	for (const v of validated)
+		assert.ok(
+			!/has no geometry/.test(String(v.problem_summary)),
+			JSON.stringify(v.problem_summary),
+		);
 	assert.deepStrictEqual(
-		validated.map((v) => [v.properties.name, v.validation.valid]),
+		validated.map((v) => [v.properties.name, v.valid]),
 		[
 			['Talhão 1', true],
 			['Talhão 2', true],

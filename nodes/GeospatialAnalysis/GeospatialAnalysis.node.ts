@@ -12,6 +12,7 @@ import { router } from './v1/actions/router';
 import { versionDescription } from './v1/actions/versionDescription';
 import { loadOptions } from './v1/methods';
 import { versionDescription as versionDescriptionV2 } from './v2/actions/versionDescription';
+import { versionDescription as versionDescriptionV3 } from './v3/actions/versionDescription';
 
 const icon = {
 	light: 'file:../../icons/geospatialAnalysis.svg',
@@ -67,7 +68,7 @@ export class GeospatialAnalysisV1 extends GeospatialAnalysisVersion implements I
  * short actions, Max Tokens at the top of Job → Create with a limit by default, Wait for
  * Completion outputting Per-Plot Results by default, Request Timeout inside Options. Saved
  * workflows keep version 1 (n8n stores only non-default values, so changed defaults need a
- * new version); nodes added from the nodes panel get version 2.
+ * new version).
  */
 export class GeospatialAnalysisV2 extends GeospatialAnalysisVersion implements INodeType {
 	description: INodeTypeDescription = {
@@ -79,11 +80,27 @@ export class GeospatialAnalysisV2 extends GeospatialAnalysisVersion implements I
 	};
 }
 
+/**
+ * Version 3: version 2 with Geometry Source "Found in the Item" by default (the item's
+ * `geometry`, as Read File outputs it, else `geojson`, `wkt`, or `latitude` and `longitude`),
+ * so that Read File → Validate / Register / Export connect at defaults
+ * (v3/actions/versionDescription.ts). Nodes added from the nodes panel get version 3.
+ */
+export class GeospatialAnalysisV3 extends GeospatialAnalysisVersion implements INodeType {
+	description: INodeTypeDescription = {
+		...common,
+		icon,
+		subtitle,
+		usableAsTool: true,
+		...versionDescriptionV3,
+	};
+}
+
 export class GeospatialAnalysis extends VersionedNodeType {
 	constructor() {
-		const v2 = new GeospatialAnalysisV2();
+		const v3 = new GeospatialAnalysisV3();
 		// The node's name, icon and texts are those of its default (newest) version.
-		const { displayName, name, group } = v2.description;
+		const { displayName, name, group } = v3.description;
 		const baseDescription: INodeTypeBaseDescription = {
 			displayName,
 			name,
@@ -91,12 +108,13 @@ export class GeospatialAnalysis extends VersionedNodeType {
 			group,
 			subtitle,
 			description: nodeDescription,
-			defaultVersion: 2,
+			defaultVersion: 3,
 		};
 
 		const nodeVersions: IVersionedNodeType['nodeVersions'] = {
 			1: new GeospatialAnalysisV1(),
-			2: v2,
+			2: new GeospatialAnalysisV2(),
+			3: v3,
 		};
 
 		super(nodeVersions, baseDescription);

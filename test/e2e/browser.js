@@ -10,6 +10,13 @@
  *     (whose input panel shows the operation's output schema before anything has run);
  *   - every example (examples/*.json, as the suite imported them): the canvas, then the
  *     panel of every node.
+ * Then it runs, from the editor, two flows at the node's defaults (version 3):
+ *   - Read File → Validate (the nodes of examples/supplier-attachment-to-plots.json up to
+ *     Validate): Validate sets no field, every row is read from Read File's geometry, and its
+ *     output in Table view puts Validate's decision columns (valid, problem_count,
+ *     problem_summary) before the input's columns;
+ *   - Export for EU from items holding a geometry: the file offers View in the Binary view,
+ *     and the viewer shows it (a FeatureCollection).
  * It fails on an issue badge (on the canvas or in a panel), a console error or uncaught page
  * error, and any answer of 400 or more for the package's own files (icons, `/types`,
  * the `__schema__` files at `/schemas/<package>.<node>/…`). A console error for a resource of
@@ -17,7 +24,8 @@
  * failed. Every panel and canvas is saved as a PNG under `N8N_E2E_ARTIFACTS` (default
  * `<repo>/.e2e-artifacts`, gitignored) / browser / <n8n version>.
  *
- * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_CHROMIUM (default /usr/bin/chromium).
+ * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows (not
+ * every panel and example); N8N_E2E_CHROMIUM (default /usr/bin/chromium).
  */
 const fs = require('fs');
 const os = require('os');
@@ -331,6 +339,10 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		});
 		if (!started) return;
 
+		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
+			await runFlowChecks({ page, inst, seen, save, test, tag });
+			return;
+		}
 		// every operation at its defaults, and the node after each (the output schema)
 		const types = await n8n.rest(inst, 'GET', '/types/nodes.json');
 		if (types.status !== 200) throw new Error(`/types/nodes.json: ${types.status}`);
@@ -384,6 +396,9 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 			});
 		}
 
+		// Read File → Validate and Export for EU at defaults, run from the editor
+		await runFlowChecks({ page, inst, seen, save, test, tag });
+
 		// the examples: canvas, then every node's panel
 		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {
 			const wid = w.imported.id;
@@ -418,6 +433,221 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		if (context) await context.close().catch(() => {});
 		fs.rmSync(profile, { recursive: true, force: true });
 	}
+}
+
+/** Validate's own columns, which Table view shows before the input's (version 3). */
+const DECISION_COLUMNS = ['valid', 'problem_count', 'problem_summary'];
+/** The columns of Read File's items. */
+const READ_FILE_COLUMNS = ['geometry', 'properties', 'source', 'warnings'];
+const READ_EXAMPLE = 'examples/supplier-attachment-to-plots.json';
+
+/**
+ * The Read File example's nodes up to Validate (Manual Trigger → the KMZ → Read File →
+ * Validate), as the example has them: Validate at its defaults is what the user gets.
+ */
+function readFileToValidateWorkflow() {
+	const example = JSON.parse(fs.readFileSync(path.join(n8n.REPO_ROOT, READ_EXAMPLE), 'utf8'));
+	const keep = new Set();
+	let name = example.nodes.find((x) => x.type === 'n8n-nodes-base.manualTrigger').name;
+	const connections = {};
+	while (name) {
+		keep.add(name);
+		if (name === 'Validate Plots') break;
+		const next = example.connections[name]?.main?.[0]?.[0]?.node;
+		if (next) connections[name] = { main: [[{ node: next, type: 'main', index: 0 }]] };
+		name = next;
+	}
+	const nodes = example.nodes.filter((x) => keep.has(x.name));
+	const validate = nodes.find((x) => x.name === 'Validate Plots');
+	if (!validate) throw new Error(`${READ_EXAMPLE}: no path from the trigger to "Validate Plots"`);
+	return {
+		workflow: {
+			name: 'Browser check: Read File → Validate at defaults',
+			nodes,
+			connections,
+			settings: { executionOrder: 'v1' },
+		},
+		validate,
+		read: nodes.find((x) => x.name === 'Read Geo File'),
+	};
+}
+
+/** Items holding a plot's geometry, country and name → Export for EU at its defaults. */
+function exportWorkflow() {
+	const ring = [
+		[-47.100001, -15.100001],
+		[-47.090001, -15.100001],
+		[-47.090001, -15.090001],
+		[-47.100001, -15.090001],
+		[-47.100001, -15.100001],
+	];
+	const assignment = (id, name, value, type) => ({ id, name, value, type });
+	const nodes = [
+		{
+			id: 'export-trigger',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'export-plot',
+			name: 'Plot',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+			parameters: {
+				assignments: {
+					assignments: [
+						assignment(
+							'e2e-geometry',
+							'geometry',
+							`={{ ${JSON.stringify({ type: 'Polygon', coordinates: [ring] })} }}`,
+							'object',
+						),
+						assignment('e2e-country', 'country', 'BR', 'string'),
+						assignment('e2e-name', 'plot_name', 'Talhão 1', 'string'),
+					],
+				},
+				options: {},
+			},
+		},
+		{
+			id: 'export-eu',
+			name: 'Export for EU',
+			type: ACTION,
+			typeVersion: 3,
+			position: [440, 0],
+			parameters: { resource: 'plot', operation: 'exportEu' },
+		},
+	];
+	const connections = {
+		'Manual Trigger': { main: [[{ node: 'Plot', type: 'main', index: 0 }]] },
+		Plot: { main: [[{ node: 'Export for EU', type: 'main', index: 0 }]] },
+	};
+	return {
+		name: 'Browser check: Export for EU, viewed',
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** Runs the open workflow from the editor and waits until this node shows its success. */
+async function executeFromEditor(page, nodeId) {
+	await page.locator('[data-test-id="execute-workflow-button"]').first().click();
+	await page
+		.locator(`.vue-flow__node[data-id="${nodeId}"] [data-test-id="canvas-node-status-success"]`)
+		.first()
+		.waitFor({ timeout: 120000 });
+}
+
+/** The open panel's output side (n8n 2.x: `output-panel` wraps the run data). */
+const OUTPUT_PANEL = '[data-test-id="output-panel"], [data-test-id="ndv-output-panel"]';
+const outputPanel = (page) => page.locator(OUTPUT_PANEL).first();
+
+/** Switches the open panel's output to a display mode (table, json, binary, schema). */
+async function outputMode(page, mode) {
+	const modes = outputPanel(page).locator('[data-test-id="ndv-run-data-display-mode"]');
+	await modes.first().waitFor({ timeout: 30000 });
+	const option = modes.locator(`[data-test-id="radio-button-${mode}"]`).first();
+	if (await option.count()) await option.click();
+	else
+		await modes
+			.getByText(new RegExp(`^${mode}$`, 'i'))
+			.first()
+			.click();
+}
+
+/** The column names of the output panel's table, in the order shown. */
+async function tableColumns(page) {
+	const headers = outputPanel(page).locator('[data-test-id="ndv-data-container"] table thead th');
+	await headers.first().waitFor({ timeout: 30000 });
+	return (await headers.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+/** Read File → Validate and Export for EU at version 3's defaults, run from the editor. */
+async function runFlowChecks({ page, inst, seen, save, test, tag }) {
+	const flow = readFileToValidateWorkflow();
+	await test(`${tag} browser: Read File → Validate at defaults (version 3), Validate's Table view`, async () => {
+		const mark = markOf(seen);
+		for (const x of [flow.read, flow.validate])
+			if (x.typeVersion !== 3) throw new Error(`"${x.name}" is on version ${x.typeVersion}, not 3`);
+		const set = Object.keys(flow.validate.parameters).filter(
+			(k) => !['resource', 'operation', 'options'].includes(k),
+		);
+		if (set.length) throw new Error(`Validate is not at its defaults: it sets ${set.join(', ')}`);
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', flow.workflow);
+		if (created.status !== 200)
+			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
+		const id = (created.json.data || created.json).id;
+		await openCanvas(page, inst, id);
+		const { canvas } = await issueBadges(page);
+		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas at defaults`);
+		await executeFromEditor(page, flow.validate.id);
+		await save('read-file-to-validate-run');
+		await openPanel(page, inst, id, flow.validate.id);
+		await save('validate-panel');
+		const { panel } = await issueBadges(page);
+		if (panel) throw new Error(`${panel} issue badge(s) in Validate's panel`);
+		await outputMode(page, 'table');
+		const columns = await tableColumns(page);
+		await save('validate-table-view');
+		const text = await outputPanel(page).innerText();
+		if (/has no geometry/.test(text))
+			throw new Error('a row says it has no geometry: the default source did not find it');
+		const row = outputPanel(page).locator('[data-test-id="ndv-data-container"] table tbody tr');
+		const box = await row.first().boundingBox();
+		console.log(
+			`# browser: Validate's Table view columns: ${columns.join(', ')}; first row ${box ? Math.round(box.height) : '?'} px tall`,
+		);
+		const at = (c) => columns.indexOf(c);
+		const missing = [...DECISION_COLUMNS, ...READ_FILE_COLUMNS].filter((c) => at(c) < 0);
+		if (missing.length)
+			throw new Error(`no column ${missing.join(', ')} in: ${columns.join(', ')}`);
+		// the decision first: Validate's answer before every input column
+		const firstInput = Math.min(...READ_FILE_COLUMNS.map(at));
+		const late = DECISION_COLUMNS.filter((c) => at(c) > firstInput);
+		if (late.length)
+			throw new Error(
+				`Validate's decision columns are not first: ${late.join(', ')} after the input's columns (${columns.join(', ')})`,
+			);
+		assertClean(seen, mark, 'Read File → Validate');
+	});
+
+	await test(`${tag} browser: Export for EU at defaults (version 3), the file offers View and shows`, async () => {
+		const mark = markOf(seen);
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', exportWorkflow());
+		if (created.status !== 200)
+			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
+		const id = (created.json.data || created.json).id;
+		await openCanvas(page, inst, id);
+		await executeFromEditor(page, 'export-eu');
+		await openPanel(page, inst, id, 'export-eu');
+		await save('export-panel');
+		await outputMode(page, 'binary');
+		const view = outputPanel(page).locator('[data-test-id="ndv-view-binary-data"]');
+		await view
+			.first()
+			.waitFor({ timeout: 30000 })
+			.catch(() => {});
+		await save('export-binary');
+		if ((await view.count()) === 0)
+			throw new Error('the exported file offers no View (download only)');
+		const panelText = await outputPanel(page).innerText();
+		if (!/\.geojson/.test(panelText))
+			throw new Error(`no .geojson file name shown: ${panelText.slice(0, 300)}`);
+		await view.first().click();
+		const viewer = page.locator('.binary-data-window');
+		await viewer.first().waitFor({ timeout: 30000 });
+		await viewer
+			.getByText(/FeatureCollection/)
+			.first()
+			.waitFor({ timeout: 30000 });
+		await save('export-viewed');
+		assertClean(seen, mark, 'Export for EU');
+	});
 }
 
 module.exports = { runBrowserCheck, defaultsWorkflow, operationsOf, ARTIFACTS };

@@ -3,7 +3,12 @@
  * and the glue that reads them for one item. The work itself (parse, validate, repair)
  * is pure and lives in `plots/geometrySource.ts` on top of the geometry layer.
  */
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
 import type {
 	CheckedGeometry,
@@ -12,7 +17,31 @@ import type {
 	ItemGeometry,
 	ItemGeometryOptions,
 } from '../plots/geometrySource';
-import { checkItemGeometry, readItemGeometry } from '../plots/geometrySource';
+import {
+	ITEM_GEOMETRY_LOOKED_FOR,
+	checkItemGeometry,
+	readItemGeometry,
+} from '../plots/geometrySource';
+
+/**
+ * The Geometry Source of version 3 on (its default): the item's own geometry field, found by
+ * name (`findItemGeometry`), so that Read File → Validate, Register, Export and Protected
+ * Area → Check connect without a field edited, and so does a sheet of latitude/longitude rows.
+ */
+export const ITEM_GEOMETRY_SOURCE: INodePropertyOptions = {
+	name: 'Found in the Item',
+	value: 'item',
+	description: `The first of these fields the item has: ${ITEM_GEOMETRY_LOOKED_FOR}. Choose another source to map a field of another name.`,
+};
+
+/** Version 3's Geometry Source: Found in the Item first, and the default. */
+export function withItemGeometrySource(property: INodeProperties): INodeProperties {
+	return {
+		...property,
+		options: [ITEM_GEOMETRY_SOURCE, ...((property.options ?? []) as INodePropertyOptions[])],
+		default: ITEM_GEOMETRY_SOURCE.value,
+	};
+}
 
 /** The fields (the operation file sets where they show, with `updateDisplayOptions`). */
 export function geometrySourceFields(): INodeProperties[] {
@@ -117,8 +146,11 @@ function geometryValues(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): { source: GeometrySource; values: GeometryValues } {
-	const source = ctx.getNodeParameter('geometrySource', itemIndex, 'latLon') as GeometrySource;
+	// the default of the node's version (n8n fills it in; the fallback is for a bare call)
+	const fallback = ctx.getNode().typeVersion >= 3 ? 'item' : 'latLon';
+	const source = ctx.getNodeParameter('geometrySource', itemIndex, fallback) as GeometrySource;
 	const values: GeometryValues = {};
+	if (source === 'item') values.item = ctx.getInputData()[itemIndex]?.json;
 	if (source === 'geoJson') values.geoJson = parameter(ctx, 'geoJson', itemIndex);
 	if (source === 'wkt') values.wkt = parameter(ctx, 'wkt', itemIndex);
 	if (source === 'latLon') {

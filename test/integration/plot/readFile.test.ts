@@ -179,7 +179,12 @@ describe('Plot → Read File (through the n8n engine)', () => {
 		],
 		['maxFeatures', 0, 'Maximum Features', /0 is below the smallest allowed value, 1/],
 		['maxFeatures', 2.5, 'Maximum Features', /2\.5 is not a whole number/],
-		['closingDistanceM', -1, 'Closing Distance (M)', /-1 is below the smallest allowed value, 0/],
+		[
+			'closingDistanceM',
+			-1,
+			'Closing Distance (Meters)',
+			/-1 is below the smallest allowed value, 0/,
+		],
 	])(
 		'option %s = %s: the item is refused naming the option',
 		async (name, value, label, reason) => {

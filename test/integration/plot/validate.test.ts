@@ -618,9 +618,11 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 				expect(items).toHaveLength(0);
 				const message = String(error?.message);
 				expect(message).toMatch(
-					/^Item 0, field "Minimum Overlap \(M²\)": .*\(and 1 more problem in 2 items\)$/,
+					/^Item 0, field "Minimum Overlap \(Square Meters\)": .*\(and 1 more problem in 2 items\)$/,
 				);
-				expect(String(error?.description)).toMatch(/Item 1, field "Minimum Overlap \(M²\)": /);
+				expect(String(error?.description)).toMatch(
+					/Item 1, field "Minimum Overlap \(Square Meters\)": /,
+				);
 				expect(message).toMatch(reason);
 				expect(fake.log.count()).toBe(0);
 			},

@@ -28,6 +28,7 @@ import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrig
 const node = new GeospatialAnalysis();
 const v1 = node.nodeVersions[1].description;
 const v2 = node.nodeVersions[2].description;
+const v3 = node.nodeVersions[3].description;
 
 /** What n8n makes of a node type with usableAsTool (its "… Tool" variant), as n8n 1.x/2.x do. */
 function toolVariant(description: INodeTypeDescription): INodeTypeDescription {
@@ -97,16 +98,19 @@ function property(
 }
 
 describe('versions of the action node', () => {
-	it('new nodes get version 2; saved version-1 nodes keep version 1', () => {
-		expect(node.description.defaultVersion).toBe(2);
+	// version 3 made new nodes get version 3 (this said 2 before): saved nodes keep theirs
+	it('new nodes get version 3; saved version-1 and version-2 nodes keep theirs', () => {
+		expect(node.description.defaultVersion).toBe(3);
 		expect(v1.version).toBe(1);
 		expect(v2.version).toBe(2);
+		expect(v3.version).toBe(3);
 		expect(node.getNodeType(1).description).toBe(v1);
-		expect(node.getNodeType().description).toBe(v2);
+		expect(node.getNodeType(2).description).toBe(v2);
+		expect(node.getNodeType().description).toBe(v3);
 	});
 
-	it('both versions have every operation', () => {
-		for (const description of [v1, v2])
+	it('every version has every operation', () => {
+		for (const description of [v1, v2, v3])
 			for (const { resource, operation } of operations)
 				expect(actionOf(description, resource, operation)).not.toBe('');
 	});
@@ -179,6 +183,8 @@ describe('version 2: short names, and what the model is told', () => {
 				expect(['plotId', 'runId', 'areaId']).toContain(field);
 			expect(issuesOf(v2, 2)).toEqual(v1Issues);
 			expect(issuesOf(v2Tool, 2)).toEqual(v1Issues);
+			expect(issuesOf(v3, 3)).toEqual(v1Issues);
+			expect(issuesOf(toolVariant(v3), 3)).toEqual(v1Issues);
 		},
 	);
 
@@ -299,6 +305,68 @@ describe('version 2: other defaults', () => {
 			if (timeout) expect(timeout.default).toBe(60);
 		},
 	);
+});
+
+describe('version 3: the geometry found in the item', () => {
+	const GEOMETRY_OPERATIONS: Array<[string, string, INodeParameters]> = [
+		['plot', 'register', {}],
+		['plot', 'validate', {}],
+		['plot', 'exportEu', {}],
+		['protectedArea', 'check', { checkBy: 'geometry' }],
+	];
+
+	it.each(GEOMETRY_OPERATIONS)(
+		'%s → %s: Geometry Source "Found in the Item" by default, no field to map (versions 1 and 2: Latitude/Longitude)',
+		(resource, operation, values) => {
+			// versions 1 and 2 show Export's geometry fields with Input "Geometry Fields" only
+			const old = operation === 'exportEu' ? { ...values, exportInput: 'geometry' } : values;
+			const at = (d: INodeTypeDescription, version: number, set: INodeParameters) =>
+				withDefaults(d, version, { resource, operation, ...set });
+			expect(at(v3, 3, values).geometrySource).toBe('item');
+			expect(at(v1, 1, old).geometrySource).toBe('latLon');
+			expect(at(v2, 2, old).geometrySource).toBe('latLon');
+			const fields = shown(v3, 3, { resource, operation, ...values });
+			expect(fields).toContain('Geometry Source');
+			for (const mapped of ['GeoJSON', 'Latitude', 'Longitude', 'WKT'])
+				expect(fields).not.toContain(mapped);
+			expect(shown(v2, 2, { resource, operation, ...old })).toEqual(
+				expect.arrayContaining(['Latitude', 'Longitude']),
+			);
+			// its description says what it looks for
+			const source = property(v3, 'geometrySource', resource, operation);
+			const options = source?.options as INodePropertyOptions[];
+			expect(options.map((o) => o.value)).toEqual(['item', 'geoJson', 'latLon', 'wkt']);
+			expect(options[0].name).toBe('Found in the Item');
+			expect(options[0].description).toMatch(
+				/"geometry" \(as Read File outputs it\), "geojson" .*"geojson_features" .*"wkt" .*"latitude" and "longitude"/,
+			);
+		},
+	);
+
+	it('Export for EU reads the geometry fields by default (versions 1 and 2: plots)', () => {
+		const input = (d: INodeTypeDescription, version: number) =>
+			withDefaults(d, version, { resource: 'plot', operation: 'exportEu' }).exportInput;
+		expect(input(v3, 3)).toBe('geometry');
+		expect(input(v2, 2)).toBe('plots');
+		expect(input(v1, 1)).toBe('plots');
+	});
+
+	it('otherwise version 2: the same fields, names, places and defaults', () => {
+		const changed = new Set(['geometrySource', 'exportInput']);
+		const rest = (d: INodeTypeDescription) => d.properties.filter((p) => !changed.has(p.name));
+		expect(rest(v3)).toEqual(rest(v2));
+		expect(v3.properties.map((p) => p.name)).toEqual(v2.properties.map((p) => p.name));
+		const other = (d: INodeTypeDescription) => ({ ...d, properties: [], version: 0 });
+		expect(other(v3)).toEqual(other(v2));
+	});
+
+	it('the tool variant of version 3 tells the model what version 2 does', () => {
+		const tool = toolVariant(v3);
+		for (const { resource, operation } of operations)
+			expect(property(tool, 'toolDescription', resource, operation)?.default).toBe(
+				property(v2Tool, 'toolDescription', resource, operation)?.default,
+			);
+	});
 });
 
 describe('wording of the panels (both versions and the trigger)', () => {

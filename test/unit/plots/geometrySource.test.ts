@@ -10,7 +10,11 @@ import {
 	readHectares,
 	readText,
 } from '../../../nodes/shared/input';
-import { readItemGeometry } from '../../../nodes/shared/plots/geometrySource';
+import {
+	checkItemGeometry,
+	findItemGeometry,
+	readItemGeometry,
+} from '../../../nodes/shared/plots/geometrySource';
 
 /** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
 const readPointHa = (value: unknown) => readHectares(value);
@@ -211,3 +215,125 @@ describe('readItemGeometry', () => {
 		).toHaveLength(30);
 	});
 });
+
+describe('Geometry Source "Found in the Item" (version 3): findItemGeometry', () => {
+	const polygon = {
+		type: 'Polygon',
+		coordinates: [
+			[
+				[-47.1, -15.1],
+				[-47.0, -15.1],
+				[-47.0, -15.0],
+				[-47.1, -15.1],
+			],
+		],
+	};
+	// Read File's item: { geometry, properties, source, warnings }
+	const readFileItem = {
+		geometry: polygon,
+		properties: { name: 'Talhão 1', area_ha: 3 },
+		source: { fileName: 'a.kmz', format: 'kmz', layer: 'Plots', featureIndex: 0 },
+		warnings: [],
+	};
+
+	it.each([
+		["Read File's geometry", readFileItem, 'geoJson', 'geometry'],
+		['a GeoJSON column', { geojson: JSON.stringify(polygon) }, 'geoJson', 'geojson'],
+		[
+			"a registered plot's features",
+			{ plot_id: 'p1', geojson_features: [{ type: 'Feature', properties: {}, geometry: polygon }] },
+			'geoJson',
+			'geojson_features',
+		],
+		['a WKT column', { wkt: 'POINT (-47.1 -15.1)' }, 'wkt', 'wkt'],
+		['a sheet row', { latitude: '-15,793889', longitude: -47.882778 }, 'latLon', 'latitude'],
+		['geometry first', { geometry: polygon, latitude: 1, longitude: 2 }, 'geoJson', 'geometry'],
+		[
+			'an empty field is passed over',
+			{ geometry: '', latitude: 1, longitude: 2 },
+			'latLon',
+			'latitude',
+		],
+		[
+			"a sheet's headers in other letter case",
+			{ Latitude: '6.8', LONGITUDE: '-5.2' },
+			'latLon',
+			'Latitude',
+		],
+		["a GIS export's WKT column", { WKT: 'POINT (-47.1 -15.1)' }, 'wkt', 'WKT'],
+		[
+			'WKT text in "geometry"',
+			{ geometry: 'SRID=4326;POLYGON ((0 0, 1 0, 1 1, 0 0))' },
+			'wkt',
+			'geometry',
+		],
+	])('%s', (_, item, source, field) => {
+		const found = findItemGeometry(item);
+		expect(found.source).toBe(source);
+		expect(found).toMatchObject({ field });
+	});
+
+	it("reads the geometry alone (not the item's properties), as a mapped $json.geometry would", () => {
+		const found = findItemGeometry(readFileItem);
+		expect(found.source === 'geoJson' && found.values).toEqual({ geoJson: polygon });
+		const checked = checkItemGeometry('item', { item: readFileItem });
+		const mapped = checkItemGeometry('geoJson', { geoJson: polygon });
+		expect(checked).toEqual({ ...mapped, source: 'geoJson' });
+	});
+
+	it('a sheet row reads as the Latitude/Longitude source does, swapped-value checks included', () => {
+		const row = { latitude: '-47.882778', longitude: '-15.793889' };
+		expect(checkItemGeometry('item', { item: row }, { country: 'BR' })).toEqual({
+			...checkItemGeometry('latLon', row, { country: 'BR' }),
+			source: 'latLon',
+		});
+	});
+
+	it('only latitude: read as latitude/longitude, so the error names the empty longitude', () => {
+		const line = readItemGeometry(2, 'item', { item: { latitude: '6.8' } }).errors.join('\n');
+		expect(line).toMatch(/^Item 2/);
+		expect(line).toMatch(/longitude/i);
+	});
+
+	it.each([
+		[{ name: 'no geometry' }, /and the item has none of them\./],
+		[{ geometry: null, wkt: '  ' }, /and "geometry", "wkt" are empty\./],
+		[{ latitude: '' }, /and "latitude" is empty\./],
+		[[1, 2], /and the item has none of them\./],
+		['text', /and the item has none of them\./],
+	])('nothing to read in %j: the error names what was looked for', (item, empty) => {
+		const checked = checkItemGeometry('item', { item });
+		expect(checked.kind).toBe('unreadable');
+		const line = describe_(checked);
+		expect(line).toMatch(
+			/the item has no geometry: Geometry Source "Found in the Item" looks for the field "geometry" \(as Read File outputs it\), "geojson" \(GeoJSON\), "geojson_features" \(a registered plot\), "wkt" \(Well-Known Text\), or "latitude" and "longitude" \(decimal degrees\)/,
+		);
+		expect(line).toMatch(empty);
+		expect(line).toMatch(
+			/choose another Geometry Source and map the field that holds the geometry/,
+		);
+		expect(readItemGeometry(4, 'item', { item }).errors).toEqual([
+			expect.stringMatching(/^Item 4: the item has no geometry/),
+		]);
+	});
+
+	it('two fields differing only in letter case: neither is guessed', () => {
+		const found = findItemGeometry({ Latitude: '6.8', LATITUDE: '7.1', longitude: '-5.2' });
+		// read as latitude/longitude with the latitude empty, so the error names it
+		expect(found).toEqual({
+			source: 'latLon',
+			field: 'longitude',
+			values: { latitude: undefined, longitude: '-5.2' },
+		});
+	});
+
+	it("a field inherited from Object.prototype is not the item's own", () => {
+		const item = Object.create({ geometry: polygon }) as object;
+		expect(findItemGeometry(item).source).toBeUndefined();
+		expect(findItemGeometry(JSON.parse('{"__proto__": {"latitude": 1}}')).source).toBeUndefined();
+	});
+});
+
+function describe_(checked: ReturnType<typeof checkItemGeometry>): string {
+	return checked.kind === 'unreadable' ? checked.failure.message : '';
+}

@@ -24,13 +24,19 @@ import type { CheckedGeometry } from '../../../../shared/plots/geometrySource';
 import { checkItemGeometry, describeItemGeometry } from '../../../../shared/plots/geometrySource';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	checkGeometryOfItem,
+	geometrySourceFields,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import { repairGeometryOption } from './plotFields';
 
 const displayOptions = { show: { resource: ['plot'], operation: ['exportEu'] } };
 
-/** The media type of a GeoJSON file (RFC 7946). */
-export const GEOJSON_MIME_TYPE = 'application/geo+json';
+/**
+ * The media type of the exported file: JSON, which n8n's binary viewer shows (not RFC 7946's
+ * application/geo+json, which n8n only offers to download); the name keeps `.geojson`.
+ */
+export const VIEWABLE_MIME_TYPE = 'application/json';
 
 /** Features one item may hold here (a plot from the service holds one; a file may hold many). */
 const MAX_FEATURES_PER_ITEM = 100_000;
@@ -314,17 +320,17 @@ async function fileOutput(
 ): Promise<BatchOutput> {
 	const fileName = fileNameOf(opts.fileName, file.number, count);
 	const binaryField = opts.binaryField.kind === 'value' ? opts.binaryField.value : 'data';
-	// Viewable in n8n: its binary viewer shows fileType "json", which n8n derives from
-	// application/json only, and n8n's server serves a stored file for viewing only when the
-	// media type stored with it is on its list (application/json is, application/geo+json is
-	// not). So the file is stored as JSON, and the item says what it is: a GeoJSON file
-	// (application/geo+json, .geojson), as the nodes that send or write it pass it on.
+	// Viewable in n8n (1.x and 2.x): the editor offers View only for a media type on its list
+	// (ViewableMimeTypes of @n8n/api-types: application/json is, application/geo+json is not),
+	// read from the item, and n8n's server serves a stored file for viewing only for such a type,
+	// read from what was stored; the viewer shows fileType "json" as JSON. So the file is
+	// application/json on the item and in the store (a GeoJSON text is a JSON text), and
+	// its name says what it is: `.geojson`, the extension the EU Information System asks for.
 	const binary = await ctx.helpers.prepareBinaryData(
 		Buffer.from(file.text, 'utf8'),
 		fileName,
-		'application/json',
+		VIEWABLE_MIME_TYPE,
 	);
-	binary.mimeType = GEOJSON_MIME_TYPE;
 	binary.fileType = 'json';
 	binary.fileExtension = 'geojson';
 	const more = warnings.length - MAX_WARNINGS_LISTED;

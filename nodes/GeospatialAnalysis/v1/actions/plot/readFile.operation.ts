@@ -59,7 +59,7 @@ export const description = updateDisplayOptions(displayOptions, [
 				'Whether a GPX track or route that ends where it started (within Closing Distance) becomes a polygon: a boundary walked with a GPS app. Off: tracks stay lines, which Validate reports as not a plot.',
 		},
 		{
-			displayName: 'Closing Distance (M)',
+			displayName: 'Closing Distance (Meters)',
 			name: 'closingDistanceM',
 			type: 'number',
 			default: 10,
@@ -124,7 +124,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 					problems.take('Attribute Encoding (Shapefiles)', readText(raw.attributeEncoding)) ??
 					DEFAULT_OPTIONS.defaultEncoding,
 				closedLinesAsPolygons: raw.closedLinesAsPolygons === true,
-				closingDistanceM: number('Closing Distance (M)', raw.closingDistanceM, 10, {
+				closingDistanceM: number('Closing Distance (Meters)', raw.closingDistanceM, 10, {
 					min: 0,
 					label: 'the distance in meters (e.g. 10)',
 				}),

@@ -14,7 +14,10 @@ import type { FieldProblem, RowInput } from '../../../../shared/plots/plotReport
 import { validateRows } from '../../../../shared/plots/plotValidation';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { checkGeometryOfItem, geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	checkGeometryOfItem,
+	geometrySourceFields,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,
@@ -24,7 +27,7 @@ import {
 
 const displayOptions = { show: { resource: ['plot'], operation: ['validate'] } };
 
-const MIN_OVERLAP_FIELD = 'Minimum Overlap (M²)';
+const MIN_OVERLAP_FIELD = 'Minimum Overlap (Square Meters)';
 
 export const description = updateDisplayOptions(displayOptions, [
 	noticeField(
@@ -89,7 +92,7 @@ export const description = updateDisplayOptions(displayOptions, [
 			],
 		},
 		{
-			displayName: 'Minimum Overlap (M²)',
+			displayName: 'Minimum Overlap (Square Meters)',
 			name: 'minOverlapM2',
 			type: 'number',
 			default: DEFAULT_MIN_OVERLAP_M2,
