@@ -6,14 +6,14 @@
  */
 import { outOfRange } from './fileGeometry';
 import { readGeoJsonText } from './geojson';
-import { readGpxDocument } from './gpx';
 import type { XmlFeature } from './kml';
-import { readKmlDocument, readKmlText } from './kml';
+import { readKml } from './kml';
 import { readShapefileLayer } from './shapefile';
 import type { ShapefileParts } from './shapefile';
 import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './geoFileTypes';
 import { DEFAULT_OPTIONS, GeoFileError, MB } from './geoFileTypes';
-import { parseXml, rootName, xmlText } from './xml';
+import { xmlText } from './xml';
+import { readXmlFile, xmlReadOptions } from './xmlFile';
 import { isZip, readZip } from './zip';
 
 export * from './geoFileTypes';
@@ -32,15 +32,10 @@ function unknownFormat(fileName: string, what: string): GeoFileError {
 const extension = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
 
-function fromXml(text: string, fileName: string, options: GeoFileOptions) {
+function fromXml(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
 	// The root element decides (the extension may be wrong or missing).
-	const doc = parseXml(text, fileName);
-	const root = rootName(doc);
-	if (root === 'kml') return { format: 'kml' as GeoFormat, ...readKmlDocument(doc) };
-	if (root === 'gpx') return { format: 'gpx' as GeoFormat, ...readGpxDocument(doc, options) };
-	throw unknownFormat(
-		fileName,
-		`an XML document whose root element is <${root}>, not <kml> or <gpx>`,
+	return readXmlFile(bytes, fileName, options, (root) =>
+		unknownFormat(fileName, `an XML document whose root element is <${root}>, not <kml> or <gpx>`),
 	);
 }
 
@@ -95,7 +90,12 @@ function fromZip(bytes: Uint8Array, fileName: string, options: GeoFileOptions) {
 		const others = kmls.filter((n) => n !== main);
 		if (others.length > 0)
 			warnings.push(`The KMZ holds other KML files (${others.join(', ')}), which were not read`);
-		const read = readKmlText(xmlText(zip.files.get(main) as Uint8Array), `${fileName}/${main}`);
+		const kmlName = `${fileName}/${main}`;
+		const read = readKml(
+			zip.files.get(main) as Uint8Array,
+			kmlName,
+			xmlReadOptions(kmlName, options),
+		);
 		return {
 			format: 'kmz' as GeoFormat,
 			features: read.features,
@@ -155,7 +155,7 @@ export function readGeoFile(
 			(bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
 		const text = utf16 ? xmlText(bytes) : new TextDecoder('utf-8').decode(bytes);
 		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
-		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
+		if (start === '<') read = fromXml(bytes, fileName, options);
 		else if (start === '{' || start === '[') {
 			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures);
 			read = {
