@@ -33,8 +33,11 @@ type Kind = 'wpt' | 'rte' | 'trk';
 const LAYER: Record<Kind, string> = { trk: 'tracks', rte: 'routes', wpt: 'waypoints' };
 const NOUN: Record<Kind, string> = { trk: 'track', rte: 'route', wpt: 'waypoint' };
 
-/** The simple fields of each element, as GDAL's GPX driver and the GPX 1.1 (and 1.0) schema name them: 'n' a number, 'i' an integer, 's' text. */
-const WPT_FIELDS: Array<[string, 'n' | 'i' | 's']> = [
+/** 'n' a number, 'i' an integer, 's' text, 'l' the links. */
+type Field = 'n' | 'i' | 's' | 'l';
+
+/** The simple fields of each element, as GDAL's GPX driver and the GPX 1.1 (and 1.0) schema name them, in its order. */
+const WPT_FIELDS: Array<[string, Field]> = [
 	['ele', 'n'],
 	['time', 's'],
 	['magvar', 'n'],
@@ -45,6 +48,7 @@ const WPT_FIELDS: Array<[string, 'n' | 'i' | 's']> = [
 	['src', 's'],
 	['url', 's'],
 	['urlname', 's'],
+	['link', 'l'],
 	['sym', 's'],
 	['type', 's'],
 	['fix', 's'],
@@ -58,19 +62,20 @@ const WPT_FIELDS: Array<[string, 'n' | 'i' | 's']> = [
 	['speed', 'n'],
 	['keywords', 's'],
 ];
-const LINE_FIELDS: Array<[string, 'n' | 'i' | 's']> = [
+const LINE_FIELDS: Array<[string, Field]> = [
 	['name', 's'],
 	['cmt', 's'],
 	['desc', 's'],
 	['src', 's'],
 	['url', 's'],
 	['urlname', 's'],
+	['link', 'l'],
 	['number', 'i'],
 	['type', 's'],
 	['keywords', 's'],
 ];
 
-function typed(text: string, kind: 'n' | 'i' | 's'): unknown {
+function typed(text: string, kind: Field): unknown {
 	if (kind === 's') return text;
 	const n = Number(text.trim());
 	return text.trim() !== '' && Number.isFinite(n) && (kind === 'n' || Number.isInteger(n))
@@ -92,6 +97,10 @@ function propertiesOf(node: XNode, kind: Kind): Record<string, unknown> {
 		else if (!own.has(child.name)) own.set(child.name, child);
 	}
 	for (const [name, type] of fields) {
+		if (type === 'l') {
+			if (links.length) props.links = links.map(linkOf);
+			continue;
+		}
 		const text = textOf(own.get(name));
 		if (text) setOwn(props, name, typed(text, type));
 	}
@@ -106,16 +115,16 @@ function propertiesOf(node: XNode, kind: Kind): Record<string, unknown> {
 		visit(extensions);
 		if (kind !== 'wpt') lineStyle(extensions, props);
 	}
-	if (links.length)
-		props.links = links.map((link) => {
-			const out: Record<string, unknown> = { href: attribute(link, 'href') };
-			for (const key of ['text', 'type']) {
-				const v = textAt(link, key);
-				if (v) out[key] = v;
-			}
-			return out;
-		});
 	return props;
+}
+
+function linkOf(link: XNode): Record<string, unknown> {
+	const out: Record<string, unknown> = { href: attribute(link, 'href') };
+	for (const key of ['text', 'type']) {
+		const v = textAt(link, key);
+		if (v) out[key] = v;
+	}
+	return out;
 }
 
 /** The gpx_style line of a track or route (togeojson's stroke, stroke-opacity, stroke-width). */
