@@ -16,8 +16,6 @@ import type { Geometry, Position } from '../../nodes/shared/geoFiles/geoFileType
 import { GeoFileError } from '../../nodes/shared/geoFiles/geoFileTypes';
 import type { XmlFeature } from '../../nodes/shared/geoFiles/kml';
 
-
-
 /** Text of an XML file: its declared encoding (UTF-8 by default), byte-order mark removed. */
 export function xmlText(bytes: Uint8Array): string {
 	const head = new TextDecoder('latin1').decode(bytes.subarray(0, 200));
@@ -66,9 +64,6 @@ export function rootName(doc: Document): string {
 	const root = doc.documentElement;
 	return (root?.localName ?? root?.nodeName ?? '').replace(/^.*:/, '').toLowerCase();
 }
-
-
-
 
 const GX = 'http://www.google.com/kml/ext/2.2';
 
@@ -186,8 +181,6 @@ export function readKmlDocument(doc: Document): {
 	}
 	return { features, warnings, layers: [...layers] };
 }
-
-
 
 const GPX_LAYER: Record<string, string> = { trk: 'tracks', rte: 'routes', wpt: 'waypoints' };
 

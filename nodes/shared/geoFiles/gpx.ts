@@ -37,11 +37,7 @@ const NOUN: Record<Kind, string> = { trk: 'track', rte: 'route', wpt: 'waypoint'
 type Field = 'n' | 'i' | 's' | 'l';
 
 /** The simple fields of each element, as GDAL's GPX driver and the GPX 1.1 (and 1.0) schema name them, in its order. */
-const WPT_FIELDS: Array<[string, Field]> = [
-	['ele', 'n'],
-	['time', 's'],
-	['magvar', 'n'],
-	['geoidheight', 'n'],
+const DESCRIBED: Array<[string, Field]> = [
 	['name', 's'],
 	['cmt', 's'],
 	['desc', 's'],
@@ -49,6 +45,13 @@ const WPT_FIELDS: Array<[string, Field]> = [
 	['url', 's'],
 	['urlname', 's'],
 	['link', 'l'],
+];
+const WPT_FIELDS: Array<[string, Field]> = [
+	['ele', 'n'],
+	['time', 's'],
+	['magvar', 'n'],
+	['geoidheight', 'n'],
+	...DESCRIBED,
 	['sym', 's'],
 	['type', 's'],
 	['fix', 's'],
@@ -63,13 +66,7 @@ const WPT_FIELDS: Array<[string, Field]> = [
 	['keywords', 's'],
 ];
 const LINE_FIELDS: Array<[string, Field]> = [
-	['name', 's'],
-	['cmt', 's'],
-	['desc', 's'],
-	['src', 's'],
-	['url', 's'],
-	['urlname', 's'],
-	['link', 'l'],
+	...DESCRIBED,
 	['number', 'i'],
 	['type', 's'],
 	['keywords', 's'],
@@ -179,17 +176,10 @@ class GpxReader implements XmlHandler {
 	private count = 0;
 	private readonly kept: KeptBudget;
 
-	constructor(
-		fileName: string,
-		private readonly options: XmlReadOptions & GpxOptions,
-	) {
-		this.kept = new KeptBudget(fileName, options.maxKeptChars);
-	}
-
 	open(name: string, attributes: string[]): void {
 		const depth = ++this.depth;
-		if (this.skipUntil !== -1) return;
 		const f = this.open_;
+		if (this.skipUntil !== -1) return;
 		if (f) {
 			const local = name.replace(/^.*:/, '');
 			if (
@@ -243,6 +233,13 @@ class GpxReader implements XmlHandler {
 		if (++this.count > this.options.maxFeatures) throw new StopReading();
 	}
 
+	constructor(
+		fileName: string,
+		private readonly options: XmlReadOptions & GpxOptions,
+	) {
+		this.kept = new KeptBudget(fileName, options.maxKeptChars);
+	}
+
 	text(text: string): void {
 		if (this.skipUntil === -1 && this.open_) this.open_.tree.text(text);
 	}
@@ -262,7 +259,8 @@ class GpxReader implements XmlHandler {
 				`${f.badPoints} point(s) of the ${noun} have no valid lat/lon attributes and were left out`,
 			);
 		if (f.kind === 'wpt') {
-			if (!f.position) warnings.push('The waypoint has no valid lat/lon attributes: kept without geometry');
+			if (!f.position)
+				warnings.push('The waypoint has no valid lat/lon attributes: kept without geometry');
 			const geometry: Geometry | null = f.position
 				? { type: 'Point', coordinates: f.position }
 				: null;
@@ -292,7 +290,12 @@ class GpxReader implements XmlHandler {
 		return { layer, index, geometry, properties, warnings };
 	}
 
-	private asPolygon(line: Geometry, lines: Position[][], noun: string, warnings: string[]): Geometry {
+	private asPolygon(
+		line: Geometry,
+		lines: Position[][],
+		noun: string,
+		warnings: string[],
+	): Geometry {
 		const { closedLinesAsPolygons, closingDistanceM } = this.options;
 		if (!closedLinesAsPolygons) {
 			warnings.push(
@@ -302,7 +305,9 @@ class GpxReader implements XmlHandler {
 		}
 		const rings = lines.map((l) => lineAsPolygon(l, closingDistanceM));
 		if (!rings.every((r) => r !== undefined)) {
-			warnings.push(`The ${noun} does not end within ${closingDistanceM} m of where it starts: kept as a line`);
+			warnings.push(
+				`The ${noun} does not end within ${closingDistanceM} m of where it starts: kept as a line`,
+			);
 			return line;
 		}
 		const polygons = rings as Position[][][];

@@ -68,8 +68,7 @@ const layerOf = (c: Container | null): string | null => {
 	if (c.path !== undefined) return c.path;
 	const parent = layerOf(c.parent);
 	if (!c.isLayer) return (c.path = parent);
-	const own =
-		(c.name ?? '').trim() || (c.document ? '(unnamed document)' : '(unnamed folder)');
+	const own = (c.name ?? '').trim() || (c.document ? '(unnamed document)' : '(unnamed folder)');
 	return (c.path = parent ? `${parent} / ${own}` : own);
 };
 
@@ -203,7 +202,8 @@ class KmlReader implements XmlHandler {
 		if (this.skipUntil !== -1) return;
 		if (attributes.length) this.ns.open(depth, attributes);
 		if ((name.includes(':') || this.depth === 1 || attributes.length) && this.ns.isGx(name)) {
-			if (this.gx.has(name) || this.gx.size < GX_NAMES) this.gx.set(name, (this.gx.get(name) ?? 0) + 1);
+			if (this.gx.has(name) || this.gx.size < GX_NAMES)
+				this.gx.set(name, (this.gx.get(name) ?? 0) + 1);
 			else this.gxOther++;
 			this.skipUntil = depth;
 			return;

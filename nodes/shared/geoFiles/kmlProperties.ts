@@ -35,7 +35,6 @@ const STYLE_SLOT = Symbol('style');
 /** A placemark's properties as noted: key, value, key, value… */
 export type Noted = unknown[];
 
-
 const normalizeId = (id: string) => (id[0] === '#' ? id : `#${id}`);
 
 function fixColor(v: string, prefix: string): Array<[string, unknown]> {
@@ -154,7 +153,10 @@ export class KmlStyles {
 		}
 		const schema = new Map<string, (x: string) => unknown>();
 		for (const field of this.fields)
-			schema.set(attribute(field, 'name') || '', CONVERTERS.get(attribute(field, 'type') || '') ?? String);
+			schema.set(
+				attribute(field, 'name') || '',
+				CONVERTERS.get(attribute(field, 'type') || '') ?? String,
+			);
 		this.styleMap = styleMap;
 		this.schema = schema;
 	}

@@ -75,26 +75,33 @@ export function readXml(
 		cdata: (text) => handler?.cdata(text),
 	};
 	const tokenizer = new XmlTokenizer(dispatch, MAX_FOLDER_DEPTH);
+	let failure: unknown;
 	try {
 		for (const chunk of bytes instanceof Uint8Array ? xmlChunks(bytes) : bytes)
 			tokenizer.write(chunk);
 		tokenizer.end();
 	} catch (error) {
-		if (error instanceof StopReading) return;
-		if (!(error instanceof XmlSyntaxError)) throw error;
-		if (error.kind === 'entities')
-			throw new GeoFileError(
-				`"${fileName}" declares XML entities (${error.message}): refused, nothing in it was expanded or fetched`,
-				'KML and GPX files never need entity declarations; a file with them is damaged or crafted. Export it again from the app that made it.',
-			);
-		if (error.kind === 'depth')
-			throw new GeoFileError(
-				`The file nests its XML elements more than ${MAX_FOLDER_DEPTH} deep: refused (a damaged or crafted file)`,
-				'Export the file again from Google Earth or QGIS; real files nest a few folders.',
-			);
-		throw new GeoFileError(
-			`"${fileName}" is not well-formed XML: ${error.message} (a file cut short gives this)`,
-			'Send the file again as it was exported; open it in Google Earth or a text editor to check that it is complete.',
-		);
+		failure = error;
 	}
+	if (failure === undefined || failure instanceof StopReading) return;
+	if (!(failure instanceof XmlSyntaxError)) throw failure;
+	throw refusal(failure, fileName);
+}
+
+/** The GeoFileError of a document the tokenizer refused. */
+function refusal(error: XmlSyntaxError, fileName: string): GeoFileError {
+	if (error.kind === 'entities')
+		return new GeoFileError(
+			`"${fileName}" declares XML entities (${error.message}): refused, nothing in it was expanded or fetched`,
+			'KML and GPX files never need entity declarations; a file with them is damaged or crafted. Export it again from the app that made it.',
+		);
+	if (error.kind === 'depth')
+		return new GeoFileError(
+			`The file nests its XML elements more than ${MAX_FOLDER_DEPTH} deep: refused (a damaged or crafted file)`,
+			'Export the file again from Google Earth or QGIS; real files nest a few folders.',
+		);
+	return new GeoFileError(
+		`"${fileName}" is not well-formed XML: ${error.message} (a file cut short gives this)`,
+		'Send the file again as it was exported; open it in Google Earth or a text editor to check that it is complete.',
+	);
 }

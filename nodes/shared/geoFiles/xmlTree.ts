@@ -156,7 +156,9 @@ export class CoordinateReader {
 		let start = 0;
 		for (;;) {
 			const comma = token.indexOf(',', start);
-			const v = parseFloat(comma === -1 ? token.slice(start) : token.slice(start, comma));
+			const end = comma === -1 ? token.length : comma;
+			let v = decimal(token, start, end);
+			if (v === undefined) v = parseFloat(token.slice(start, end));
 			if (!Number.isNaN(v)) {
 				if (got === 0) x = v;
 				else y = v;
@@ -169,6 +171,38 @@ export class CoordinateReader {
 		this.budget.takePositions(1);
 		this.positions.push([x, y]);
 	}
+}
+
+const POWERS = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
+
+/**
+ * A plain decimal number (`-51.2123`) of at most 15 digits between `start` and `end`, read
+ * exactly as parseFloat reads it (the digits and the power of ten are both exact doubles,
+ * so one division rounds correctly); undefined for anything else (parseFloat reads those).
+ */
+function decimal(s: string, start: number, end: number): number | undefined {
+	let i = start;
+	let negative = false;
+	const first = s.charCodeAt(i);
+	if (first === 45 || first === 43) {
+		negative = first === 45;
+		i++;
+	}
+	let mantissa = 0;
+	let digits = 0;
+	let scale = -1;
+	for (; i < end; i++) {
+		const c = s.charCodeAt(i);
+		if (c >= 48 && c <= 57) {
+			mantissa = mantissa * 10 + (c - 48);
+			digits++;
+		} else if (c === 46 && scale === -1) scale = digits;
+		else return undefined;
+	}
+	if (digits === 0 || digits > 15) return undefined;
+	const fraction = scale === -1 ? 0 : digits - scale;
+	const v = mantissa / POWERS[fraction];
+	return negative ? -v : v;
 }
 
 /** Builds the tree of one kept element from the tokenizer's events. */
@@ -210,26 +244,28 @@ export class TreeBuilder {
 	}
 
 	text(text: string): void {
-		if (this.coordinates) {
-			this.coordinates.push(text);
-			return;
-		}
-		this.kept.take(text.length);
-		const children = this.stack[this.stack.length - 1].children;
+		const children = this.take(text);
+		if (!children) return;
 		const last = children.length - 1;
 		if (last >= 0 && typeof children[last] === 'string') children[last] += text;
 		else children.push(text);
 	}
 
 	cdata(text: string): void {
-		if (this.coordinates) {
-			this.coordinates.push(text);
-			return;
-		}
-		this.kept.take(text.length);
-		const children = this.stack[this.stack.length - 1].children;
+		const children = this.take(text);
+		if (!children) return;
 		const last = children[children.length - 1];
 		if (last instanceof CData) last.text += text;
 		else children.push(new CData(text));
+	}
+
+	/** Reads a piece of coordinates, or counts a piece of text kept and says where it goes. */
+	private take(text: string): XNode['children'] | undefined {
+		if (this.coordinates) {
+			this.coordinates.push(text);
+			return undefined;
+		}
+		this.kept.take(text.length);
+		return this.stack[this.stack.length - 1].children;
 	}
 }

@@ -23,7 +23,9 @@ describe('Read File: GPX as GDAL reads it', () => {
 	const byName = (name: string) => result.features.find((f) => f.properties.name === name)!;
 
 	it('the layers in GDAL order (tracks, routes, waypoints), every element kept', () => {
-		expect(result.features.map((f) => [f.source.layer, f.source.featureIndex, f.properties.name])).toEqual([
+		expect(
+			result.features.map((f) => [f.source.layer, f.source.featureIndex, f.properties.name]),
+		).toEqual([
 			['tracks', 0, 'Um ponto'],
 			['tracks', 1, 'Dois segmentos'],
 			['routes', 0, 'Acesso'],
@@ -41,7 +43,9 @@ describe('Read File: GPX as GDAL reads it', () => {
 			sat: 9,
 			hdop: 0.9,
 			time: '2024-04-02T08:10:00Z',
-			links: [{ href: 'https://example.invalid/sede.jpg', text: 'foto da sede', type: 'image/jpeg' }],
+			links: [
+				{ href: 'https://example.invalid/sede.jpg', text: 'foto da sede', type: 'image/jpeg' },
+			],
 		});
 	});
 

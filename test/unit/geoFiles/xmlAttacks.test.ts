@@ -52,7 +52,9 @@ describe('Read File: hostile XML files in a 512 MB child process', () => {
 		);
 		const result = await readInBoundedChild(kmz, 'text.kmz');
 		expect(result.outcome).toBe('refused');
-		expect(result.message).toMatch(/more than 50 MB of names, descriptions and attributes|unpack to more than/);
+		expect(result.message).toMatch(
+			/more than 50 MB of names, descriptions and attributes|unpack to more than/,
+		);
 	}, 120_000);
 
 	it('a small KMZ whose doc.kml inflates to 200 MB of empty elements: refused, not built', async () => {
@@ -69,13 +71,20 @@ describe('Read File: hostile XML files in a 512 MB child process', () => {
 
 	it('100,000 placemarks without geometry (Maximum Features): read, the warnings counted (not 100,000 distinct strings)', async () => {
 		const body = '<Placemark><name>x</name></Placemark>'.repeat(99_999);
-		const result = await readInBoundedChild(enc(`${HEAD}</Placemark>${body}</Document></kml>`), 'many.kml', {}, { keep: 25 });
+		const result = await readInBoundedChild(
+			enc(`${HEAD}</Placemark>${body}</Document></kml>`),
+			'many.kml',
+			{},
+			{ keep: 25 },
+		);
 		expect(result.outcome).toBe('read');
 		expect(result.featureCount).toBe(100_000);
 		expect(result.warnings).toContain(
 			'100000 placemarks have no geometry that could be read (the first 20 are named in their warnings)',
 		);
-		const distinct = new Set((result.features as Array<{ warnings: string[] }>).flatMap((f) => f.warnings));
+		const distinct = new Set(
+			(result.features as Array<{ warnings: string[] }>).flatMap((f) => f.warnings),
+		);
 		expect(distinct.size).toBeLessThanOrEqual(23);
 	}, 120_000);
 
@@ -91,17 +100,26 @@ describe('Read File: hostile XML files in a 512 MB child process', () => {
 			hasOwnProperty: 'dado hasOwnProperty',
 			constructor: 'dado constructor',
 		});
-		expect(Object.getOwnPropertyDescriptor(data.properties, '__proto__')?.value).toBe('dado __proto__');
+		expect(Object.getOwnPropertyDescriptor(data.properties, '__proto__')?.value).toBe(
+			'dado __proto__',
+		);
 	}, 60_000);
 
 	it.each([
 		['hostile-entity-expansion.kml', /declares XML entities/],
 		['hostile-external-entity.kml', /declares XML entities/],
-	])('%s: refused', async (file, message) => {
-		const result = await readInBoundedChild(new Uint8Array(fs.readFileSync(path.join(dir, file))), file);
-		expect(result.outcome).toBe('refused');
-		expect(result.message).toMatch(message);
-	}, 60_000);
+	])(
+		'%s: refused',
+		async (file, message) => {
+			const result = await readInBoundedChild(
+				new Uint8Array(fs.readFileSync(path.join(dir, file))),
+				file,
+			);
+			expect(result.outcome).toBe('refused');
+			expect(result.message).toMatch(message);
+		},
+		60_000,
+	);
 
 	it('a KMZ of folders nested a million deep: refused as too deep', async () => {
 		const kmz = zipSync(

@@ -121,7 +121,9 @@ const INTENDED: Record<string, (old: ReturnType<typeof readOld>) => void> = {
 			cmt: 'portão',
 			desc: 'Sede da fazenda',
 			src: 'GPSMAP 66s',
-			links: [{ href: 'https://example.invalid/sede.jpg', text: 'foto da sede', type: 'image/jpeg' }],
+			links: [
+				{ href: 'https://example.invalid/sede.jpg', text: 'foto da sede', type: 'image/jpeg' },
+			],
 			sym: 'Building',
 			type: 'Sede', // was "image/jpeg", its link's
 			fix: '3d',
@@ -134,7 +136,9 @@ const INTENDED: Record<string, (old: ReturnType<typeof readOld>) => void> = {
 			index: 0,
 			geometry: null,
 			properties: { name: 'Um ponto' },
-			warnings: ['The track has only 1 point: a line needs 2 or more, so it is kept without geometry'],
+			warnings: [
+				'The track has only 1 point: a line needs 2 or more, so it is kept without geometry',
+			],
 		});
 		old.features.splice(3, 0, {
 			layer: 'routes',
@@ -184,16 +188,24 @@ describe('Read File: the streaming XML path against xmldom + togeojson, on every
 	});
 
 	it.each([
-		['broken-truncated.kml', /is not well-formed XML: unclosed xml tag <[\w:]+>.*\(line \d+, column \d+\).*cut short/],
-		['hostile-entity-expansion.kml', /declares XML entities .*refused, nothing in it was expanded or fetched/],
-		['hostile-external-entity.kml', /declares XML entities .*refused, nothing in it was expanded or fetched/],
+		[
+			'broken-truncated.kml',
+			/is not well-formed XML: unclosed xml tag <[\w:]+>.*\(line \d+, column \d+\).*cut short/,
+		],
+		[
+			'hostile-entity-expansion.kml',
+			/declares XML entities .*refused, nothing in it was expanded or fetched/,
+		],
+		[
+			'hostile-external-entity.kml',
+			/declares XML entities .*refused, nothing in it was expanded or fetched/,
+		],
 	])('%s: refused by both', (name, message) => {
 		expect(() => readOldXml(bytesOf(name), name)).toThrow();
 		expect(() => readGeoFile(bytesOf(name), name)).toThrow(message);
 	});
 
 	it('the bench file (10 folders of placemarks with ExtendedData) reads the same, 300 placemarks', () => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { kmlText } = require('../../../bench/geofiles-data') as {
 			kmlText: (n: number) => string;
 		};
@@ -201,7 +213,9 @@ describe('Read File: the streaming XML path against xmldom + togeojson, on every
 		const old = readOldXml(bytes, 'bench.kml');
 		const now = readGeoFile(bytes, 'bench.kml', DEFAULT_OPTIONS);
 		expect(now.features.map((f) => f.properties)).toEqual(old.features.map((f) => f.properties));
-		expect(now.features.map((f) => f.geometry)).toEqual(old.features.map((f) => rewound(f.geometry)));
+		expect(now.features.map((f) => f.geometry)).toEqual(
+			old.features.map((f) => rewound(f.geometry)),
+		);
 		expect(now.features.map((f) => f.source.layer)).toEqual(old.features.map((f) => f.layer));
 	});
 });

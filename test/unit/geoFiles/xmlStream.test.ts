@@ -52,34 +52,36 @@ const SAMPLE = `<?xml version="1.0" encoding="UTF-8"?>\r\n<!DOCTYPE kml SYSTEM "
 
 describe('Read File: the streaming XML tokenizer', () => {
 	it('reads elements, attributes, references, CDATA, comments, instructions and a document type', () => {
-		expect(events([SAMPLE])).toEqual([
-			'<kml["xmlns","http://www.opengis.net/kml/2.2","a","x&y"]>',
-			'<Document["b","1 2A"]>',
-			'T:\n',
-			'<name[]>',
-			`T:Lote <1> "norte" 'a' é😀`,
-			'</name>',
-			'T:\n',
-			'<description[]>',
-			'C:<b>bold</b> ]] > ',
-			'</description>',
-			'<empty[]/>',
-			'</empty>',
-			'<e["x",">"]/>',
-			'</e>',
-			'T:\n',
-			'T:\n',
-			'<coordinates[]>',
-			'T:1,2,0 3,4,0\n5,6',
-			'</coordinates>',
-			'</Document>',
-			'</kml>',
-		].reduce<string[]>((acc, e) => {
-			const last = acc[acc.length - 1];
-			if (e.startsWith('T:') && last?.startsWith('T:')) acc[acc.length - 1] = last + e.slice(2);
-			else acc.push(e);
-			return acc;
-		}, []));
+		expect(events([SAMPLE])).toEqual(
+			[
+				'<kml["xmlns","http://www.opengis.net/kml/2.2","a","x&y"]>',
+				'<Document["b","1 2A"]>',
+				'T:\n',
+				'<name[]>',
+				`T:Lote <1> "norte" 'a' é😀`,
+				'</name>',
+				'T:\n',
+				'<description[]>',
+				'C:<b>bold</b> ]] > ',
+				'</description>',
+				'<empty[]/>',
+				'</empty>',
+				'<e["x",">"]/>',
+				'</e>',
+				'T:\n',
+				'T:\n',
+				'<coordinates[]>',
+				'T:1,2,0 3,4,0\n5,6',
+				'</coordinates>',
+				'</Document>',
+				'</kml>',
+			].reduce<string[]>((acc, e) => {
+				const last = acc[acc.length - 1];
+				if (e.startsWith('T:') && last?.startsWith('T:')) acc[acc.length - 1] = last + e.slice(2);
+				else acc.push(e);
+				return acc;
+			}, []),
+		);
 	});
 
 	it('gives the same events wherever the text is cut into chunks', () => {
@@ -145,7 +147,12 @@ describe('Read File: the streaming XML tokenizer', () => {
 
 	it('a tag longer than a megabyte is refused rather than gathered', () => {
 		const tokenizer = new XmlTokenizer(
-			{ open: () => undefined, close: () => undefined, text: () => undefined, cdata: () => undefined },
+			{
+				open: () => undefined,
+				close: () => undefined,
+				text: () => undefined,
+				cdata: () => undefined,
+			},
 			200,
 		);
 		tokenizer.write('<a><b x="');
@@ -177,7 +184,11 @@ describe('Read File: the streaming XML tokenizer', () => {
 
 	it('every fixture of the XML path tokenizes the same in chunks of 7 characters as whole', () => {
 		const dir = path.join(__dirname, '../../fixtures/geofiles');
-		for (const file of ['cooperativa-nested-folders.kml', 'kml-styles-and-data.kml', 'gpx-fields.gpx']) {
+		for (const file of [
+			'cooperativa-nested-folders.kml',
+			'kml-styles-and-data.kml',
+			'gpx-fields.gpx',
+		]) {
 			const text = fs.readFileSync(path.join(dir, file), 'utf8');
 			const chunks = text.match(/[\s\S]{1,7}/g) as string[];
 			expect(events(chunks)).toEqual(events([text]));
