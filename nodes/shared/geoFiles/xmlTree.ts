@@ -130,17 +130,92 @@ export class CoordinateReader {
 				this.tail = '';
 				return;
 			}
-			let j = i;
-			while (j < len && s.charCodeAt(j) > 32) j++;
+			const j = this.scan(s, i, len);
 			if (j >= len) {
+				// the tuple may go on in the next piece
 				this.tail = s.slice(i);
 				if (this.tail.length > 1000) this.tuple(this.tail.slice(0, 1000));
 				if (this.tail.length > 1000) this.tail = '';
 				return;
 			}
-			this.tuple(s.slice(i, j));
+			if (this.got < 0) this.tuple(s.slice(i, j));
+			else if (this.got === 2) this.add(this.x, this.y);
 			i = j;
 		}
+	}
+
+	/** What `scan` read: the tuple's first two numbers (`got` of them; -1: not plain decimals). */
+	private x = NaN;
+	private y = NaN;
+	private got = 0;
+
+	/**
+	 * Reads the tuple at `i` in one pass when its numbers are plain decimals of at most 15
+	 * digits (read exactly as parseFloat reads them: the digits and the power of ten are both
+	 * exact doubles, so one division rounds correctly); returns where the tuple ends.
+	 */
+	private scan(s: string, i: number, len: number): number {
+		let got = 0;
+		let mantissa = 0;
+		let digits = 0;
+		let point = -1;
+		let negative = false;
+		let atStart = true;
+		let start = i;
+		for (; i < len; i++) {
+			const c = s.charCodeAt(i);
+			if (c <= 32) break;
+			if (got === 2 || got < 0) continue;
+			if (c >= 48 && c <= 57) {
+				mantissa = mantissa * 10 + (c - 48);
+				digits++;
+			} else if (c === 44) {
+				got = this.number(got, mantissa, digits, point, negative, s, start, i);
+				mantissa = 0;
+				digits = 0;
+				point = -1;
+				negative = false;
+				atStart = true;
+				start = i + 1;
+				continue;
+			} else if (c === 46 && point === -1) point = digits;
+			else if ((c === 45 || c === 43) && atStart) negative = c === 45;
+			else got = -1;
+			atStart = false;
+		}
+		if (got >= 0 && got < 2) got = this.number(got, mantissa, digits, point, negative, s, start, i);
+		this.got = got;
+		return i;
+	}
+
+	/**
+	 * Notes one plain decimal number of a tuple read by `scan` (`s` from `start` to `end`);
+	 * returns the count of numbers so far. Past 15 digits the exact fast path does not hold:
+	 * parseFloat reads that number.
+	 */
+	private number(
+		got: number,
+		mantissa: number,
+		digits: number,
+		point: number,
+		negative: boolean,
+		s: string,
+		start: number,
+		end: number,
+	): number {
+		if (digits === 0) return got; // empty: parseFloat gives NaN, which is skipped
+		const v =
+			digits > 15
+				? Math.abs(parseFloat(s.slice(start, end)))
+				: mantissa / POWERS[point === -1 ? 0 : digits - point];
+		if (got === 0) this.x = negative ? -v : v;
+		else this.y = negative ? -v : v;
+		return got + 1;
+	}
+
+	private add(x: number, y: number): void {
+		this.budget.takePositions(1);
+		this.positions.push([x, y]);
 	}
 
 	finish(): Position[] {
@@ -167,9 +242,7 @@ export class CoordinateReader {
 			if (comma === -1) break;
 			start = comma + 1;
 		}
-		if (got < 2) return;
-		this.budget.takePositions(1);
-		this.positions.push([x, y]);
+		if (got >= 2) this.add(x, y);
 	}
 }
 
