@@ -64,15 +64,17 @@ export function readXml(
 	fileName: string,
 	handlerFor: (root: string) => XmlHandler,
 ): void {
-	let handler: XmlHandler | undefined;
+	// before the root element there is nothing to read; the root chooses the reader
+	const nothing = () => undefined;
 	const dispatch: XmlHandler = {
 		open: (name, attributes, selfClosing) => {
-			handler ??= handlerFor(name.replace(/^.*:/, '').toLowerCase());
+			const handler = handlerFor(name.replace(/^.*:/, '').toLowerCase());
+			tokenizer.setHandler(handler);
 			handler.open(name, attributes, selfClosing);
 		},
-		close: (name) => handler?.close(name),
-		text: (text) => handler?.text(text),
-		cdata: (text) => handler?.cdata(text),
+		close: nothing,
+		text: nothing,
+		cdata: nothing,
 	};
 	const tokenizer = new XmlTokenizer(dispatch, MAX_FOLDER_DEPTH);
 	let failure: unknown;

@@ -42,6 +42,9 @@ export interface XmlHandler {
 /** Longest tag, comment, processing instruction or document type read (in characters). */
 export const MAX_MARKUP = 1_000_000;
 
+/** The attributes of every element without any (shared: readers never change them). */
+const NO_ATTRIBUTES: string[] = [];
+
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 const isNameStart = (c: number) =>
@@ -63,9 +66,14 @@ export class XmlTokenizer {
 	private carry: 'comment' | 'cdata' | null = null;
 
 	constructor(
-		private readonly handler: XmlHandler,
+		private handler: XmlHandler,
 		private readonly maxDepth: number,
 	) {}
+
+	/** Hands the events from now on to `handler` (once the root element has chosen the reader). */
+	setHandler(handler: XmlHandler): void {
+		this.handler = handler;
+	}
 
 	/** Reads one more chunk of the document. */
 	write(chunk: string): void {
@@ -228,7 +236,7 @@ export class XmlTokenizer {
 		if (!isNameStart(buf.charCodeAt(i))) this.fail('a "<" that does not start a tag', start);
 		while (i < len && isNameChar(buf.charCodeAt(i))) i++;
 		const name = buf.slice(start + 1, i);
-		const attributes: string[] = [];
+		let attributes: string[] = NO_ATTRIBUTES;
 		for (;;) {
 			const spaced = i < len && isSpace(buf.charCodeAt(i));
 			while (i < len && isSpace(buf.charCodeAt(i))) i++;
@@ -268,6 +276,7 @@ export class XmlTokenizer {
 			for (let k = 0; k < attributes.length; k += 2)
 				if (attributes[k] === attribute)
 					this.fail(`the attribute ${attribute} is repeated in <${name}>`, nameStart);
+			if (attributes === NO_ATTRIBUTES) attributes = [];
 			attributes.push(attribute, value);
 			i = close + 1;
 		}
