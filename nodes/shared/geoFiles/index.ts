@@ -6,15 +6,15 @@
  */
 import { outOfRange } from './fileGeometry';
 import { readGeoJsonText } from './geojson';
-import { readGpxDocument } from './gpx';
 import type { XmlFeature } from './kml';
-import { readKmlDocument, readKmlText } from './kml';
+import { readKml } from './kml';
 import { readShapefileLayer } from './shapefile';
 import type { GeoFile, GeoFileOptions, GeoFormat, ReadFeature } from './geoFileTypes';
 import { DEFAULT_OPTIONS, GeoFileError, MB, tooManyFeatures } from './geoFileTypes';
 import { FileWarnings, featureWarnings } from './fileWarnings';
 import { OutputBudget } from './outputBudget';
-import { parseXml, rootName, xmlText } from './xml';
+import { xmlText } from './xml';
+import { readXmlFile, xmlReadOptions } from './xmlFile';
 import { isZip, readZip } from './zip';
 
 export * from './geoFileTypes';
@@ -35,17 +35,23 @@ function unknownFormat(fileName: string, what: string): GeoFileError {
 const extension = (name: string) => /\.([A-Za-z0-9]+)$/.exec(name)?.[1]?.toLowerCase() ?? '';
 const baseName = (name: string) => name.replace(/^.*\//, '').replace(/\.[^.]+$/, '');
 
-// The XML readers are to count their positions in the read's OutputBudget too: readGeoFile
-// creates it (`budget`), to be passed here and on to readKmlDocument / readGpxDocument.
-function fromXml(text: string, fileName: string, options: GeoFileOptions) {
+function fromXml(
+	bytes: Uint8Array,
+	fileName: string,
+	options: GeoFileOptions,
+	budget: OutputBudget,
+) {
 	// The root element decides (the extension may be wrong or missing).
-	const doc = parseXml(text, fileName);
-	const root = rootName(doc);
-	if (root === 'kml') return { format: 'kml' as GeoFormat, ...readKmlDocument(doc) };
-	if (root === 'gpx') return { format: 'gpx' as GeoFormat, ...readGpxDocument(doc, options) };
-	throw unknownFormat(
+	return readXmlFile(
+		bytes,
 		fileName,
-		`an XML document whose root element is <${root}>, not <kml> or <gpx>`,
+		options,
+		(root) =>
+			unknownFormat(
+				fileName,
+				`an XML document whose root element is <${root}>, not <kml> or <gpx>`,
+			),
+		budget,
 	);
 }
 
@@ -129,8 +135,12 @@ function fromZip(
 		const others = kmls.filter((n) => n !== main);
 		if (others.length > 0)
 			warnings.push(`The KMZ holds other KML files (${someNames(others)}), which were not read`);
-		// The XML reader takes the budget once it counts its positions: readKmlText(…, budget).
-		const read = readKmlText(xmlText(zip.files.get(main) as Uint8Array), `${fileName}/${main}`);
+		const kmlName = `${fileName}/${main}`;
+		const read = readKml(
+			zip.files.get(main) as Uint8Array,
+			kmlName,
+			xmlReadOptions(kmlName, options, budget),
+		);
 		return {
 			format: 'kmz' as GeoFormat,
 			features: read.features,
@@ -191,11 +201,17 @@ export function readGeoFile(
 	else {
 		const utf16 =
 			(bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff);
-		const text = utf16 ? xmlText(bytes) : new TextDecoder('utf-8').decode(bytes);
-		const start = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
-		if (start === '<') read = fromXml(xmlText(bytes), fileName, options);
+		const decode = (part: Uint8Array) =>
+			utf16 ? xmlText(part) : new TextDecoder('utf-8').decode(part);
+		const startOf = (text: string) => /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
+		// The first character decides: decoded from the first 64 KB (the XML readers decode
+		// the file themselves, a megabyte at a time), the whole file only past 64 KB of blanks.
+		let start = startOf(decode(bytes.subarray(0, 65_536)));
+		if (start === undefined && bytes.length > 65_536) start = startOf(decode(bytes));
+		if (start === '<') read = fromXml(bytes, fileName, options, budget);
 		else if (start === '{' || start === '[') {
-			const r = readGeoJsonText(text.replace(/^\uFEFF/, ''), fileName, options.maxFeatures, budget);
+			const text = decode(bytes).replace(/^\uFEFF/, '');
+			const r = readGeoJsonText(text, fileName, options.maxFeatures, budget);
 			read = {
 				format: r.ndjson ? 'ndjson' : 'geojson',
 				features: r.features,
@@ -212,8 +228,7 @@ export function readGeoFile(
 		}
 	}
 	if (read.features.length > options.maxFeatures) {
-		// GeoJSON stops at the first feature over the cap, a Shapefile zip after the layer that
-		// passes it, KML and GPX once the document is parsed (bounded by the size limits).
+		// Every reader stops at the first feature over the cap (this says it in one wording).
 		throw tooManyFeatures(fileName, options.maxFeatures);
 	}
 	fileWarnings.addAll(read.warnings);
