@@ -78,7 +78,7 @@ function bundleOptions({ outdir = path.join(root, 'dist') } = {}) {
 		treeShaking: true,
 		minify: false,
 		sourcemap: false,
-		// Bundled libraries' console calls (xmldom's, togeojson's and proj4's diagnostics) are
+		// Bundled libraries' console calls (e.g. proj4's diagnostics) are
 		// removed: n8n Cloud's scanner refuses console statements in dist/, and the nodes have none.
 		drop: ['console'],
 		// The licences of bundled code go to THIRD_PARTY_NOTICES.md (writeNotices) in full.
