@@ -13,29 +13,41 @@ import { envNumber, fmt, median, record } from './lib';
 
 const root = path.resolve(__dirname, '..');
 
+/**
+ * The files a fresh clone has (tracked, plus new files not ignored: `git ls-files`), except
+ * the tests and the bench, copied to a temporary folder: the build finds there whatever it
+ * needs (gulpfile.js, scripts/, tsconfig*, icons, …) however the project is rearranged.
+ */
 function buildCopy(): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geo-bench-pack-'));
-	for (const entry of [
-		'nodes',
-		'credentials',
-		'icons',
-		'package.json',
-		'gulpfile.js',
-		'tsconfig.json',
-		'tsconfig.build.json',
-		'README.md',
-		'LICENSE',
-		'LICENSE.md',
-	]) {
-		const from = path.join(root, entry);
-		if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, entry), { recursive: true });
+	const listed = execFileSync(
+		'git',
+		['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+		{ cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
+	)
+		.split('\0')
+		.filter((file) => file && !/^(test|bench|node_modules)(\/|$)/.test(file));
+	for (const file of listed) {
+		const from = path.join(root, file);
+		// a file deleted in the work tree and not yet committed, or a symlink (node_modules)
+		if (!fs.lstatSync(from, { throwIfNoEntry: false })?.isFile()) continue;
+		fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+		fs.copyFileSync(from, path.join(dir, file));
 	}
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-	execFileSync(
-		process.execPath,
-		[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
-		{ cwd: dir, stdio: 'ignore' },
-	);
+	try {
+		execFileSync(
+			process.execPath,
+			[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
+			{ cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+		);
+	} catch (error) {
+		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+		fs.rmSync(dir, { recursive: true, force: true });
+		throw new Error(
+			`footprint: \`gulp bundle\` failed in a copy of the project:\n${stdout ?? ''}${stderr ?? ''}`,
+		);
+	}
 	return dir;
 }
 
