@@ -4,7 +4,7 @@
  *    a Per-Plot Results output of a 10,000-plot job takes.
  *    The package is built with `gulp bundle` in a temporary copy, so the shared dist/ is untouched.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -35,17 +35,15 @@ function buildCopy(): string {
 		fs.copyFileSync(from, path.join(dir, file));
 	}
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-	try {
-		execFileSync(
-			process.execPath,
-			[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
-			{ cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
-		);
-	} catch (error) {
-		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+	const build = spawnSync(
+		process.execPath,
+		[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
+		{ cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+	);
+	if (build.status !== 0) {
 		fs.rmSync(dir, { recursive: true, force: true });
 		throw new Error(
-			`footprint: \`gulp bundle\` failed in a copy of the project:\n${stdout ?? ''}${stderr ?? ''}`,
+			`footprint: \`gulp bundle\` failed in a copy of the project (${build.error?.message ?? `exit ${build.status ?? build.signal}`}):\n${build.stdout ?? ''}${build.stderr ?? ''}`,
 		);
 	}
 	return dir;
@@ -79,7 +77,7 @@ export async function footprintBench(): Promise<void> {
 			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 				cwd: dir,
 				encoding: 'utf8',
-				stdio: ['ignore', 'pipe', 'ignore'],
+				stdio: ['ignore', 'pipe', 'pipe'],
 			}),
 		) as Array<{
 			size: number;
@@ -145,7 +143,7 @@ export async function footprintBench(): Promise<void> {
 		{
 			cwd: root,
 			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
+			stdio: ['ignore', 'pipe', 'pipe'],
 		},
 	);
 	const m = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
