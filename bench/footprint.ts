@@ -4,7 +4,7 @@
  *    a Per-Plot Results output of a 10,000-plot job takes.
  *    The package is built with `gulp bundle` in a temporary copy, so the shared dist/ is untouched.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,29 +13,39 @@ import { envNumber, fmt, median, record } from './lib';
 
 const root = path.resolve(__dirname, '..');
 
+/**
+ * The files a fresh clone has (tracked, plus new files not ignored: `git ls-files`), except
+ * the tests and the bench, copied to a temporary folder: the build finds there whatever it
+ * needs (gulpfile.js, scripts/, tsconfig*, icons, …) however the project is rearranged.
+ */
 function buildCopy(): string {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'geo-bench-pack-'));
-	for (const entry of [
-		'nodes',
-		'credentials',
-		'icons',
-		'package.json',
-		'gulpfile.js',
-		'tsconfig.json',
-		'tsconfig.build.json',
-		'README.md',
-		'LICENSE',
-		'LICENSE.md',
-	]) {
-		const from = path.join(root, entry);
-		if (fs.existsSync(from)) fs.cpSync(from, path.join(dir, entry), { recursive: true });
+	const listed = execFileSync(
+		'git',
+		['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+		{ cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
+	)
+		.split('\0')
+		.filter((file) => file && !/^(test|bench|node_modules)(\/|$)/.test(file));
+	for (const file of listed) {
+		const from = path.join(root, file);
+		// a file deleted in the work tree and not yet committed, or a symlink (node_modules)
+		if (!fs.lstatSync(from, { throwIfNoEntry: false })?.isFile()) continue;
+		fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+		fs.copyFileSync(from, path.join(dir, file));
 	}
 	fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-	execFileSync(
+	const build = spawnSync(
 		process.execPath,
 		[path.join(root, 'node_modules', 'gulp', 'bin', 'gulp.js'), 'bundle'],
-		{ cwd: dir, stdio: 'ignore' },
+		{ cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
 	);
+	if (build.status !== 0) {
+		fs.rmSync(dir, { recursive: true, force: true });
+		throw new Error(
+			`footprint: \`gulp bundle\` failed in a copy of the project (${build.error?.message ?? `exit ${build.status ?? build.signal}`}):\n${build.stdout ?? ''}${build.stderr ?? ''}`,
+		);
+	}
 	return dir;
 }
 
@@ -67,7 +77,7 @@ export async function footprintBench(): Promise<void> {
 			execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
 				cwd: dir,
 				encoding: 'utf8',
-				stdio: ['ignore', 'pipe', 'ignore'],
+				stdio: ['ignore', 'pipe', 'pipe'],
 			}),
 		) as Array<{
 			size: number;
@@ -133,7 +143,7 @@ export async function footprintBench(): Promise<void> {
 		{
 			cwd: root,
 			encoding: 'utf8',
-			stdio: ['ignore', 'pipe', 'ignore'],
+			stdio: ['ignore', 'pipe', 'pipe'],
 		},
 	);
 	const m = JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;

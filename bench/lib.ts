@@ -4,9 +4,87 @@
  */
 import type { FakeService } from '../test/fake-service';
 
+/**
+ * `BENCH_SMOKE=1 npm run bench` (CI): every section once at the sizes below, each in its own
+ * process with a time limit (bench/main.ts), to prove that no section throws or stops. Not a
+ * measurement: the figures are printed, but a MISSED line is no failure at these sizes.
+ */
+export const SMOKE = /^(1|true|yes)$/i.test((process.env.BENCH_SMOKE ?? '').trim());
+
+/**
+ * The smoke size of every knob (a few seconds a section on the 2-core dev machine). A knob
+ * read through `envNumber` / `envNumbers` without an entry here runs at its full size in
+ * smoke mode and says so: add its entry when adding a knob. A value set in the environment
+ * wins over these.
+ */
+export const SMOKE_SIZES: Readonly<Record<string, string>> = {
+	// registration
+	BENCH_ROWS: '200',
+	BENCH_NAIVE_ROWS: '20',
+	BENCH_LATENCY_MS: '10',
+	BENCH_PARALLEL: '4',
+	// validation
+	BENCH_PLOTS: '200',
+	BENCH_VERTEX_SIZES: '1000,3000',
+	BENCH_KINKS_BUDGET_MS: '500',
+	BENCH_BIG_VERTICES: '2000',
+	// growth
+	BENCH_WKT_SIZES: '1000,3000',
+	BENCH_GEOJSON_MB: '0.05,0.1',
+	BENCH_OLD_WKT_BUDGET_MS: '500',
+	BENCH_OLD_SWEEP_BUDGET_MS: '500',
+	// crossings
+	BENCH_STAR_N: '2001',
+	BENCH_SAW_N: '2000',
+	BENCH_OLD_STAR_N: '201,401',
+	BENCH_OLD_SAW_N: '500,1000',
+	BENCH_CROSSINGS_BEST_OF: '1',
+	// overlaps
+	BENCH_OVERLAP_PLOTS: '200',
+	BENCH_OVERLAP_SIZES: '100,200',
+	BENCH_NAIVE_OVERLAP_BUDGET_MS: '2000',
+	BENCH_CROSS_SIZES: '200,400',
+	BENCH_SNAPPED_FAMILIES: '1,2',
+	BENCH_SNAPPED_NAIVE_MAX: '1300',
+	BENCH_NEAR_IDENTICAL: '50,100',
+	BENCH_BIG_PAIR_VERTICES: '1000',
+	// waiting
+	BENCH_JOB_MINUTES: '1,10',
+	BENCH_NAIVE_POLL_S: '5',
+	// trigger
+	BENCH_TRIGGER_JOBS: '10,100',
+	BENCH_TRIGGER_POLLS: '2',
+	// footprint
+	BENCH_REQUIRE_RUNS: '1',
+	BENCH_RESULT_PLOTS: '200',
+	// readfile
+	BENCH_GEOFILES_N: '100',
+};
+
+/** In smoke mode, the smoke sizes into the environment (child processes read them there). */
+export function applySmokeSizes(): void {
+	if (!SMOKE) return;
+	for (const [name, value] of Object.entries(SMOKE_SIZES)) {
+		const raw = process.env[name];
+		if (raw === undefined || raw.trim() === '') process.env[name] = value;
+	}
+}
+
+const fullSizeInSmoke = new Set<string>();
+
+/** The environment's text of a knob; in smoke mode, says once when a knob has no smoke size. */
+function envRaw(name: string): string | undefined {
+	const raw = process.env[name];
+	if (SMOKE && (raw === undefined || raw.trim() === '') && !fullSizeInSmoke.has(name)) {
+		fullSizeInSmoke.add(name);
+		console.log(`  (smoke: ${name} has no smoke size in SMOKE_SIZES of bench/lib.ts: full size)`);
+	}
+	return raw;
+}
+
 /** A number from the environment, or the default. */
 export function envNumber(name: string, fallback: number): number {
-	const raw = process.env[name];
+	const raw = envRaw(name);
 	if (raw === undefined || raw.trim() === '') return fallback;
 	const n = Number(raw);
 	if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got '${raw}'`);
@@ -15,7 +93,7 @@ export function envNumber(name: string, fallback: number): number {
 
 /** A comma-separated list of numbers from the environment, or the default. */
 export function envNumbers(name: string, fallback: number[]): number[] {
-	const raw = process.env[name];
+	const raw = envRaw(name);
 	if (raw === undefined || raw.trim() === '') return fallback;
 	return raw.split(',').map((s) => {
 		const n = Number(s.trim());

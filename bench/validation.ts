@@ -80,9 +80,10 @@ export async function validationBench(): Promise<void> {
 	const plots = envNumber('BENCH_PLOTS', 10_000);
 	const sizes = envNumbers('BENCH_VERTEX_SIZES', [1_000, 3_000, 10_000, 30_000, 100_000]);
 	const kinksBudgetMs = envNumber('BENCH_KINKS_BUDGET_MS', 5_000);
+	const bigN = envNumber('BENCH_BIG_VERTICES', 20_000);
 	const rnd = prng(7);
 	console.log(
-		`\n## 2. Validation: ${plots.toLocaleString('en-US')} typical plots, one 20,000-vertex polygon, growth ${sizes[0]}–${sizes[sizes.length - 1]} vertices`,
+		`\n## 2. Validation: ${plots.toLocaleString('en-US')} typical plots, one ${fmt(bigN)}-vertex polygon, growth ${sizes[0]}–${sizes[sizes.length - 1]} vertices`,
 	);
 
 	// 2a. many typical plots: ~50 vertices, 6 decimals, a few hundred metres wide, in Brazil
@@ -121,13 +122,13 @@ export async function validationBench(): Promise<void> {
 	});
 
 	// 2b. one big polygon
-	const big = feature(starRing(20_000, -52, -12, 20, rnd));
+	const big = feature(starRing(bigN, -52, -12, 20, rnd));
 	validateOne(big); // warm-up
 	const oursBigMs = time(() => validateOne(big), 3);
 	const kinksBigMs = time(() => kinks(big as never), 1);
 	record({
 		section,
-		name: 'one 20,000-vertex polygon',
+		name: `one ${fmt(bigN)}-vertex polygon`,
 		value: oursBigMs,
 		unit: 'ms',
 		baseline: kinksBigMs,
@@ -160,13 +161,13 @@ export async function validationBench(): Promise<void> {
 		console.log(line);
 	}
 	// 2d. the adversarial shape: every edge a long radial spike (not a real plot outline)
-	const spiky = feature(starRing(20_000, -52, -12, 20, rnd, undefined, 'spiky'));
+	const spiky = feature(starRing(bigN, -52, -12, 20, rnd, undefined, 'spiky'));
 	validateOne(spiky);
 	const spikyMs = time(() => validateOne(spiky), 1);
 	const spikyKinksMs = time(() => kinks(spiky as never), 1);
 	record({
 		section,
-		name: 'one 20,000-vertex spiky polygon (adversarial: every edge a radial spike)',
+		name: `one ${fmt(bigN)}-vertex spiky polygon (adversarial: every edge a radial spike)`,
 		value: spikyMs,
 		unit: 'ms',
 		baseline: spikyKinksMs,

@@ -10,7 +10,7 @@
 import { FakeClock } from './clock';
 import type { Capability } from './data';
 import { JwtIssuer } from './jwt';
-import { FakeHttp, type Fault, type RequestLogEntry } from './server';
+import { FakeHttp, type Fault, type FaultMatch, type RequestLogEntry } from './server';
 import { parseVariant, VARIANT_ENV, type FakeVariant } from './variant';
 import {
 	seedUsers,
@@ -95,7 +95,20 @@ export interface FakeService {
 		clear(): void;
 		count(filter?: { method?: string; path?: string | RegExp }): number;
 	};
-	faults: { add(f: Fault): void; clear(): void; pending(): number };
+	faults: {
+		add(f: Fault): void;
+		clear(): void;
+		pending(): number;
+		/**
+		 * Holds the next matching contract request (after `skip` others) until `release()`:
+		 * before it is processed (a `delay` fault), or with `after: true` processed and its
+		 * answer held (`delay-after`). `arrived` settles once it is held. In-process only.
+		 */
+		hold(
+			match?: FaultMatch,
+			options?: { after?: boolean; skip?: number },
+		): { arrived: Promise<void>; release(): void };
+	};
 	setBalance(username: string, total: number): void;
 	/** throws when the user has no token account */
 	getBalance(username: string): { total: number; reserved: number; free: number };
@@ -231,6 +244,20 @@ export async function startFakeService(opts: FakeServiceOptions = {}): Promise<F
 				http.faults = [];
 			},
 			pending: () => http.faults.length,
+			hold: (match, options = {}) => {
+				let arrive!: () => void;
+				let release!: () => void;
+				const arrived = new Promise<void>((resolve) => (arrive = resolve));
+				const released = new Promise<void>((resolve) => (release = resolve));
+				http.addFault({
+					kind: options.after ? 'delay-after' : 'delay',
+					ms: 0,
+					hold: { arrive, released },
+					match,
+					skip: options.skip,
+				});
+				return { arrived, release };
+			},
 		},
 		setBalance: (u, t) => store.tokens.set(u, t),
 		getBalance: (u) => {

@@ -45,6 +45,16 @@ export interface RequestLogEntry {
 }
 
 export type FaultMatch = { method?: string; path?: string | RegExp };
+/**
+ * In-process tests only (`faults.hold` of index.ts): a `delay` or `delay-after` that holds the
+ * request until `released` settles instead of waiting `ms`; `arrive` is called as it is held.
+ * A test waits for the request, does what it must while it is held, then lets it go: no race
+ * with a number of milliseconds.
+ */
+export interface FaultHold {
+	arrive(): void;
+	released: Promise<unknown>;
+}
 export type Fault = {
 	match?: FaultMatch;
 	times?: number;
@@ -55,14 +65,21 @@ export type Fault = {
 	| { kind: 'drop-before' }
 	/** processed fully, then the socket is destroyed (after `ms`, default at once) */
 	| { kind: 'drop-after'; ms?: number }
-	| { kind: 'delay'; ms: number }
+	| { kind: 'delay'; ms: number; hold?: FaultHold }
 	/** processed fully, then a gateway's answer instead of the service's (its answer is lost) */
 	| { kind: 'status-after'; status: 502 | 504 }
 	/** processed fully, then answered only after `ms` (a slow answer; a client deadline makes it a timeout) */
-	| { kind: 'delay-after'; ms: number }
+	| { kind: 'delay-after'; ms: number; hold?: FaultHold }
 );
 
 const FAULT_KINDS = ['status', 'drop-before', 'drop-after', 'delay', 'status-after', 'delay-after'];
+
+/** A `delay` / `delay-after` fault's wait: `ms`, or until a test releases its hold. */
+async function delayFor(fault: { ms: number; hold?: FaultHold }): Promise<void> {
+	if (!fault.hold) return await new Promise((r) => setTimeout(r, Math.max(0, fault.ms)));
+	fault.hold.arrive();
+	await fault.hold.released.catch(() => undefined);
+}
 
 export interface ServerDeps {
 	clock: FakeClock;
@@ -391,7 +408,7 @@ export class FakeHttp {
 			this.send(reply, entry, err.status, err.body, 'json', err.headers);
 			return;
 		}
-		if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, Math.max(0, fault.ms)));
+		if (fault?.kind === 'delay') await delayFor(fault);
 
 		const extraHeaders: Record<string, string> = {};
 		let status = 200;
@@ -433,8 +450,7 @@ export class FakeHttp {
 			entry.status = status;
 			return;
 		}
-		if (fault?.kind === 'delay-after')
-			await new Promise((r) => setTimeout(r, Math.max(0, fault.ms)));
+		if (fault?.kind === 'delay-after') await delayFor(fault);
 		this.send(reply, entry, status, body, kind, extraHeaders);
 	}
 

@@ -269,8 +269,11 @@ export interface RunNodeOptions {
 	nodeType?: string;
 	typeVersion?: number;
 	mode?: WorkflowExecuteMode;
-	/** Cancel the execution after this many ms, as the editor's Stop button does. */
-	cancelAfterMs?: number;
+	/**
+	 * Cancel the execution, as the editor's Stop button does, once this promise settles (an
+	 * event of the run, e.g. the node's first wait: never a number of milliseconds).
+	 */
+	cancelWhen?: Promise<unknown>;
 	/** false: the node has no credential selected (default: the one `authentication` names). */
 	withCredential?: boolean;
 }
@@ -358,10 +361,11 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		runExecutionData,
 	);
 	const running = execute.processRunExecutionData(workflow);
-	if (options.cancelAfterMs !== undefined) {
+	if (options.cancelWhen !== undefined) {
 		// n8n aborts the execution's cancel signal and reports the run at once; the node's own
 		// work ends when it notices the signal.
-		setTimeout(() => running.cancel(), options.cancelAfterMs);
+		const cancel = () => running.cancel();
+		options.cancelWhen.then(cancel, cancel);
 	} else {
 		await running;
 	}

@@ -34,8 +34,37 @@ export function sleepModuleWithTestTiming() {
 	};
 }
 
-/** The real timing (n8n's sleep, ending on cancel), recording every sleep's length in `sleeps`. */
-export function recordingSystemTiming(sleeps: number[]): Timing {
+/**
+ * The wait loops (`waitForJobs`) the operation started, so that a test can wait for a loop to
+ * end (e.g. after a cancel) instead of waiting a number of milliseconds. Filled by the module
+ * factory below, for a test file that mocks nodes/shared/jobs/waitForJobs with it:
+ *
+ *   jest.mock('../../../nodes/shared/jobs/waitForJobs', () =>
+ *   	jest.requireActual<typeof import('./timing')>('./timing').waitForJobsModuleRecordingLoops(),
+ *   );
+ */
+export const waitLoops: Array<Promise<unknown>> = [];
+
+/** The module factory for jest.mock of nodes/shared/jobs/waitForJobs: the real loop, recorded in `waitLoops`. */
+export function waitForJobsModuleRecordingLoops() {
+	const actual = jest.requireActual<typeof import('../../../nodes/shared/jobs/waitForJobs')>(
+		'../../../nodes/shared/jobs/waitForJobs',
+	);
+	return {
+		...actual,
+		waitForJobs: (...args: Parameters<typeof actual.waitForJobs>) => {
+			const loop = actual.waitForJobs(...args);
+			waitLoops.push(loop);
+			return loop;
+		},
+	};
+}
+
+/**
+ * The real timing (n8n's sleep, ending on cancel), recording every sleep's length in `sleeps`;
+ * `onSleep`, when given, is called as each sleep starts.
+ */
+export function recordingSystemTiming(sleeps: number[], onSleep?: () => void): Timing {
 	const { systemTiming } = jest.requireActual<typeof import('../../../nodes/shared/time/sleep')>(
 		'../../../nodes/shared/time/sleep',
 	);
@@ -43,6 +72,7 @@ export function recordingSystemTiming(sleeps: number[]): Timing {
 		...systemTiming,
 		sleep: async (ms: number, signal?: AbortSignal) => {
 			sleeps.push(ms);
+			onSleep?.();
 			await systemTiming.sleep(ms, signal);
 		},
 	};

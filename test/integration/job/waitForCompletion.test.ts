@@ -4,7 +4,7 @@ import type { FakeService, FakeServiceOptions } from '../../fake-service';
 import { CredentialStore, runNode } from '../../helpers/engine';
 import { storeWithApiKey, useFakeService, useFakeServicePerTest } from '../../helpers/fakeService';
 import { create, fake, seed, statusGets, store, useJobService } from './helpers';
-import { mockTiming, recordingSystemTiming } from './timing';
+import { mockTiming, recordingSystemTiming, waitLoops } from './timing';
 
 /**
  * The wait loop runs on the timing each describe block below sets in `mockTiming` (see
@@ -12,6 +12,10 @@ import { mockTiming, recordingSystemTiming } from './timing';
  */
 jest.mock('../../../nodes/shared/time/sleep', () =>
 	jest.requireActual<typeof import('./timing')>('./timing').sleepModuleWithTestTiming(),
+);
+/** The wait loops, recorded (./timing.ts): a test waits for a loop's end, never for a time. */
+jest.mock('../../../nodes/shared/jobs/waitForJobs', () =>
+	jest.requireActual<typeof import('./timing')>('./timing').waitForJobsModuleRecordingLoops(),
 );
 
 /**
@@ -435,11 +439,7 @@ describe('Job → Wait for Completion through failed status checks', () => {
  * execution is cancelled (the editor's Stop button, or a timeout), the wait stops polling at once.
  */
 describe('Job → Wait for Completion stops when the execution is cancelled', () => {
-	const mockSleeps: number[] = [];
 	useFakeService({ perPlotDurationMs: 10 * 24 * 3600 * 1000 });
-	beforeAll(() => {
-		mockTiming.current = recordingSystemTiming(mockSleeps);
-	});
 	afterAll(() => {
 		mockTiming.current = undefined;
 	});
@@ -449,7 +449,10 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 	it('stops its polling loop at once (no further waits, no status request)', async () => {
 		// Real sleeps, recorded: a loop that ignored the cancel would go on sleeping and polling
 		// (in the background, holding the worker) until Max Wait.
-		const sleeps = mockSleeps;
+		const sleeps: number[] = [];
+		let sleepStarted!: () => void;
+		const firstSleep = new Promise<void>((resolve) => (sleepStarted = resolve));
+		mockTiming.current = recordingSystemTiming(sleeps, () => sleepStarted());
 		const [plotId] = fake.seedPlots('alice', 1, { commodity: 'coffee' });
 		const created = await runNode({
 			parameters: { resource: 'job', operation: 'create', plotIds: plotId },
@@ -458,8 +461,9 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 		expect(created.error).toBeUndefined();
 		const jobId = String((created.items[0].json as IDataObject).job_id);
 		fake.log.clear();
+		waitLoops.length = 0;
 
-		// First check after 1 s, then 2 s, 4 s … ; the execution is cancelled after 0.3 s.
+		// First check after 1 s, then 2 s, 4 s … ; the execution is cancelled as the first wait starts.
 		const { run } = await runNode({
 			parameters: {
 				resource: 'job',
@@ -469,11 +473,13 @@ describe('Job → Wait for Completion stops when the execution is cancelled', ()
 				options: { firstCheckAfter: 1 },
 			},
 			store: store(),
-			cancelAfterMs: 300,
+			cancelWhen: firstSleep,
 		});
 		expect(run.status).toBe('canceled');
-		// Without the cancel, the loop would sleep 1 s, check, sleep 2 s, check, sleep 4 s …
-		await new Promise((resolve) => setTimeout(resolve, 3500));
+		// n8n reports the run at once; the loop ends when it notices the cancel. Without the
+		// cancel, it would sleep 1 s, check, sleep 2 s, check, sleep 4 s … until Max Wait.
+		expect(waitLoops).toHaveLength(1);
+		await expect(waitLoops[0]).resolves.toMatchObject({ cancelled: true });
 		expect(sleeps).toEqual([1000]);
 		expect(statusGets()).toHaveLength(0);
 	});

@@ -131,19 +131,18 @@ describe('transport and credentials (engine → fake over HTTP)', () => {
 
 	it('renews a JWT that expires in the middle of an execution, without failing any item', async () => {
 		const store = loginStore();
-		// The second item's request is held 400 ms; meanwhile the fake's clock passes the JWT's expiry.
-		fake.faults.add({
-			kind: 'delay',
-			ms: 400,
-			match: { method: 'GET', path: '/users/check_tokens' },
-			times: 1,
-		});
-		setTimeout(() => fake.clock.advance((JWT_LIFETIME_S + 1) * 1000), 150);
-		const { items, error } = await runNode({
+		// The first item's request is held, after the login, while the fake's clock passes the
+		// JWT's expiry; then it reaches the service with the expired token.
+		const held = fake.faults.hold({ method: 'GET', path: '/users/check_tokens' });
+		const running = runNode({
 			parameters: { ...balance, authentication: 'login' },
 			input: [{ n: 1 }, { n: 2 }],
 			store,
 		});
+		await held.arrived;
+		fake.clock.advance((JWT_LIFETIME_S + 1) * 1000);
+		held.release();
+		const { items, error } = await running;
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);

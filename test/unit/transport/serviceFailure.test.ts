@@ -295,12 +295,19 @@ describe('serviceErrorOf: Retry-After', () => {
 	});
 
 	it('keeps a Retry-After given as an HTTP date, relative to now', () => {
-		const at = new Date(Date.now() + 60_000).toUTCString();
-		const ms = serviceErrorOf(
-			transportError({ status: 503, body: '', headers: { 'retry-after': at } }),
-		).retryAfterMs;
-		expect(ms).toBeGreaterThan(50_000);
-		expect(ms).toBeLessThanOrEqual(60_000);
+		// now, frozen: however long this machine takes between the two lines, a minute is left
+		const now = Date.parse('2026-03-01T12:00:00Z');
+		const clock = jest.spyOn(Date, 'now').mockReturnValue(now);
+		try {
+			const at = new Date(Date.now() + 60_000).toUTCString();
+			const ms = serviceErrorOf(
+				transportError({ status: 503, body: '', headers: { 'retry-after': at } }),
+			).retryAfterMs;
+			expect(ms).toBeGreaterThan(50_000);
+			expect(ms).toBeLessThanOrEqual(60_000);
+		} finally {
+			clock.mockRestore();
+		}
 	});
 
 	it('has none when the service sent none, or an unreadable one', () => {
