@@ -9,7 +9,11 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import type { Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { apiRequest } from '../../../../shared/transport/request';
-import { filtersCollection, limitFields, readLimit } from '../../../../shared/descriptions/listFields';
+import {
+	filtersCollection,
+	limitFields,
+	readLimit,
+} from '../../../../shared/descriptions/listFields';
 import { runsFromResponse, simplifyRun } from './simplifyRun';
 
 const displayOptions = { show: { resource: ['analysisRun'], operation: ['getMany'] } };

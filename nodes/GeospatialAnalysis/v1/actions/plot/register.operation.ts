@@ -13,7 +13,10 @@ import {
 import { RegistrationLedger, registerExactlyOnce } from '../../../../shared/plots/registerOnce';
 import type { DateOrder, Reading } from '../../../../shared/input';
 import { readDateOrder, readNumber } from '../../../../shared/input';
-import { geometrySourceFields, readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	geometrySourceFields,
+	readGeometryOfItem,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import {
 	dateOrderOption,
 	plotFieldsProperty,

@@ -19,7 +19,10 @@ import {
 import { lostAnswerReason } from '../../../../shared/transport/lostAnswer';
 import { serviceErrorOf } from '../../../../shared/transport/serviceFailure';
 import { apiRequest } from '../../../../shared/transport/request';
-import { geometrySourceFields, readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
+import {
+	geometrySourceFields,
+	readGeometryOfItem,
+} from '../../../../shared/descriptions/geometrySourceFields';
 import type { Reading } from '../../../../shared/input';
 import { readNumber } from '../../../../shared/input';
 import { takeIdList } from '../../../../shared/descriptions/takeId';
