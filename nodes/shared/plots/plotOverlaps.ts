@@ -13,10 +13,18 @@
  *    exact shortcut where no boundaries meet (see `sharedArea`). Whether two plots overlap is
  *    that area against Minimum Overlap, never a floating-point coincidence: touching plots
  *    share 0 m² or a sliver below SLIVER_M2.
- * 3. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
+ * 3. copies of one boundary that are not exact duplicates (the ring starting at another vertex,
+ *    walked the other way, holes or parts in another order: `sameShape.ts`) are found by the
+ *    canonical form of each plot before any clip: their shared area is the whole plot. And a
+ *    pair of plots whose shapes were measured already (a copy of X against Y, after X against
+ *    Y) takes that result: no boundary is clipped against the same other boundary twice.
+ * 4. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
  *    the index stops looking after MAX_CANDIDATES_PER_PLOT candidates per plot, and each plot
  *    is measured against at most MAX_MEASURED_PER_PLOT of them; the rest are counted, and the
  *    output names both caps.
+ * 5. a work budget for the clipper (MAX_CLIP_EDGES_PER_PAIR, CLIP_EDGES_PER_RUN, with their
+ *    reasons below): a pair beyond it is not clipped but named as not measured, on both rows
+ *    and in the summary (`refused`), never read as "no overlap".
  * A naive check compares every pair (n² / 2 pairs: 50 million for 10,000 plots); the index
  * leaves the few pairs that are really near each other (see BENCHMARKS.md).
  *
@@ -27,8 +35,11 @@ import { area } from '@turf/area';
 import Flatbush from 'flatbush';
 
 import type { MultiPolygon, PlotGeometry, Polygon } from '../geometry';
-import type { Box } from './sharedArea';
-import { boxesShareArea, boxOfRings, sharedArea, SLIVER_M2 } from './sharedArea';
+import { edgesOf } from '../geometry/polygonChecks';
+import type { ShapeForm } from './sameShape';
+import { sameForm, shapeForm } from './sameShape';
+import type { Box, ClipPath } from './sharedArea';
+import { boxesShareArea, boxOfRings, ClipRefused, sharedArea, SLIVER_M2 } from './sharedArea';
 
 /** The pairwise measure of two plots lives in sharedArea.ts; its callers import it from here too. */
 
@@ -62,11 +73,21 @@ interface Overlap {
 	percentOfB: number;
 }
 
-/** A pair whose overlap could not be computed (both clippers threw): reported, never dropped silently. */
+/** A pair whose overlap could not be computed (every clipping path threw): reported, never dropped silently. */
 interface OverlapFailure {
 	a: PlotRef;
 	b: PlotRef;
 	reason: string;
+}
+
+/** A pair not clipped because of the work budget: named, never read as "no overlap". */
+interface OverlapRefused {
+	a: PlotRef;
+	b: PlotRef;
+	/** The edges of both boundaries together (what the clipper would have been given). */
+	edges: number;
+	/** `pair`: more than MAX_CLIP_EDGES_PER_PAIR; `run`: more than what was left of CLIP_EDGES_PER_RUN. */
+	budget: 'pair' | 'run';
 }
 
 interface CrossCheckOptions {
@@ -78,6 +99,11 @@ interface CrossCheckOptions {
 	maxMeasuredPerPlot?: number;
 	/** The index stops looking for a plot's candidates after this many (default MAX_CANDIDATES_PER_PLOT). */
 	maxCandidatesPerPlot?: number;
+	/** The clipper's budget per pair and per run, in edges (defaults: the constants below). */
+	maxClipEdgesPerPair?: number;
+	clipEdgesPerRun?: number;
+	/** The clipping paths (tests inject failing ones; default: sharedArea's CLIP_PATHS). */
+	clipPaths?: ReadonlyArray<{ name: string; clip: ClipPath }>;
 }
 
 /** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
@@ -87,12 +113,22 @@ interface Unmeasured {
 	count: number;
 	/** The index stopped at MAX_CANDIDATES_PER_PLOT for this plot: there may be more. */
 	atLeast: boolean;
+	/** The plots over this one's extent the index found (exact duplicates left out). */
+	candidates: number;
+	/** Of those, the pairs whose shared area was measured. */
+	measured: number;
 }
 
 export interface CrossCheck {
 	duplicates: Duplicate[];
 	overlaps: Overlap[];
 	failures: OverlapFailure[];
+	/** Pairs left unclipped by the work budget (in input order). */
+	refused: OverlapRefused[];
+	/** Measured pairs that are copies of one boundary (not exact duplicates): known without a clip. */
+	samePairs: number;
+	/** Edges given to the clipper in this run (see CLIP_EDGES_PER_RUN). */
+	clippedEdges: number;
 	/** Pairs whose bounding boxes share an area (the candidates from the index; exact duplicates left out). */
 	candidatePairs: number;
 	/** Candidate pairs whose shared area was measured (the others: `unmeasured`). */
@@ -127,6 +163,25 @@ export const MAX_MEASURED_PER_PLOT = 10;
  * costs n × this, not n² / 2; the counts of such a plot are then minimums (`atLeast`).
  */
 export const MAX_CANDIDATES_PER_PLOT = 1_000;
+
+/**
+ * The clipper's work budget, in edges of the two boundaries given to it together. The sweep
+ * line (polygon-clipping) holds about 3 KB per edge at its peak and takes 10–40 µs per edge
+ * (more where the boundaries cross often: two re-digitised outlines of one field); measured
+ * in BENCHMARKS.md ("Validate within a budget"). So that one pair stays within about 5 s
+ * and 500 MB of heap on the dev machine, a pair of more edges than this is not clipped: it is
+ * named on both rows as not measured, with the reason (simplify the boundaries, or split the
+ * plots). The exact shortcut (no boundaries meeting) and copies of one boundary cost no clip.
+ */
+export const MAX_CLIP_EDGES_PER_PAIR = 100_000;
+
+/**
+ * The edges given to the clipper across one run, at most: about a minute of clipping at
+ * 10–20 µs per edge (a file of real plots uses a few percent of it: 10,000 plots of 12–40
+ * vertices clip about 25,000 edges; 1,000 near-identical copies about 300,000). Once it is
+ * spent, the pairs left are named as not measured on their rows and in the summary.
+ */
+export const CLIP_EDGES_PER_RUN = 4_000_000;
 
 const STOP = new Error('enough candidates');
 
@@ -209,6 +264,9 @@ export function crossCheckPlots(
 		duplicates,
 		overlaps: [],
 		failures: [],
+		refused: [],
+		samePairs: 0,
+		clippedEdges: 0,
 		candidatePairs: 0,
 		measuredPairs: 0,
 		clippedPairs: 0,
@@ -292,46 +350,132 @@ export function crossCheckPlots(
 		return m2;
 	};
 
-	// 2. The shared area of each chosen pair, in input order.
+	// 2. The shared area of each chosen pair, in input order: copies of one boundary known
+	//    without a clip, a pair of shapes measured already taken from before, the others
+	//    within the clipper's budget.
+	const perPair = Math.max(0, options.maxClipEdgesPerPair ?? MAX_CLIP_EDGES_PER_PAIR);
+	let runLeft = Math.max(0, options.clipEdgesPerRun ?? CLIP_EDGES_PER_RUN);
+	const shapeOf = sameShapeClasses(shapes, areas, firstOf, pairs, n);
+	const known = new Map<string, { m2: number }>();
+	const chosenOf = new Uint32Array(n);
 	const measured = new Uint32Array(n);
 	for (const key of pairs) {
 		const a = Math.floor(key / n);
 		const b = key - a * n;
-		measured[a]++;
-		measured[b]++;
+		chosenOf[a]++;
+		chosenOf[b]++;
 		const i = areas[a];
 		const j = areas[b];
-		let shared: ReturnType<typeof sharedArea>;
-		try {
-			shared = sharedArea(
-				shapes[i].geometry as Polygon | MultiPolygon,
-				shapes[j].geometry as Polygon | MultiPolygon,
-			);
-		} catch (error) {
-			result.failures.push({
-				a: ref(shapes[i]),
-				b: ref(shapes[j]),
-				reason: error instanceof Error ? error.message : String(error),
-			});
-			continue;
+		const gi = shapes[i].geometry as Polygon | MultiPolygon;
+		const gj = shapes[j].geometry as Polygon | MultiPolygon;
+		const same = shapeOf[a] === shapeOf[b];
+		const cacheKey = `${Math.min(shapeOf[a], shapeOf[b])}|${Math.max(shapeOf[a], shapeOf[b])}`;
+		let shared = same ? { m2: Math.min(areaOf(i), areaOf(j)) } : known.get(cacheKey);
+		if (same) result.samePairs++;
+		if (!shared) {
+			try {
+				const edges = edgesOf(partsOf(gi)) + edgesOf(partsOf(gj));
+				const found = sharedArea(gi, gj, {
+					maxClipEdges: Math.min(perPair, runLeft),
+					paths: options.clipPaths,
+				});
+				if (found.by === 'clipped' || found.by === 'snapped') {
+					result.clippedPairs++;
+					result.clippedEdges += edges;
+					runLeft -= edges;
+				}
+				shared = found;
+			} catch (error) {
+				if (error instanceof ClipRefused)
+					result.refused.push({
+						a: ref(shapes[i]),
+						b: ref(shapes[j]),
+						edges: error.edges,
+						budget: error.edges > perPair ? 'pair' : 'run',
+					});
+				else
+					result.failures.push({
+						a: ref(shapes[i]),
+						b: ref(shapes[j]),
+						reason: error instanceof Error ? error.message : String(error),
+					});
+				continue;
+			}
+			known.set(cacheKey, shared);
 		}
-		if (shared.by === 'clipped') result.clippedPairs++;
+		measured[a]++;
+		measured[b]++;
 		const overlapM2 = shared.m2;
 		if (!(overlapM2 >= minOverlapM2)) continue;
 		result.overlaps.push({
 			a: ref(shapes[i]),
 			b: ref(shapes[j]),
 			overlapM2,
-			percentOfA: percent(overlapM2, areaOf(i)),
-			percentOfB: percent(overlapM2, areaOf(j)),
+			percentOfA: same ? 100 : percent(overlapM2, areaOf(i)),
+			percentOfB: same ? 100 : percent(overlapM2, areaOf(j)),
 		});
 	}
 	for (let a = 0; a < n; a++) {
-		const count = Math.max(0, candidates[a] - measured[a]);
+		const count = Math.max(0, candidates[a] - chosenOf[a]);
 		if (count > 0 || capped[a])
-			result.unmeasured.push({ plot: ref(shapes[areas[a]]), count, atLeast: capped[a] === 1 });
+			result.unmeasured.push({
+				plot: ref(shapes[areas[a]]),
+				count,
+				atLeast: capped[a] === 1,
+				candidates: candidates[a],
+				measured: measured[a],
+			});
 	}
 	return result;
+}
+
+const partsOf = (g: Polygon | MultiPolygon) =>
+	g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+
+/**
+ * For each area plot (index into `areas`), the number of its shape: plots with equal numbers
+ * are the same boundary (exact duplicates, or copies starting at another vertex or walked the
+ * other way: `sameShape.ts`). Only plots in some chosen pair need their canonical form.
+ */
+function sameShapeClasses(
+	shapes: readonly PlotShape[],
+	areas: number[],
+	firstOf: number[],
+	pairs: Float64Array,
+	n: number,
+): Uint32Array {
+	const inPair = new Uint8Array(n);
+	for (const key of pairs) {
+		const a = Math.floor(key / n);
+		inPair[a] = 1;
+		inPair[key - a * n] = 1;
+	}
+	const classOf = new Uint32Array(n);
+	const byHash = new Map<string, Array<{ form: ShapeForm; id: number }>>();
+	const ofFirst = new Map<number, number>();
+	let next = 0;
+	for (let a = 0; a < n; a++) {
+		const first = firstOf[areas[a]];
+		const earlier = ofFirst.get(first);
+		if (earlier !== undefined) {
+			classOf[a] = earlier;
+			continue;
+		}
+		let id = next++;
+		if (inPair[a]) {
+			const form = shapeForm(shapes[areas[a]].geometry as Polygon | MultiPolygon);
+			const list = byHash.get(form.hash) ?? [];
+			const match = list.find((e) => sameForm(e.form, form));
+			if (match) id = match.id;
+			else {
+				list.push({ form, id });
+				byHash.set(form.hash, list);
+			}
+		}
+		ofFirst.set(first, id);
+		classOf[a] = id;
+	}
+	return classOf;
 }
 
 /**
