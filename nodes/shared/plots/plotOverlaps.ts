@@ -137,6 +137,8 @@ export interface CrossCheck {
 	clippedPairs: number;
 	/** Plots with candidate pairs beyond the per-plot cap, in input order. */
 	unmeasured: Unmeasured[];
+	/** Every plot with candidates: how many, and how many of those pairs were measured (input order). */
+	perPlot: Array<{ plot: PlotRef; candidates: number; measured: number; atLeast: boolean }>;
 	/** Candidate pairs not measured (each counted once). */
 	unmeasuredPairs: number;
 	/**
@@ -265,6 +267,7 @@ export function crossCheckPlots(
 		overlaps: [],
 		failures: [],
 		refused: [],
+		perPlot: [],
 		samePairs: 0,
 		clippedEdges: 0,
 		candidatePairs: 0,
@@ -416,6 +419,13 @@ export function crossCheckPlots(
 		});
 	}
 	for (let a = 0; a < n; a++) {
+		if (candidates[a] > 0)
+			result.perPlot.push({
+				plot: ref(shapes[areas[a]]),
+				candidates: candidates[a],
+				measured: measured[a],
+				atLeast: capped[a] === 1,
+			});
 		const count = Math.max(0, candidates[a] - chosenOf[a]);
 		if (count > 0 || capped[a])
 			result.unmeasured.push({
