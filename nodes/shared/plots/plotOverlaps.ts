@@ -90,7 +90,7 @@ interface OverlapRefused {
 	budget: 'pair' | 'run';
 }
 
-interface CrossCheckOptions {
+export interface CrossCheckOptions {
 	/** Look for overlaps (default true); duplicates are always looked for. */
 	overlaps?: boolean;
 	/** Shared areas smaller than this (square metres) are not reported; default 1 m². */

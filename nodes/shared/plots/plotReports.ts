@@ -116,6 +116,8 @@ export interface RowReport {
 	overlaps_measured: number;
 	/** The index stopped looking for this row's candidates (MAX_CANDIDATES_PER_PLOT): `overlap_candidates` is a minimum. */
 	overlap_candidates_at_least: boolean;
+	/** Advice for the workflow builder (a field to map, an option), each once; never in `problem_summary`. */
+	workflow_hints: string[];
 	/** With Repair Geometry: what was changed. */
 	repairs?: Array<{ code: string; message: string; feature: number }>;
 	/** With Repair Geometry: the repaired features (null when the row could not be read). */

@@ -14,7 +14,7 @@ import { area } from '@turf/area';
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
 import { crossProblems, emptyRowCross } from './crossReports';
-import type { CrossCheck, PlotShape } from './plotOverlaps';
+import type { CrossCheck, CrossCheckOptions, PlotShape } from './plotOverlaps';
 import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './plotOverlaps';
 import type {
 	RowInput,
@@ -38,6 +38,8 @@ interface ValidateRowsOptions {
 	crossPlotSeverity?: 'warning' | 'error';
 	/** The fields the user mapped, for messages in the user's terms (`userTerms.ts`). */
 	terms?: UserTerms;
+	/** The cross-row check's budget and clipping paths (tests give small or failing ones). */
+	crossCheck?: Pick<CrossCheckOptions, 'maxClipEdgesPerPair' | 'clipEdgesPerRun' | 'clipPaths'>;
 }
 
 function where(feature: number | null, location?: Location): ProblemWhere {
@@ -196,6 +198,7 @@ export function validateRows(
 	const cross = crossCheckPlots(shapes, {
 		overlaps: options.overlaps,
 		minOverlapM2: options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2,
+		...options.crossCheck,
 	});
 	const checkedOf = new Map(checked.map((c) => [c.input.row, c]));
 	const byRow = crossProblems(cross, options.crossPlotSeverity ?? 'warning', (row, problem, as) => {
@@ -247,6 +250,9 @@ export function validateRows(
 			overlap_candidates: cross.candidates,
 			overlaps_measured: cross.measured,
 			overlap_candidates_at_least: cross.atLeast,
+			workflow_hints: [
+				...new Set([...c.problems, ...c.warnings].flatMap((p) => (p.hint ? [p.hint] : []))),
+			],
 		};
 		if (options.repair) {
 			report.repairs = (c.validation?.repairs ?? []).map((r) => ({
