@@ -227,7 +227,7 @@ function clipArea(
 	paths: ReadonlyArray<{ name: string; clip: ClipPath }>,
 ): { m2: number; by: SharedBy } {
 	const reasons: string[] = [];
-	for (const [k, path] of paths.entries()) {
+	for (const path of paths) {
 		let shared: Position[][][];
 		try {
 			shared = path.clip(asParts(a), asParts(b));
@@ -236,7 +236,7 @@ function clipArea(
 			continue;
 		}
 		const m2 = shared.length === 0 ? 0 : area({ type: 'MultiPolygon', coordinates: shared });
-		return { m2, by: k < 2 ? 'clipped' : 'snapped' };
+		return { m2, by: path.name.startsWith('snapped') ? 'snapped' : 'clipped' };
 	}
 	throw new ClipFailed(reasons.join('; '));
 }
