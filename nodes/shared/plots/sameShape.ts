@@ -47,6 +47,18 @@ function walk(ring: Position[], start: number, forward: boolean): number[] {
 	return out;
 }
 
+/** Compares the ring walked from `s1` (forward or not) with the ring walked from `s2`, lazily. */
+function compareWalks(ring: Position[], s1: number, f1: boolean, s2: number, f2: boolean): number {
+	const n = ring.length;
+	for (let k = 0; k < n; k++) {
+		const p = ring[f1 ? (s1 + k) % n : (s1 - k + n) % n];
+		const q = ring[f2 ? (s2 + k) % n : (s2 - k + n) % n];
+		if (p[0] !== q[0]) return p[0] < q[0] ? -1 : 1;
+		if (p[1] !== q[1]) return p[1] < q[1] ? -1 : 1;
+	}
+	return 0;
+}
+
 /** The canonical sequence of one ring (x0, y0, x1, y1, …; no closing position). */
 export function canonicalRing(ring: Position[]): number[] {
 	const open = openRing(ring);
@@ -58,13 +70,12 @@ export function canonicalRing(ring: Position[]): number[] {
 		if (c < 0) starts = [i];
 		else if (c === 0) starts.push(i);
 	}
-	let best: number[] | undefined;
+	let best = { start: starts[0], forward: true };
 	for (const start of starts)
-		for (const forward of [true, false]) {
-			const seq = walk(open, start, forward);
-			if (!best || compareSeq(seq, best) < 0) best = seq;
-		}
-	return best!;
+		for (const forward of [true, false])
+			if (compareWalks(open, start, forward, best.start, best.forward) < 0)
+				best = { start, forward };
+	return walk(open, best.start, best.forward);
 }
 
 /** A polygon's rings: the outer ring's canonical sequence, then the holes' sorted. */
@@ -90,10 +101,25 @@ function hashOf(values: Float64Array): string {
 /** The canonical form of a polygon geometry (see the header): O(n) in its vertices, plus the sort of its parts. */
 export function shapeForm(geometry: Polygon | MultiPolygon): ShapeForm {
 	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-	const parts = polygons.map(canonicalPolygon);
-	const flat = parts.map((rings) => rings.flatMap((r) => [r.length, ...r]));
+	const flat = polygons.map((rings) => {
+		const out: number[] = [];
+		for (const r of canonicalPolygon(rings)) {
+			out.push(r.length);
+			for (const x of r) out.push(x);
+		}
+		return out;
+	});
 	flat.sort(compareSeq);
-	const values = Float64Array.from([parts.length, ...flat.flatMap((f) => [f.length, ...f])]);
+	let size = 1;
+	for (const f of flat) size += 1 + f.length;
+	const values = new Float64Array(size);
+	values[0] = flat.length;
+	let at = 1;
+	for (const f of flat) {
+		values[at++] = f.length;
+		values.set(f, at);
+		at += f.length;
+	}
 	return { values, hash: hashOf(values) };
 }
 
