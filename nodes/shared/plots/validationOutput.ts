@@ -36,9 +36,8 @@ export function shortText(p: ReportedProblem): string {
 }
 
 function compactValidation(report: RowReport): Record<string, unknown> {
+	// valid and problem_summary are the item's own columns: not repeated here
 	const {
-		valid: _valid,
-		problem_summary: _summary,
 		problems,
 		warnings,
 		features,
@@ -47,8 +46,11 @@ function compactValidation(report: RowReport): Record<string, unknown> {
 		repairs,
 		repaired_geojson: repairedGeojson,
 		workflow_hints: hints,
-		...figures
+		...rest
 	} = report;
+	const figures: Record<string, unknown> = { ...rest };
+	delete figures.valid;
+	delete figures.problem_summary;
 	return {
 		problems: problems.map(shortText),
 		warnings: warnings.map(shortText),
