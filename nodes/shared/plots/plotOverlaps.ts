@@ -36,10 +36,10 @@ import Flatbush from 'flatbush';
 
 import type { MultiPolygon, PlotGeometry, Polygon } from '../geometry';
 import { edgesOf } from '../geometry/polygonChecks';
-import type { ShapeForm } from './sameShape';
-import { sameForm, shapeForm } from './sameShape';
-import type { Box, ClipPath } from './sharedArea';
-import { boxesShareArea, boxOfRings, ClipRefused, sharedArea, SLIVER_M2 } from './sharedArea';
+import { boxOf, boxOverlap, geometryHash, searchUntil } from './candidateIndex';
+import { sameShapeClasses } from './sameShape';
+import type { ClipPath } from './sharedArea';
+import { boxesShareArea, ClipRefused, sharedArea, SLIVER_M2 } from './sharedArea';
 
 /** The pairwise measure of two plots lives in sharedArea.ts; its callers import it from here too. */
 
@@ -185,47 +185,9 @@ export const MAX_CLIP_EDGES_PER_PAIR = 100_000;
  */
 export const CLIP_EDGES_PER_RUN = 4_000_000;
 
-const STOP = new Error('enough candidates');
-
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
 function geometryKey(geometry: PlotGeometry): string {
 	return `${geometry.type}:${JSON.stringify(geometry.coordinates)}`;
-}
-
-const words = new Float64Array(1);
-const halves = new Int32Array(words.buffer);
-
-/** A hash of a geometry's type and coordinates (equal geometries, equal hashes), without building text. */
-function geometryHash(geometry: PlotGeometry): string {
-	let h1 = geometry.type.length;
-	let h2 = 0x9e3779b9;
-	let count = 0;
-	const walk = (node: unknown): void => {
-		if (typeof node === 'number') {
-			words[0] = node;
-			h1 = Math.imul(h1 ^ halves[0], 0x85ebca6b) ^ halves[1];
-			h2 = Math.imul(h2 ^ halves[1], 0xc2b2ae35) ^ halves[0];
-			count++;
-		} else if (Array.isArray(node)) {
-			h1 = Math.imul(h1 ^ node.length, 0x27d4eb2f);
-			for (const child of node) walk(child);
-		}
-	};
-	walk(geometry.coordinates);
-	return `${geometry.type}:${count}:${h1 >>> 0}:${h2 >>> 0}`;
-}
-
-function boxOf(geometry: Polygon | MultiPolygon): Box {
-	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-	const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-	for (const polygon of polygons) {
-		const [minX, minY, maxX, maxY] = boxOfRings(polygon);
-		if (minX < box[0]) box[0] = minX;
-		if (minY < box[1]) box[1] = minY;
-		if (maxX > box[2]) box[2] = maxX;
-		if (maxY > box[3]) box[3] = maxY;
-	}
-	return box;
 }
 
 function isArea(geometry: PlotGeometry): geometry is Polygon | MultiPolygon {
@@ -358,7 +320,12 @@ export function crossCheckPlots(
 	//    within the clipper's budget.
 	const perPair = Math.max(0, options.maxClipEdgesPerPair ?? MAX_CLIP_EDGES_PER_PAIR);
 	let runLeft = Math.max(0, options.clipEdgesPerRun ?? CLIP_EDGES_PER_RUN);
-	const shapeOf = sameShapeClasses(shapes, areas, firstOf, pairs, n);
+	const shapeOf = sameShapeClasses(
+		(a) => shapes[areas[a]].geometry as Polygon | MultiPolygon,
+		(a) => firstOf[areas[a]],
+		pairs,
+		n,
+	);
 	const known = new Map<string, { m2: number }>();
 	const chosenOf = new Uint32Array(n);
 	const measured = new Uint32Array(n);
@@ -441,79 +408,6 @@ export function crossCheckPlots(
 
 const partsOf = (g: Polygon | MultiPolygon) =>
 	g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
-
-/**
- * For each area plot (index into `areas`), the number of its shape: plots with equal numbers
- * are the same boundary (exact duplicates, or copies starting at another vertex or walked the
- * other way: `sameShape.ts`). Only plots in some chosen pair need their canonical form.
- */
-function sameShapeClasses(
-	shapes: readonly PlotShape[],
-	areas: number[],
-	firstOf: number[],
-	pairs: Float64Array,
-	n: number,
-): Uint32Array {
-	const inPair = new Uint8Array(n);
-	for (const key of pairs) {
-		const a = Math.floor(key / n);
-		inPair[a] = 1;
-		inPair[key - a * n] = 1;
-	}
-	const classOf = new Uint32Array(n);
-	const byHash = new Map<string, Array<{ form: ShapeForm; id: number }>>();
-	const ofFirst = new Map<number, number>();
-	let next = 0;
-	for (let a = 0; a < n; a++) {
-		const first = firstOf[areas[a]];
-		const earlier = ofFirst.get(first);
-		if (earlier !== undefined) {
-			classOf[a] = earlier;
-			continue;
-		}
-		let id = next++;
-		if (inPair[a]) {
-			const form = shapeForm(shapes[areas[a]].geometry as Polygon | MultiPolygon);
-			const list = byHash.get(form.hash) ?? [];
-			const match = list.find((e) => sameForm(e.form, form));
-			if (match) id = match.id;
-			else {
-				list.push({ form, id });
-				byHash.set(form.hash, list);
-			}
-		}
-		ofFirst.set(first, id);
-		classOf[a] = id;
-	}
-	return classOf;
-}
-
-/**
- * Calls `visit` for each box the index finds over `box` until it returns false (Flatbush has
- * no way to stop a search but an exception): `stopped` when it did, `done` when the search
- * ran out, or what the index threw otherwise (never expected: reported, not swallowed).
- */
-function searchUntil(
-	index: Flatbush,
-	box: Box,
-	visit: (b: number) => boolean,
-): 'done' | 'stopped' | { failed: unknown } {
-	try {
-		index.search(box[0], box[1], box[2], box[3], (b) => {
-			if (!visit(b)) throw STOP;
-			return false;
-		});
-		return 'done';
-	} catch (error) {
-		return error === STOP ? 'stopped' : { failed: error };
-	}
-}
-
-function boxOverlap(a: Box, b: Box): number {
-	return (
-		(Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * (Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
-	);
-}
 
 function ref(shape: PlotRef): PlotRef {
 	return { row: shape.row, feature: shape.feature };

@@ -127,3 +127,48 @@ export function shapeForm(geometry: Polygon | MultiPolygon): ShapeForm {
 export function sameForm(a: ShapeForm, b: ShapeForm): boolean {
 	return a.hash === b.hash && compareSeq(a.values, b.values) === 0;
 }
+
+/**
+ * For each of `n` plots, the number of its shape: plots with equal numbers are the same
+ * boundary (exact duplicates, told by `firstOf`, or copies starting at another vertex or walked
+ * the other way). Only plots in some pair of `pairs` (keys a × n + b) need their canonical form.
+ */
+export function sameShapeClasses(
+	geometryOf: (a: number) => Polygon | MultiPolygon,
+	firstOf: (a: number) => number,
+	pairs: Float64Array,
+	n: number,
+): Uint32Array {
+	const inPair = new Uint8Array(n);
+	for (const key of pairs) {
+		const a = Math.floor(key / n);
+		inPair[a] = 1;
+		inPair[key - a * n] = 1;
+	}
+	const classOf = new Uint32Array(n);
+	const byHash = new Map<string, Array<{ form: ShapeForm; id: number }>>();
+	const ofFirst = new Map<number, number>();
+	let next = 0;
+	for (let a = 0; a < n; a++) {
+		const first = firstOf(a);
+		const earlier = ofFirst.get(first);
+		if (earlier !== undefined) {
+			classOf[a] = earlier;
+			continue;
+		}
+		let id = next++;
+		if (inPair[a]) {
+			const form = shapeForm(geometryOf(a));
+			const list = byHash.get(form.hash) ?? [];
+			const match = list.find((e) => sameForm(e.form, form));
+			if (match) id = match.id;
+			else {
+				list.push({ form, id });
+				byHash.set(form.hash, list);
+			}
+		}
+		ofFirst.set(first, id);
+		classOf[a] = id;
+	}
+	return classOf;
+}
