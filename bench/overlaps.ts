@@ -7,6 +7,9 @@
  * about 3 % of the farms drawn over a neighbour (overlaps) and 1 % listed twice (exact
  * duplicates). Villages lie 5.5 km apart, so the density stays the same as the file grows.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
 import { area } from '@turf/area';
 import { intersect } from '@turf/intersect';
 import type { IDataObject } from 'n8n-workflow';
@@ -151,7 +154,145 @@ export async function overlapsBench(): Promise<void> {
 	await snappedCorpusBench();
 	await nearIdenticalBench();
 	bigPairBench();
+	budgetBench();
 	await realisticBench();
+}
+
+interface ChildRun {
+	ms: number;
+	wallMs: number;
+	maxRssMb: number;
+	[key: string]: unknown;
+}
+
+/** One case of bench/overlaps-child.ts in a fresh process (its own maxRSS). */
+function child(mode: string, n: number, extra: Record<string, string> = {}): ChildRun {
+	const out = execFileSync(
+		process.execPath,
+		[path.join(__dirname, 'run-ts.js'), path.join(__dirname, 'overlaps-child.ts')],
+		{
+			cwd: path.join(__dirname, '..'),
+			encoding: 'utf8',
+			env: { ...process.env, BENCH_CASE: mode, BENCH_N: String(n), ...extra },
+			stdio: ['ignore', 'pipe', 'ignore'],
+			maxBuffer: 1 << 24,
+		},
+	);
+	return JSON.parse(out.trim().split('\n').pop()!) as ChildRun;
+}
+
+/** The least disturbed of `repeats` runs (the machine is shared); the highest maxRSS. */
+function bestOf(repeats: number, run: () => ChildRun): ChildRun {
+	let min: ChildRun | undefined;
+	for (let i = 0; i < repeats; i++) {
+		const r = run();
+		if (!min || r.ms < min.ms) min = { ...r, maxRssMb: Math.max(r.maxRssMb, min?.maxRssMb ?? 0) };
+	}
+	return min!;
+}
+
+/**
+ * 6d–6f. Validate within a budget (issue 28), each case in a fresh process (CPU time; memory as
+ * maxRSS over an idle child with the same rows built):
+ * - 100 rows of one 5,000-vertex boundary, each starting at another vertex (every other one
+ *   walked the other way), through Validate's pure pipeline: copies found by their canonical
+ *   form, never clipped; beside today's way before issue 28 (every pair the check chooses
+ *   clipped), timed on a sample of pairs and scaled to all;
+ * - two re-digitised outlines of one field, 300,000 vertices each: refused by the clipping
+ *   budget, named on both rows; beside today's way (clipped without a budget), predicted from
+ *   the largest pair the budget clips (BENCH_BIG_OLD=1 measures it: about 26 s and 2 GB);
+ * - the largest pair the budget clips (2 × 50,000 vertices): within 5 s and 500 MB.
+ */
+function budgetBench(): void {
+	const section = 'overlaps';
+	const n = envNumber('BENCH_ROTATED_VERTICES', 5_000);
+	const copies = envNumber('BENCH_ROTATED_COPIES', 100);
+	console.log(`\n## 6d. Validate within a budget (each case in a fresh process)`);
+	const env = { BENCH_COPIES: String(copies) };
+	const idle = bestOf(2, () => child('idle', n, env));
+	const ours = bestOf(3, () => child('rotated', n, env));
+	const old = child('rotated-old', n, env);
+	const summary = ours.summary as IDataObject;
+	console.log(
+		`  ${copies} rotated copies of a ${fmt(n)}-vertex boundary: ${fmt(ours.ms)} ms CPU (wall ${fmt(ours.wallMs)} ms), +${fmt(ours.maxRssMb - idle.maxRssMb)} MB; ${summary.overlap_pairs_same_boundary} pairs known as copies, ${summary.clipped_edges} edges clipped; today's way: ${fmt(Number(old.perPairMs))} ms a pair × ${old.pairs} pairs`,
+	);
+	record({
+		section,
+		name: `${copies} rows of one ${fmt(n)}-vertex boundary, each starting at another vertex: Validate (${summary.overlap_pairs_same_boundary} pairs known as copies, none clipped)`,
+		value: ours.ms / 1000,
+		unit: 's',
+		baseline: Number(old.predictedMs) / 1000,
+		baselineLabel: `today's way: the ${old.pairs} chosen pairs clipped (${fmt(Number(old.perPairMs))} ms a pair, timed on ${process.env.BENCH_SAMPLE ?? 6})`,
+		target: '< 3 s',
+		ok: ours.ms < 3000,
+		note: `CPU time; memory added ${fmt(ours.maxRssMb - idle.maxRssMb)} MB (maxRSS over an idle child)`,
+	});
+
+	const big = envNumber('BENCH_BUDGET_BIG_VERTICES', 300_000);
+	const idleBig = child('idle-big', big);
+	const refused = bestOf(2, () => child('bigpair', big));
+	const s = refused.summary as IDataObject;
+	const addedMb = refused.maxRssMb - idleBig.maxRssMb;
+	const largest = envNumber('BENCH_BUDGET_LARGEST_VERTICES', 50_000);
+	const idleLargest = child('idle-big', largest);
+	const clipped = bestOf(2, () => child('bigpair-old', largest));
+	const clippedMb = clipped.maxRssMb - idleLargest.maxRssMb;
+	let oldMs: number;
+	let oldMb: number | undefined;
+	let oldLabel: string;
+	if (process.env.BENCH_BIG_OLD === '1') {
+		const r = child('bigpair-old', big);
+		oldMs = r.ms;
+		oldMb = r.maxRssMb - idleBig.maxRssMb;
+		oldLabel = `today's way: clipped without a budget (+${fmt(oldMb)} MB)`;
+	} else {
+		// the sweep line: time ∝ (n + k) log n, k ∝ n for these outlines
+		const k = big / largest;
+		oldMs = clipped.ms * k * (Math.log(2 * big) / Math.log(2 * largest));
+		oldLabel = `today's way: clipped without a budget, predicted from ${fmt(largest)} vertices (n log n; BENCH_BIG_OLD=1 measures it)`;
+	}
+	console.log(
+		`  two re-digitised ${fmt(big)}-vertex outlines: ${fmt(refused.ms)} ms CPU, +${fmt(addedMb)} MB; ${s.overlap_pairs_over_budget} pair over the budget (${JSON.stringify((s.pairs_not_measured as IDataObject[])?.[0]?.reason)}); largest pair clipped (2 × ${fmt(largest)}): ${fmt(clipped.ms)} ms, +${fmt(clippedMb)} MB`,
+	);
+	record({
+		section,
+		name: `two overlapping re-digitised outlines of ${fmt(big)} vertices: Validate (${s.overlap_pairs_over_budget === 1 ? 'refused by the clipping budget, named on both rows' : 'measured'})`,
+		value: refused.ms / 1000,
+		unit: 's',
+		baseline: oldMs / 1000,
+		baselineLabel: oldLabel,
+		target: '< 5 s',
+		ok: refused.ms < 5000,
+		note: `CPU time, parse and validation of both rows included (wall ${fmt(refused.wallMs / 1000)} s)`,
+	});
+	record({
+		section,
+		name: `two overlapping re-digitised outlines of ${fmt(big)} vertices: memory added (maxRSS over an idle child)`,
+		value: addedMb,
+		unit: 'MB',
+		baseline: oldMb,
+		baselineLabel: oldMb !== undefined ? "today's way" : '',
+		target: '< 500 MB',
+		ok: addedMb < 500,
+	});
+	record({
+		section,
+		name: `the largest pair the budget clips (2 × ${fmt(largest)} vertices, re-digitised outlines): shared area`,
+		value: clipped.ms / 1000,
+		unit: 's',
+		target: '< 5 s',
+		ok: clipped.ms < 5000,
+		note: `memory added ${fmt(clippedMb)} MB (target < 500 MB${clippedMb < 500 ? '' : ': MISSED'})`,
+	});
+	if (clippedMb >= 500)
+		record({
+			section,
+			name: `the largest pair the budget clips: memory added`,
+			value: clippedMb,
+			unit: 'MB',
+			target: '< 500 MB',
+			ok: false,
+		});
 }
 
 async function realisticBench(): Promise<void> {

@@ -13,10 +13,18 @@
  *    exact shortcut where no boundaries meet (see `sharedArea`). Whether two plots overlap is
  *    that area against Minimum Overlap, never a floating-point coincidence: touching plots
  *    share 0 m² or a sliver below SLIVER_M2.
- * 3. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
+ * 3. copies of one boundary that are not exact duplicates (the ring starting at another vertex,
+ *    walked the other way, holes or parts in another order: `sameShape.ts`) are found by the
+ *    canonical form of each plot before any clip: their shared area is the whole plot. And a
+ *    pair of plots whose shapes were measured already (a copy of X against Y, after X against
+ *    Y) takes that result: no boundary is clipped against the same other boundary twice.
+ * 4. bounds, for files where plots pile up (e.g. 1,000 near-identical copies: n² / 2 pairs):
  *    the index stops looking after MAX_CANDIDATES_PER_PLOT candidates per plot, and each plot
  *    is measured against at most MAX_MEASURED_PER_PLOT of them; the rest are counted, and the
  *    output names both caps.
+ * 5. a work budget for the clipper (MAX_CLIP_EDGES_PER_PAIR, CLIP_EDGES_PER_RUN, with their
+ *    reasons below): a pair beyond it is not clipped but named as not measured, on both rows
+ *    and in the summary (`refused`), never read as "no overlap".
  * A naive check compares every pair (n² / 2 pairs: 50 million for 10,000 plots); the index
  * leaves the few pairs that are really near each other (see BENCHMARKS.md).
  *
@@ -27,8 +35,11 @@ import { area } from '@turf/area';
 import Flatbush from 'flatbush';
 
 import type { MultiPolygon, PlotGeometry, Polygon } from '../geometry';
-import type { Box } from './sharedArea';
-import { boxesShareArea, boxOfRings, sharedArea, SLIVER_M2 } from './sharedArea';
+import { edgesOf } from '../geometry/polygonChecks';
+import { boxOf, boxOverlap, geometryHash, searchUntil } from './candidateIndex';
+import { sameShapeClasses } from './sameShape';
+import type { ClipPath } from './sharedArea';
+import { boxesShareArea, ClipRefused, sharedArea, SLIVER_M2 } from './sharedArea';
 
 /** The pairwise measure of two plots lives in sharedArea.ts; its callers import it from here too. */
 
@@ -62,14 +73,24 @@ interface Overlap {
 	percentOfB: number;
 }
 
-/** A pair whose overlap could not be computed (both clippers threw): reported, never dropped silently. */
+/** A pair whose overlap could not be computed (every clipping path threw): reported, never dropped silently. */
 interface OverlapFailure {
 	a: PlotRef;
 	b: PlotRef;
 	reason: string;
 }
 
-interface CrossCheckOptions {
+/** A pair not clipped because of the work budget: named, never read as "no overlap". */
+interface OverlapRefused {
+	a: PlotRef;
+	b: PlotRef;
+	/** The edges of both boundaries together (what the clipper would have been given). */
+	edges: number;
+	/** `pair`: more than MAX_CLIP_EDGES_PER_PAIR; `run`: more than what was left of CLIP_EDGES_PER_RUN. */
+	budget: 'pair' | 'run';
+}
+
+export interface CrossCheckOptions {
 	/** Look for overlaps (default true); duplicates are always looked for. */
 	overlaps?: boolean;
 	/** Shared areas smaller than this (square metres) are not reported; default 1 m². */
@@ -78,6 +99,11 @@ interface CrossCheckOptions {
 	maxMeasuredPerPlot?: number;
 	/** The index stops looking for a plot's candidates after this many (default MAX_CANDIDATES_PER_PLOT). */
 	maxCandidatesPerPlot?: number;
+	/** The clipper's budget per pair and per run, in edges (defaults: the constants below). */
+	maxClipEdgesPerPair?: number;
+	clipEdgesPerRun?: number;
+	/** The clipping paths (tests inject failing ones; default: sharedArea's CLIP_PATHS). */
+	clipPaths?: ReadonlyArray<{ name: string; clip: ClipPath }>;
 }
 
 /** A plot some of whose candidate pairs were left unmeasured by the per-plot cap. */
@@ -87,12 +113,22 @@ interface Unmeasured {
 	count: number;
 	/** The index stopped at MAX_CANDIDATES_PER_PLOT for this plot: there may be more. */
 	atLeast: boolean;
+	/** The plots over this one's extent the index found (exact duplicates left out). */
+	candidates: number;
+	/** Of those, the pairs whose shared area was measured. */
+	measured: number;
 }
 
 export interface CrossCheck {
 	duplicates: Duplicate[];
 	overlaps: Overlap[];
 	failures: OverlapFailure[];
+	/** Pairs left unclipped by the work budget (in input order). */
+	refused: OverlapRefused[];
+	/** Measured pairs that are copies of one boundary (not exact duplicates): known without a clip. */
+	samePairs: number;
+	/** Edges given to the clipper in this run (see CLIP_EDGES_PER_RUN). */
+	clippedEdges: number;
 	/** Pairs whose bounding boxes share an area (the candidates from the index; exact duplicates left out). */
 	candidatePairs: number;
 	/** Candidate pairs whose shared area was measured (the others: `unmeasured`). */
@@ -101,6 +137,8 @@ export interface CrossCheck {
 	clippedPairs: number;
 	/** Plots with candidate pairs beyond the per-plot cap, in input order. */
 	unmeasured: Unmeasured[];
+	/** Every plot with candidates: how many, and how many of those pairs were measured (input order). */
+	perPlot: Array<{ plot: PlotRef; candidates: number; measured: number; atLeast: boolean }>;
 	/** Candidate pairs not measured (each counted once). */
 	unmeasuredPairs: number;
 	/**
@@ -128,47 +166,28 @@ export const MAX_MEASURED_PER_PLOT = 10;
  */
 export const MAX_CANDIDATES_PER_PLOT = 1_000;
 
-const STOP = new Error('enough candidates');
+/**
+ * The clipper's work budget, in edges of the two boundaries given to it together. The sweep
+ * line (polygon-clipping) holds about 3 KB per edge at its peak and takes 10–40 µs per edge
+ * (more where the boundaries cross often: two re-digitised outlines of one field); measured
+ * in BENCHMARKS.md ("Validate within a budget"). So that one pair stays within about 5 s
+ * and 500 MB of heap on the dev machine, a pair of more edges than this is not clipped: it is
+ * named on both rows as not measured, with the reason (simplify the boundaries, or split the
+ * plots). The exact shortcut (no boundaries meeting) and copies of one boundary cost no clip.
+ */
+export const MAX_CLIP_EDGES_PER_PAIR = 100_000;
+
+/**
+ * The edges given to the clipper across one run, at most: about a minute of clipping at
+ * 10–20 µs per edge (a file of real plots uses a few percent of it: 10,000 plots of 12–40
+ * vertices clip about 25,000 edges; 1,000 near-identical copies about 300,000). Once it is
+ * spent, the pairs left are named as not measured on their rows and in the summary.
+ */
+export const CLIP_EDGES_PER_RUN = 4_000_000;
 
 /** The key under which two geometries are exact duplicates: same type, same coordinates. */
 function geometryKey(geometry: PlotGeometry): string {
 	return `${geometry.type}:${JSON.stringify(geometry.coordinates)}`;
-}
-
-const words = new Float64Array(1);
-const halves = new Int32Array(words.buffer);
-
-/** A hash of a geometry's type and coordinates (equal geometries, equal hashes), without building text. */
-function geometryHash(geometry: PlotGeometry): string {
-	let h1 = geometry.type.length;
-	let h2 = 0x9e3779b9;
-	let count = 0;
-	const walk = (node: unknown): void => {
-		if (typeof node === 'number') {
-			words[0] = node;
-			h1 = Math.imul(h1 ^ halves[0], 0x85ebca6b) ^ halves[1];
-			h2 = Math.imul(h2 ^ halves[1], 0xc2b2ae35) ^ halves[0];
-			count++;
-		} else if (Array.isArray(node)) {
-			h1 = Math.imul(h1 ^ node.length, 0x27d4eb2f);
-			for (const child of node) walk(child);
-		}
-	};
-	walk(geometry.coordinates);
-	return `${geometry.type}:${count}:${h1 >>> 0}:${h2 >>> 0}`;
-}
-
-function boxOf(geometry: Polygon | MultiPolygon): Box {
-	const polygons = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
-	const box: Box = [Infinity, Infinity, -Infinity, -Infinity];
-	for (const polygon of polygons) {
-		const [minX, minY, maxX, maxY] = boxOfRings(polygon);
-		if (minX < box[0]) box[0] = minX;
-		if (minY < box[1]) box[1] = minY;
-		if (maxX > box[2]) box[2] = maxX;
-		if (maxY > box[3]) box[3] = maxY;
-	}
-	return box;
 }
 
 function isArea(geometry: PlotGeometry): geometry is Polygon | MultiPolygon {
@@ -209,6 +228,10 @@ export function crossCheckPlots(
 		duplicates,
 		overlaps: [],
 		failures: [],
+		refused: [],
+		perPlot: [],
+		samePairs: 0,
+		clippedEdges: 0,
 		candidatePairs: 0,
 		measuredPairs: 0,
 		clippedPairs: 0,
@@ -292,74 +315,99 @@ export function crossCheckPlots(
 		return m2;
 	};
 
-	// 2. The shared area of each chosen pair, in input order.
+	// 2. The shared area of each chosen pair, in input order: copies of one boundary known
+	//    without a clip, a pair of shapes measured already taken from before, the others
+	//    within the clipper's budget.
+	const perPair = Math.max(0, options.maxClipEdgesPerPair ?? MAX_CLIP_EDGES_PER_PAIR);
+	let runLeft = Math.max(0, options.clipEdgesPerRun ?? CLIP_EDGES_PER_RUN);
+	const shapeOf = sameShapeClasses(
+		(a) => shapes[areas[a]].geometry as Polygon | MultiPolygon,
+		(a) => firstOf[areas[a]],
+		pairs,
+		n,
+	);
+	const known = new Map<string, { m2: number }>();
+	const chosenOf = new Uint32Array(n);
 	const measured = new Uint32Array(n);
 	for (const key of pairs) {
 		const a = Math.floor(key / n);
 		const b = key - a * n;
-		measured[a]++;
-		measured[b]++;
+		chosenOf[a]++;
+		chosenOf[b]++;
 		const i = areas[a];
 		const j = areas[b];
-		let shared: ReturnType<typeof sharedArea>;
-		try {
-			shared = sharedArea(
-				shapes[i].geometry as Polygon | MultiPolygon,
-				shapes[j].geometry as Polygon | MultiPolygon,
-			);
-		} catch (error) {
-			result.failures.push({
-				a: ref(shapes[i]),
-				b: ref(shapes[j]),
-				reason: error instanceof Error ? error.message : String(error),
-			});
-			continue;
+		const gi = shapes[i].geometry as Polygon | MultiPolygon;
+		const gj = shapes[j].geometry as Polygon | MultiPolygon;
+		const same = shapeOf[a] === shapeOf[b];
+		const cacheKey = `${Math.min(shapeOf[a], shapeOf[b])}|${Math.max(shapeOf[a], shapeOf[b])}`;
+		let shared = same ? { m2: Math.min(areaOf(i), areaOf(j)) } : known.get(cacheKey);
+		if (same) result.samePairs++;
+		if (!shared) {
+			try {
+				const edges = edgesOf(partsOf(gi)) + edgesOf(partsOf(gj));
+				const found = sharedArea(gi, gj, {
+					maxClipEdges: Math.min(perPair, runLeft),
+					paths: options.clipPaths,
+				});
+				if (found.by === 'clipped' || found.by === 'snapped') {
+					result.clippedPairs++;
+					result.clippedEdges += edges;
+					runLeft -= edges;
+				}
+				shared = found;
+			} catch (error) {
+				if (error instanceof ClipRefused)
+					result.refused.push({
+						a: ref(shapes[i]),
+						b: ref(shapes[j]),
+						edges: error.edges,
+						budget: error.edges > perPair ? 'pair' : 'run',
+					});
+				else
+					result.failures.push({
+						a: ref(shapes[i]),
+						b: ref(shapes[j]),
+						reason: error instanceof Error ? error.message : String(error),
+					});
+				continue;
+			}
+			known.set(cacheKey, shared);
 		}
-		if (shared.by === 'clipped') result.clippedPairs++;
+		measured[a]++;
+		measured[b]++;
 		const overlapM2 = shared.m2;
 		if (!(overlapM2 >= minOverlapM2)) continue;
 		result.overlaps.push({
 			a: ref(shapes[i]),
 			b: ref(shapes[j]),
 			overlapM2,
-			percentOfA: percent(overlapM2, areaOf(i)),
-			percentOfB: percent(overlapM2, areaOf(j)),
+			percentOfA: same ? 100 : percent(overlapM2, areaOf(i)),
+			percentOfB: same ? 100 : percent(overlapM2, areaOf(j)),
 		});
 	}
 	for (let a = 0; a < n; a++) {
-		const count = Math.max(0, candidates[a] - measured[a]);
+		if (candidates[a] > 0)
+			result.perPlot.push({
+				plot: ref(shapes[areas[a]]),
+				candidates: candidates[a],
+				measured: measured[a],
+				atLeast: capped[a] === 1,
+			});
+		const count = Math.max(0, candidates[a] - chosenOf[a]);
 		if (count > 0 || capped[a])
-			result.unmeasured.push({ plot: ref(shapes[areas[a]]), count, atLeast: capped[a] === 1 });
+			result.unmeasured.push({
+				plot: ref(shapes[areas[a]]),
+				count,
+				atLeast: capped[a] === 1,
+				candidates: candidates[a],
+				measured: measured[a],
+			});
 	}
 	return result;
 }
 
-/**
- * Calls `visit` for each box the index finds over `box` until it returns false (Flatbush has
- * no way to stop a search but an exception): `stopped` when it did, `done` when the search
- * ran out, or what the index threw otherwise (never expected: reported, not swallowed).
- */
-function searchUntil(
-	index: Flatbush,
-	box: Box,
-	visit: (b: number) => boolean,
-): 'done' | 'stopped' | { failed: unknown } {
-	try {
-		index.search(box[0], box[1], box[2], box[3], (b) => {
-			if (!visit(b)) throw STOP;
-			return false;
-		});
-		return 'done';
-	} catch (error) {
-		return error === STOP ? 'stopped' : { failed: error };
-	}
-}
-
-function boxOverlap(a: Box, b: Box): number {
-	return (
-		(Math.min(a[2], b[2]) - Math.max(a[0], b[0])) * (Math.min(a[3], b[3]) - Math.max(a[1], b[1]))
-	);
-}
+const partsOf = (g: Polygon | MultiPolygon) =>
+	g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
 
 function ref(shape: PlotRef): PlotRef {
 	return { row: shape.row, feature: shape.feature };

@@ -47,8 +47,11 @@ export interface ProblemWhere extends Location {
 
 export interface ReportedProblem {
 	code: string;
+	/** What to fix, for whoever fixes the plot (a supplier): no advice about the workflow. */
 	message: string;
 	where: ProblemWhere;
+	/** Advice for the workflow builder (a field to map, an option), kept out of `message`. */
+	hint?: string;
 }
 
 export interface FeatureReport {
@@ -103,9 +106,18 @@ export interface RowReport {
 	overlap_count: number;
 	/**
 	 * Plots whose boxes overlap this row's plots but whose shared area was not measured (the
-	 * per-plot cap, MAX_MEASURED_PER_PLOT); 0 when every candidate was measured.
+	 * per-plot cap MAX_MEASURED_PER_PLOT, the clipping budget, or no clipping path could);
+	 * 0 when every candidate was measured: `overlap_candidates` − `overlaps_measured`.
 	 */
 	overlaps_not_measured: number;
+	/** The plots whose boxes overlap this row's plots (exact duplicates left out): the true number, not a cap. */
+	overlap_candidates: number;
+	/** Of those pairs, the ones whose shared area was measured. */
+	overlaps_measured: number;
+	/** The index stopped looking for this row's candidates (MAX_CANDIDATES_PER_PLOT): `overlap_candidates` is a minimum. */
+	overlap_candidates_at_least: boolean;
+	/** Advice for the workflow builder (a field to map, an option), each once; never in `problem_summary`. */
+	workflow_hints: string[];
 	/** With Repair Geometry: what was changed. */
 	repairs?: Array<{ code: string; message: string; feature: number }>;
 	/** With Repair Geometry: the repaired features (null when the row could not be read). */
@@ -133,13 +145,31 @@ export interface ValidationSummary {
 	 * plots over their extent: when not 0, the two counts above are minimums.
 	 */
 	plots_with_candidates_capped: number;
+	/** Candidate pairs that are copies of one boundary (another start vertex or direction): measured without a clip. */
+	overlap_pairs_same_boundary: number;
+	/** Candidate pairs the clipping budget left unmeasured (listed in `pairs_not_measured`). */
+	overlap_pairs_over_budget: number;
+	/** Candidate pairs no clipping path could measure: problems on both rows (listed in `pairs_not_measured`). */
+	overlap_pairs_not_computed: number;
+	/** Edges of boundary given to the clipper in this run (at most `limits.clip_edges_per_run`). */
+	clipped_edges: number;
 	/** The caps on this output and on the overlap check, by name. */
 	limits: {
 		duplicates_and_overlaps_listed_per_item: number;
 		duplicates_and_overlaps_listed_in_summary: number;
 		overlaps_measured_per_plot: number;
 		overlap_candidates_looked_at_per_plot: number;
+		clip_edges_per_pair: number;
+		clip_edges_per_run: number;
 	};
+	/** At most MAX_LISTED_IN_SUMMARY, in input order: the pairs over the budget, then those not computed. */
+	pairs_not_measured: Array<{
+		item: number;
+		feature: number;
+		other_item: number;
+		other_feature: number;
+		reason: string;
+	}>;
 	/** At most MAX_LISTED_IN_SUMMARY, in input order; `duplicate_pairs` is the full count. */
 	duplicates: Array<{
 		item: number;

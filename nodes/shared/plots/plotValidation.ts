@@ -13,26 +13,20 @@ import { area } from '@turf/area';
 
 import type { Location, PlotGeometry, ValidationResult } from '../geometry';
 import { EUDR_POINT_MAX_HA, meets4haRule, readPointArea } from '../geometry';
-import type { CrossCheck, PlotShape } from './plotOverlaps';
-import {
-	crossCheckPlots,
-	DEFAULT_MIN_OVERLAP_M2,
-	MAX_CANDIDATES_PER_PLOT,
-	MAX_MEASURED_PER_PLOT,
-} from './plotOverlaps';
+import { crossProblems, emptyRowCross } from './crossReports';
+import type { CrossCheck, CrossCheckOptions, PlotShape } from './plotOverlaps';
+import { crossCheckPlots, DEFAULT_MIN_OVERLAP_M2 } from './plotOverlaps';
 import type {
 	RowInput,
 	ProblemWhere,
 	ReportedProblem,
 	FeatureReport,
-	DuplicateReport,
-	OverlapReport,
 	RowReport,
 	ValidationSummary,
 } from './plotReports';
 import { MAX_LISTED_PER_ROW } from './plotReports';
 import type { UserTerms } from './userTerms';
-import { inUserTerms } from './userTerms';
+import { forSupplier } from './userTerms';
 import { roundTo, summarise } from './validationSummary';
 
 interface ValidateRowsOptions {
@@ -44,15 +38,8 @@ interface ValidateRowsOptions {
 	crossPlotSeverity?: 'warning' | 'error';
 	/** The fields the user mapped, for messages in the user's terms (`userTerms.ts`). */
 	terms?: UserTerms;
-}
-
-interface RowCross {
-	duplicates: DuplicateReport[];
-	overlaps: OverlapReport[];
-	notMeasured: number;
-	/** The index stopped looking for candidates of one of the row's plots: `notMeasured` is a minimum. */
-	atLeast: boolean;
-	failures: number;
+	/** The cross-row check's budget and clipping paths (tests give small or failing ones). */
+	crossCheck?: Pick<CrossCheckOptions, 'maxClipEdgesPerPair' | 'clipEdgesPerRun' | 'clipPaths'>;
 }
 
 function where(feature: number | null, location?: Location): ProblemWhere {
@@ -86,7 +73,7 @@ function sayInUserTerms(c: Checked, terms: UserTerms): void {
 			const feature =
 				p.where.feature === null ? undefined : c.validation?.features[p.where.feature];
 			const pointHa = readPointArea(feature?.properties, c.input.pointHa);
-			p.message = inUserTerms(
+			const said = forSupplier(
 				{
 					...p,
 					pointHa: pointHa.kind === 'value' ? pointHa.value : undefined,
@@ -94,6 +81,9 @@ function sayInUserTerms(c: Checked, terms: UserTerms): void {
 				},
 				terms,
 			);
+			p.message = said.message;
+			const hint = [p.hint, said.hint].filter((h) => h !== undefined).join(' ');
+			if (hint) p.hint = hint;
 		}
 	}
 }
@@ -177,7 +167,8 @@ function checkRow(input: RowInput): Checked {
 			} else if (declared.kind === 'missing' && usable) {
 				warnings.push({
 					code: 'point_without_area',
-					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${EUDR_POINT_MAX_HA} ha or less (the service draws a circle of about 4 ha): give the area in Point Area (Ha) (or a point_ha, Area or area_ha property), or the plot boundary as a polygon.`,
+					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${EUDR_POINT_MAX_HA} ha or less (the service draws a circle of about 4 ha): give the plot's area in hectares, or the plot boundary as a polygon.`,
+					hint: 'Map the area to Point Area (Ha), or give each point feature a point_ha, Area or area_ha property.',
 					where: where(index),
 				});
 			}
@@ -189,135 +180,6 @@ function checkRow(input: RowInput): Checked {
 		checked.features.push(report);
 	});
 	return checked;
-}
-
-function crossProblems(
-	rows: Checked[],
-	cross: CrossCheck,
-	severity: 'warning' | 'error',
-): Map<number, RowCross> {
-	const byRow = new Map<number, RowCross>();
-	const of = (row: number) => {
-		let entry = byRow.get(row);
-		if (!entry)
-			byRow.set(
-				row,
-				(entry = { duplicates: [], overlaps: [], notMeasured: 0, atLeast: false, failures: 0 }),
-			);
-		return entry;
-	};
-	const checkedOf = new Map(rows.map((r) => [r.input.row, r]));
-	const report = (row: number, problem: ReportedProblem) => {
-		const checked = checkedOf.get(row);
-		if (!checked) return;
-		(severity === 'error' ? checked.problems : checked.warnings).push(problem);
-	};
-	for (const { first, duplicate } of cross.duplicates) {
-		of(first.row).duplicates.push({
-			feature: first.feature,
-			other_item: duplicate.row,
-			other_feature: duplicate.feature,
-		});
-		of(duplicate.row).duplicates.push({
-			feature: duplicate.feature,
-			other_item: first.row,
-			other_feature: first.feature,
-		});
-		// Only the later one is the duplicate to remove; the first one stays valid. (One
-		// warning per duplicate feature: each has one first.)
-		report(duplicate.row, {
-			code: 'duplicate_geometry',
-			message: `the geometry is exactly the same as item ${first.row}, feature ${first.feature}. Remove the duplicate so that the plot is not registered or declared twice.`,
-			where: {
-				feature: duplicate.feature,
-				other_item: first.row,
-				other_feature: first.feature,
-			},
-		});
-	}
-	for (const o of cross.overlaps) {
-		const overlapHa = roundTo(o.overlapM2 / 10_000, 4);
-		const pa = roundTo(o.percentOfA, 2);
-		const pb = roundTo(o.percentOfB, 2);
-		const sides: Array<[typeof o.a, typeof o.b, number, number]> = [
-			[o.a, o.b, pa, pb],
-			[o.b, o.a, pb, pa],
-		];
-		for (const [self, other, ofThis, ofOther] of sides) {
-			of(self.row).overlaps.push({
-				feature: self.feature,
-				other_item: other.row,
-				other_feature: other.feature,
-				overlap_ha: overlapHa,
-				overlap_percent_of_this: ofThis,
-				overlap_percent_of_other: ofOther,
-			});
-		}
-	}
-	for (const u of cross.unmeasured) {
-		const entry = of(u.plot.row);
-		entry.notMeasured += u.count;
-		entry.atLeast ||= u.atLeast;
-	}
-	for (const [row, entry] of byRow) {
-		// the largest first (ties: input order, as the pairs came), then the cap
-		const order = new Map(entry.overlaps.map((o, k) => [o, k]));
-		entry.overlaps.sort((x, y) => y.overlap_ha - x.overlap_ha || order.get(x)! - order.get(y)!);
-		const listed = entry.overlaps.slice(0, MAX_LISTED_PER_ROW);
-		if (entry.overlaps.length <= MAX_LISTED_PER_ROW) {
-			for (const o of listed) {
-				report(row, {
-					code: 'overlapping_plots',
-					message: `the plot overlaps item ${o.other_item}, feature ${o.other_feature} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} % of this plot, ${o.overlap_percent_of_other} % of the other). Two plots cannot cover the same land: check both boundaries, and merge or correct them.`,
-					where: { feature: o.feature, other_item: o.other_item, other_feature: o.other_feature },
-				});
-			}
-		} else {
-			const largest = listed
-				.map((o) => `item ${o.other_item} by ${o.overlap_ha} ha (${o.overlap_percent_of_this} %)`)
-				.join(', ');
-			report(row, {
-				code: 'overlapping_plots',
-				message: `the plot overlaps ${entry.overlaps.length} other plots; the ${MAX_LISTED_PER_ROW} largest (in "overlaps"): ${largest}. Many overlaps usually mean copies of one plot: keep one and correct the others.`,
-				where: { feature: null },
-			});
-		}
-		if (entry.notMeasured > 0 || entry.atLeast) {
-			const found = entry.atLeast
-				? `More than ${MAX_CANDIDATES_PER_PLOT} plots (exact duplicates included) lie over this one's extent, where Validate stops looking; ${entry.notMeasured} of those it looked at were not measured`
-				: `${entry.notMeasured} more plots lie over this one's extent but were not measured`;
-			checkedOf.get(row)?.warnings.push({
-				code: 'overlaps_not_measured',
-				message: `${found}: Validate measures each plot against at most ${MAX_MEASURED_PER_PLOT} others (those covering most of its extent) so that a run stays bounded. Remove the copies and overlaps found and validate again.`,
-				where: { feature: null },
-			});
-		}
-	}
-	for (const f of cross.failures) {
-		for (const [self, other] of [
-			[f.a, f.b],
-			[f.b, f.a],
-		]) {
-			const checked = checkedOf.get(self.row);
-			const entry = of(self.row);
-			entry.failures++;
-			if (entry.failures > MAX_LISTED_PER_ROW) continue;
-			checked?.warnings.push({
-				code: 'overlap_not_computed',
-				message: `the overlap with item ${other.row}, feature ${other.feature} could not be computed (${f.reason}). Check both boundaries on a map.`,
-				where: { feature: self.feature, other_item: other.row, other_feature: other.feature },
-			});
-		}
-	}
-	for (const [row, entry] of byRow) {
-		if (entry.failures <= MAX_LISTED_PER_ROW) continue;
-		checkedOf.get(row)?.warnings.push({
-			code: 'overlap_not_computed',
-			message: `the overlap with ${entry.failures - MAX_LISTED_PER_ROW} more plots could not be computed either. Check the boundaries on a map.`,
-			where: { feature: null },
-		});
-	}
-	return byRow;
 }
 
 /** Validates every row and compares the rows with each other. */
@@ -336,8 +198,13 @@ export function validateRows(
 	const cross = crossCheckPlots(shapes, {
 		overlaps: options.overlaps,
 		minOverlapM2: options.minOverlapM2 ?? DEFAULT_MIN_OVERLAP_M2,
+		...options.crossCheck,
 	});
-	const byRow = crossProblems(checked, cross, options.crossPlotSeverity ?? 'warning');
+	const checkedOf = new Map(checked.map((c) => [c.input.row, c]));
+	const byRow = crossProblems(cross, options.crossPlotSeverity ?? 'warning', (row, problem, as) => {
+		const c = checkedOf.get(row);
+		if (c) (as === 'problem' ? c.problems : c.warnings).push(problem);
+	});
 
 	const reports = checked.map((c): RowReport => {
 		sayInUserTerms(c, options.terms ?? {});
@@ -347,13 +214,7 @@ export function validateRows(
 		const areas = c.features.map((f) => f.area_ha);
 		const rules = c.features.map((f) => f.meets_4ha_rule);
 		const readable = c.features.length > 0 && c.features.every((f) => f.geometry_type !== null);
-		const cross = byRow.get(c.input.row) ?? {
-			duplicates: [],
-			overlaps: [],
-			notMeasured: 0,
-			atLeast: false,
-			failures: 0,
-		};
+		const cross = byRow.get(c.input.row) ?? emptyRowCross();
 		const report: RowReport = {
 			valid: c.problems.length === 0,
 			problems: c.problems,
@@ -386,6 +247,12 @@ export function validateRows(
 			overlaps: cross.overlaps.slice(0, MAX_LISTED_PER_ROW),
 			overlap_count: cross.overlaps.length,
 			overlaps_not_measured: cross.notMeasured,
+			overlap_candidates: cross.candidates,
+			overlaps_measured: cross.measured,
+			overlap_candidates_at_least: cross.atLeast,
+			workflow_hints: [
+				...new Set([...c.problems, ...c.warnings].flatMap((p) => (p.hint ? [p.hint] : []))),
+			],
 		};
 		if (options.repair) {
 			report.repairs = (c.validation?.repairs ?? []).map((r) => ({

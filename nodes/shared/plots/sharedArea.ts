@@ -148,35 +148,128 @@ function sharedWithoutContact(p: Rings, q: Rings): number {
 	return Math.max(0, m2);
 }
 
+/** A clipping path: the intersection of two polygon geometries' coordinates (throws when it cannot finish). */
+export type ClipPath = (a: Position[][][], b: Position[][][]) => Position[][][];
+
+const asParts = (g: Polygon | MultiPolygon): Position[][][] =>
+	g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+
 /**
- * The shared area of two polygon geometries in m², by the clipping library: polygon-clipping
- * (a sweep line with exact orientation tests), and polyclip-ts (the same algorithm in
- * arbitrary precision, what @turf/intersect runs) should it throw; measured in BENCHMARKS.md.
+ * Both polygons snapped to a grid of `step` degrees (consecutive positions made equal by it
+ * merged, rings left with fewer than 4 positions dropped), then clipped by polygon-clipping,
+ * else by polyclip-ts. What a sweep line cannot finish is near-degenerate geometry (edges
+ * crossing within 1e-15° of a vertex, near a hole's edge); on the grid those meet exactly. The
+ * area moves by at most the perimeter × the step (1e-9° ≈ 0.1 mm: 0.1 m² for 1 km of boundary);
+ * checked against the reference on the corpus's pairs (test/unit/plots/sharedArea.test.ts).
  */
-function clipArea(a: Polygon | MultiPolygon, b: Polygon | MultiPolygon): number {
-	let shared: Position[][][];
-	try {
-		shared = polygonClipping.intersection(a.coordinates as never, b.coordinates as never);
-	} catch {
-		shared = polyclip.intersection(a.coordinates as never, b.coordinates as never);
-	}
-	return shared.length === 0 ? 0 : area({ type: 'MultiPolygon', coordinates: shared });
+export function snappedClip(step: number): ClipPath {
+	const snap = (parts: Position[][][]) =>
+		parts
+			.map((rings) =>
+				rings
+					.map((ring) => {
+						const out: Position[] = [];
+						for (const p of ring) {
+							const x = Math.round(p[0] / step) * step;
+							const y = Math.round(p[1] / step) * step;
+							const last = out[out.length - 1];
+							if (!last || last[0] !== x || last[1] !== y) out.push([x, y]);
+						}
+						return out;
+					})
+					.filter((ring) => ring.length >= 4),
+			)
+			.filter((rings) => rings.length > 0);
+	return (a, b) => {
+		const sa = snap(a);
+		const sb = snap(b);
+		try {
+			return polygonClipping.intersection(sa as never, sb as never);
+		} catch {
+			return polyclip.intersection(sa as never, sb as never);
+		}
+	};
 }
 
-/** How a pair's shared area was found: `apart` (boxes of no two parts share area), `shortcut`, `clipped`. */
-export type SharedBy = 'apart' | 'shortcut' | 'clipped';
+/**
+ * The clipping paths, in order, each tried when the one before throws: polygon-clipping (a
+ * sweep line with exact orientation tests), polyclip-ts (the same algorithm in arbitrary
+ * precision, what @turf/intersect runs; measured in BENCHMARKS.md), then both on the polygons
+ * snapped to a 1e-9° grid, then to 1e-8°. When every path throws, the pair's overlap is not
+ * known: the caller reports it as a problem, never as "no overlap".
+ */
+export const CLIP_PATHS: ReadonlyArray<{ name: string; clip: ClipPath }> = [
+	{
+		name: 'polygon-clipping',
+		clip: (a, b) => polygonClipping.intersection(a as never, b as never),
+	},
+	{ name: 'polyclip-ts', clip: (a, b) => polyclip.intersection(a as never, b as never) },
+	{ name: 'snapped to 1e-9°', clip: snappedClip(1e-9) },
+	{ name: 'snapped to 1e-8°', clip: snappedClip(1e-8) },
+];
+
+/** Every clipping path threw: the reasons, path by path. */
+export class ClipFailed extends Error {}
+
+/** The pair was not clipped: its boundaries have more edges than the clipping budget left. */
+export class ClipRefused extends Error {
+	constructor(
+		readonly edges: number,
+		readonly limit: number,
+	) {
+		super(`${edges} edges, more than the ${limit} left to clip`);
+	}
+}
+
+function clipArea(
+	a: Polygon | MultiPolygon,
+	b: Polygon | MultiPolygon,
+	paths: ReadonlyArray<{ name: string; clip: ClipPath }>,
+): { m2: number; by: SharedBy } {
+	const reasons: string[] = [];
+	for (const path of paths) {
+		let shared: Position[][][];
+		try {
+			shared = path.clip(asParts(a), asParts(b));
+		} catch (error) {
+			reasons.push(`${path.name}: ${error instanceof Error ? error.message : String(error)}`);
+			continue;
+		}
+		const m2 = shared.length === 0 ? 0 : area({ type: 'MultiPolygon', coordinates: shared });
+		return { m2, by: path.name.startsWith('snapped') ? 'snapped' : 'clipped' };
+	}
+	throw new ClipFailed(reasons.join('; '));
+}
+
+/**
+ * How a pair's shared area was found: `apart` (boxes of no two parts share area), `shortcut`,
+ * `clipped`, or `snapped` (only the snapped paths of CLIP_PATHS could clip it).
+ */
+export type SharedBy = 'apart' | 'shortcut' | 'clipped' | 'snapped';
+
+export interface SharedAreaOptions {
+	/**
+	 * The most edges (both polygons together) the clipper may be given for this pair: above
+	 * it, `ClipRefused` is thrown instead of clipping (the caller's work budget).
+	 */
+	maxClipEdges?: number;
+	/** The clipping paths (default CLIP_PATHS; tests give failing ones). */
+	paths?: ReadonlyArray<{ name: string; clip: ClipPath }>;
+}
 
 /**
  * The shared area of two polygon geometries (validated: closed rings that do not cross
  * themselves) in m², and how it was found. Plots that only touch share 0 m² or a sliver below
- * SLIVER_M2.
+ * SLIVER_M2. Throws `ClipFailed` when every clipping path throws, `ClipRefused` when the pair
+ * must be clipped and has more edges than `options.maxClipEdges`.
  */
 export function sharedArea(
 	a: Polygon | MultiPolygon,
 	b: Polygon | MultiPolygon,
+	options: SharedAreaOptions = {},
 ): { m2: number; by: SharedBy } {
-	const partsA = a.type === 'Polygon' ? [a.coordinates] : a.coordinates;
-	const partsB = b.type === 'Polygon' ? [b.coordinates] : b.coordinates;
+	const partsA = asParts(a);
+	const partsB = asParts(b);
 	// Parts whose boxes share no area (apart, or boxes that only touch) share no area either.
 	const pairs: Array<[Rings, Rings]> = [];
 	for (const p of partsA) {
@@ -184,14 +277,18 @@ export function sharedArea(
 		for (const q of partsB) if (boxesShareArea(boxP, boxOfRings(q))) pairs.push([p, q]);
 	}
 	if (pairs.length === 0) return { m2: 0, by: 'apart' };
-	if (edgesOf(partsA) * edgesOf(partsB) <= SHORTCUT_MAX_EDGE_PAIRS) {
+	const edgesA = edgesOf(partsA);
+	const edgesB = edgesOf(partsB);
+	if (edgesA * edgesB <= SHORTCUT_MAX_EDGE_PAIRS) {
 		if (!pairs.some(([p, q]) => boundariesMeet(p, q))) {
 			let m2 = 0;
 			for (const [p, q] of pairs) m2 += sharedWithoutContact(p, q);
 			return { m2, by: 'shortcut' };
 		}
 	}
-	return { m2: clipArea(a, b), by: 'clipped' };
+	const limit = options.maxClipEdges ?? Infinity;
+	if (edgesA + edgesB > limit) throw new ClipRefused(edgesA + edgesB, limit);
+	return clipArea(a, b, options.paths ?? CLIP_PATHS);
 }
 
 /** Whether two polygon geometries share area: at least SLIVER_M2 (see `sharedArea`). */

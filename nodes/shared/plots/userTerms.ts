@@ -2,7 +2,12 @@
  * Validate's messages in the user's terms: one plain sentence that names the fields the user
  * mapped (the input column when a field is mapped from one, e.g. `latitude`, else the field's
  * label, e.g. Point Area (Ha)), then the technical detail (the geometry layer's message, with
- * the place: feature, ring, position). The problem codes stay as they are for machines. Pure.
+ * the place: feature, ring, position). The problem codes stay as they are for machines.
+ *
+ * The message is what goes to whoever fixes the plot (a supplier, in a fix list): it holds no
+ * advice about the workflow (a field to map, a geometry source to choose, an option to turn on).
+ * That advice, where the geometry layer's technical message carries it (Register's errors go to
+ * the workflow builder and keep it), is moved out into the problem's `hint` (BUILDER_HINTS). Pure.
  */
 import type { PointAreaFrom } from '../geometry/pointArea';
 import type { ProblemWhere } from './plotReports';
@@ -127,7 +132,7 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 		case 'not_json':
 			return 'The geometry field does not hold GeoJSON: it is not valid JSON.';
 		case 'looks_like_wkt':
-			return 'The geometry field holds WKT, not GeoJSON: set the geometry source to WKT.';
+			return 'The geometry holds WKT, not GeoJSON.';
 		case 'invalid_wkt':
 			return 'The geometry field could not be read as WKT.';
 		case 'unsupported_geometry':
@@ -144,13 +149,13 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 		case 'non_numeric_coordinate':
 			return latLon ? `${lat} or ${lon} is not a number.` : 'A coordinate is not a number.';
 		case 'unknown_geometry_source':
-			return 'The geometry source is not one Validate knows: choose GeoJSON, Latitude/Longitude or WKT.';
+			return 'The geometry could not be read: the workflow asks for a geometry format Validate does not know.';
 		case 'unreadable_geometry':
 			return 'The geometry could not be read.';
 		case 'crosses_antimeridian':
 			return 'The plot crosses the 180° meridian: split it there into two parts (a MultiPolygon).';
 		case 'json_too_deep':
-			return 'The geometry value is nested too deeply to be read: check what the field is mapped to.';
+			return 'The geometry value is nested too deeply to be read.';
 		case 'crossing_check_incomplete':
 			return 'The plot boundary is too complex to check fully: simplify it or split it into smaller plots.';
 		case 'point_without_area':
@@ -178,9 +183,18 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 		case 'overlapping_plots': {
 			if (other !== undefined) return `The plot overlaps the plot of item ${other}.`;
 			// the capped warning: one for the row, the count in the message
-			const n = countIn(p.message, /overlaps (\d+) other plots/);
+			const some =
+				/overlaps (at least [\d,]+ of (?:more than )?[\d,]+ plots it may overlap \([\d,]+ measured\))/.exec(
+					p.message,
+				)?.[1];
+			if (some) return `The plot overlaps ${some}.`;
+			const n = countIn(p.message, /overlaps ([\d,]+) other plots/);
 			return `The plot overlaps ${n ?? 'many'} other plots.`;
 		}
+		case 'overlap_not_measured':
+			return other !== undefined
+				? `The overlap with the plot of item ${other} was not measured: the two boundaries are too large to compare within Validate's limits.`
+				: 'The overlap with more plots was not measured within the limits of one run.';
 		case 'overlaps_not_measured':
 			return 'Some other plots that lie over this one were not checked for overlap with it.';
 		case 'overlap_not_computed': {
@@ -195,11 +209,98 @@ export function plainSentence(p: PlainInput, terms: UserTerms): string | undefin
 	}
 }
 
-/** The message: the plain sentence, then the technical detail. */
-export function inUserTerms(p: PlainInput, terms: UserTerms): string {
+/**
+ * Advice for the workflow builder inside the geometry layer's technical messages (written for
+ * Register's errors, which the builder reads): each pattern, what the supplier's text keeps in
+ * its place, and the hint it becomes. test/unit/plots/userTerms.test.ts checks every emitted
+ * message shape against the list of workflow words (`WORKFLOW_WORDS`).
+ */
+const BUILDER_HINTS: ReadonlyArray<{ pattern: RegExp; keep: string; hint: string }> = [
+	{
+		pattern: / \(or map the latitude and longitude fields the other way round\)/,
+		keep: '',
+		hint: 'Or map the latitude and longitude fields the other way round.',
+	},
+	{
+		pattern: / or turn on "Repair Geometry"\./,
+		keep: '.',
+		hint: 'Turn on "Repair Geometry" to have this fixed in the output.',
+	},
+	{
+		pattern: /; "Repair Geometry" cannot invent them\./,
+		keep: '.',
+		hint: '"Repair Geometry" cannot fix this.',
+	},
+	{
+		pattern: / "Repair Geometry" cannot fix this\./,
+		keep: '',
+		hint: '"Repair Geometry" cannot fix this.',
+	},
+	{
+		pattern: / Set the geometry source to WKT, or give GeoJSON such as /,
+		keep: ' Give GeoJSON such as ',
+		hint: 'Set the geometry source to WKT.',
+	},
+	{
+		pattern: / Use the Latitude\/Longitude geometry source, or give /,
+		keep: ' Give ',
+		hint: 'Use the Latitude/Longitude geometry source.',
+	},
+	{
+		pattern: / Map the fields holding the plot's latitude and longitude in decimal degrees\./,
+		keep: '',
+		hint: "Map the fields holding the plot's latitude and longitude in decimal degrees.",
+	},
+	{
+		pattern: / Choose GeoJSON, Latitude\/Longitude or WKT\./,
+		keep: '',
+		hint: 'Choose GeoJSON, Latitude/Longitude or WKT as the geometry source.',
+	},
+];
+
+/** Advice for the workflow builder that a code always carries (its plain sentence leaves it out). */
+const CODE_HINTS: Readonly<Record<string, string>> = {
+	looks_like_wkt: 'Set the geometry source to WKT.',
+	json_too_deep: 'Check what the geometry field is mapped to.',
+	unknown_geometry_source: 'Choose GeoJSON, Latitude/Longitude or WKT as the geometry source.',
+};
+
+/** Words that name the workflow, not the plot: none may reach a supplier's text. */
+export const WORKFLOW_WORDS =
+	/\bmap (the|a)\b|\bmapped\b|Repair Geometry|geometry source|\bthe (node|workflow)\b|\boption\b|\bexpression\b/i;
+
+/** The technical message without advice for the workflow builder, and that advice. */
+export function splitBuilderHints(message: string): { message: string; hints: string[] } {
+	const hints: string[] = [];
+	let text = message;
+	for (const { pattern, keep, hint } of BUILDER_HINTS) {
+		if (!pattern.test(text)) continue;
+		text = text.replace(pattern, keep);
+		hints.push(hint);
+	}
+	return { message: text, hints };
+}
+
+/**
+ * The message for whoever fixes the plot — the plain sentence, then the technical detail —
+ * and the advice for the workflow builder, apart (undefined when none).
+ */
+export function forSupplier(p: PlainInput, terms: UserTerms): { message: string; hint?: string } {
 	// a field's reason is already a plain sentence: the field's name goes first
 	if (p.code === 'invalid_field' && p.where.field !== undefined)
-		return `${fieldName(p.where.field, terms)}: ${p.message}`;
+		return { message: `${fieldName(p.where.field, terms)}: ${p.message}` };
+	const { message, hints } = splitBuilderHints(p.message);
 	const plain = plainSentence(p, terms);
-	return plain === undefined ? p.message : `${plain} Detail: ${p.message}`;
+	const byCode = CODE_HINTS[p.code];
+	if (byCode && !hints.includes(byCode)) hints.push(byCode);
+	const hint = hints.length > 0 ? hints.join(' ') : undefined;
+	return {
+		message: plain === undefined ? message : `${plain} Detail: ${message}`,
+		...(hint ? { hint } : {}),
+	};
+}
+
+/** The message: the plain sentence, then the technical detail (builder advice left out: `forSupplier`). */
+export function inUserTerms(p: PlainInput, terms: UserTerms): string {
+	return forSupplier(p, terms).message;
 }

@@ -4,7 +4,12 @@
  * MAX_LISTED_IN_SUMMARY (largest overlaps first) with their full counts. Pure.
  */
 import type { CrossCheck } from './plotOverlaps';
-import { MAX_CANDIDATES_PER_PLOT, MAX_MEASURED_PER_PLOT } from './plotOverlaps';
+import {
+	CLIP_EDGES_PER_RUN,
+	MAX_CANDIDATES_PER_PLOT,
+	MAX_CLIP_EDGES_PER_PAIR,
+	MAX_MEASURED_PER_PLOT,
+} from './plotOverlaps';
 import type { ReportedProblem, RowInput, RowReport, ValidationSummary } from './plotReports';
 import { MAX_LISTED_IN_SUMMARY, MAX_LISTED_PER_ROW } from './plotReports';
 
@@ -44,12 +49,37 @@ export function summarise(
 		overlap_candidate_pairs: cross.candidatePairs,
 		overlap_pairs_not_measured: cross.unmeasuredPairs,
 		plots_with_candidates_capped: cross.cappedPlots,
+		overlap_pairs_same_boundary: cross.samePairs,
+		overlap_pairs_over_budget: cross.refused.length,
+		overlap_pairs_not_computed: cross.failures.length,
+		clipped_edges: cross.clippedEdges,
 		limits: {
 			duplicates_and_overlaps_listed_per_item: MAX_LISTED_PER_ROW,
 			duplicates_and_overlaps_listed_in_summary: MAX_LISTED_IN_SUMMARY,
 			overlaps_measured_per_plot: MAX_MEASURED_PER_PLOT,
 			overlap_candidates_looked_at_per_plot: MAX_CANDIDATES_PER_PLOT,
+			clip_edges_per_pair: MAX_CLIP_EDGES_PER_PAIR,
+			clip_edges_per_run: CLIP_EDGES_PER_RUN,
 		},
+		pairs_not_measured: [
+			...cross.refused.map((r) => ({
+				item: r.a.row,
+				feature: r.a.feature,
+				other_item: r.b.row,
+				other_feature: r.b.feature,
+				reason:
+					r.budget === 'pair'
+						? `${r.edges} edges together, more than the ${MAX_CLIP_EDGES_PER_PAIR} clipped for one pair`
+						: `the clipping budget of the run (${CLIP_EDGES_PER_RUN} edges) was spent`,
+			})),
+			...cross.failures.map((f) => ({
+				item: f.a.row,
+				feature: f.a.feature,
+				other_item: f.b.row,
+				other_feature: f.b.feature,
+				reason: `could not be computed: ${f.reason}`,
+			})),
+		].slice(0, MAX_LISTED_IN_SUMMARY),
 		duplicates: cross.duplicates.slice(0, MAX_LISTED_IN_SUMMARY).map((d) => ({
 			item: d.duplicate.row,
 			feature: d.duplicate.feature,

@@ -302,11 +302,12 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 			plotFields: { pointHa: '={{ $json.area }}' },
 		});
 		expect(items.map((i) => Object.keys(i.json))).toEqual(
+			// the decision first, then the input's columns (issue 28; order only, every version)
 			rows.map((r) => [
-				...Object.keys(r),
 				'valid',
 				'problem_count',
 				'problem_summary',
+				...Object.keys(r),
 				'validation',
 			]),
 		);

@@ -30,6 +30,8 @@ interface Validation {
 	overlaps: Listed[];
 	overlap_count: number;
 	overlaps_not_measured: number;
+	overlap_candidates: number;
+	overlaps_measured: number;
 }
 
 const validationOf = (json: IDataObject) => json.validation as unknown as Validation;
@@ -117,13 +119,18 @@ describe('Plot → Validate: overlaps on snapped data, bounded output (through t
 			// one warning for the many overlaps, naming the count and the largest
 			const many = row.warnings.filter((w) => w.code === 'overlapping_plots');
 			expect(many).toHaveLength(1);
+			// counts stated as counts (issue 28): the true number of candidates, and how many were
+			// measured — never "overlaps 10 other plots" where 59 may overlap it
+			expect(row.overlap_candidates).toBe(59);
+			expect(row.overlaps_measured + row.overlaps_not_measured).toBe(59);
+			const counted = `at least ${row.overlap_count} of 59 plots it may overlap (${row.overlaps_measured} measured)`;
 			expect(many[0].message).toContain(
-				`the plot overlaps ${row.overlap_count} other plots; the 5 largest (in "overlaps"): item ${row.overlaps[0].other_item} by ${row.overlaps[0].overlap_ha} ha`,
+				`the plot overlaps ${counted}; the 5 largest (in "overlaps"): item ${row.overlaps[0].other_item} by ${row.overlaps[0].overlap_ha} ha`,
 			);
 			// in the user's terms: a plain sentence first, then the technical message
 			expect(many[0].message).toMatch(
 				new RegExp(
-					`^The plot overlaps ${row.overlap_count} other plots\\. Detail: the plot overlaps `,
+					`^The plot overlaps ${counted.replace(/[()]/g, '\\$&')}\\. Detail: the plot overlaps `,
 				),
 			);
 			const capped = row.warnings.find((w) => w.code === 'overlaps_not_measured')!;

@@ -19,6 +19,7 @@ const EMITTERS = [
 	'nodes/shared/plots/geometrySource.ts',
 	'nodes/shared/plots/plotOverlaps.ts',
 	'nodes/shared/plots/plotValidation.ts',
+	'nodes/shared/plots/crossReports.ts',
 ];
 
 /**

@@ -12,6 +12,7 @@ import type { UserTerms } from '../../../../shared/plots/userTerms';
 import { columnOfExpression } from '../../../../shared/plots/userTerms';
 import type { FieldProblem, RowInput } from '../../../../shared/plots/plotReports';
 import { validateRows } from '../../../../shared/plots/plotValidation';
+import { validationItem } from '../../../../shared/plots/validationOutput';
 import type { BatchOutput, Problems } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import {
@@ -46,7 +47,7 @@ export const description = updateDisplayOptions(displayOptions, [
 				name: 'One Item per Row',
 				value: 'allRows',
 				description:
-					'Each input item with valid, problem_count and problem_summary added, and a "validation" object: problems, warnings, area, vertices, duplicates, overlaps',
+					'Each input item with valid, problem_count and problem_summary first, and a "validation" object: problems, warnings, area, vertices, duplicates, overlaps',
 			},
 			{
 				name: 'Only Invalid Rows',
@@ -178,6 +179,9 @@ export const execute: OperationModule['execute'] = async function (items) {
 	});
 	const minOverlapM2 = minOverlap.kind === 'value' ? minOverlap.value : DEFAULT_MIN_OVERLAP_M2;
 	const terms = userTerms(this);
+	// Version 3 changes the shape of `validation` (validationOutput.ts): saved workflows of
+	// versions 1 and 2 read its fields where they were.
+	const compact = this.getNode().typeVersion >= 3;
 	return await runItems<RowInput>(this, items, {
 		prepare: (i, problems) => readRow(this, i, repair, dateOrder, minOverlap, problems),
 		// One batch for all rows: duplicates and overlaps are found across them. Nothing is sent.
@@ -196,20 +200,16 @@ export const execute: OperationModule['execute'] = async function (items) {
 					},
 				);
 				if (output === 'summary') return [{ item: itemIndexes, json: { ...summary } }];
-				// the answer as columns beside the input's, the detail nested
+				// the decision first, then the input's columns, then the detail (compact from version 3)
 				return reports.flatMap((validation, k) =>
 					output === 'invalidRows' && validation.valid
 						? []
 						: [
 								{
 									item: itemIndexes[k],
-									json: {
-										...items[itemIndexes[k]].json,
-										valid: validation.valid,
-										problem_count: validation.problems.length,
-										problem_summary: validation.problem_summary,
-										validation,
-									},
+									json: validationItem(items[itemIndexes[k]].json, validation, {
+										compact,
+									}) as IDataObject,
 								},
 							],
 				);
