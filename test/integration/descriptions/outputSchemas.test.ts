@@ -146,9 +146,12 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			polygons,
 		);
 		// the recorded input's columns must give the overlap (else the schema would lack it)
-		const overlaps = overlapping.map(
-			(json) => (json.validation as IDataObject).overlaps as IDataObject[],
-		);
+		// version 3's compact validation keeps the overlaps in its one nested field, details
+		const overlaps = overlapping.map((json) => {
+			const validation = json.validation as IDataObject;
+			const nested = typeVersion >= 3 ? (validation.details as IDataObject) : validation;
+			return nested.overlaps as IDataObject[];
+		});
 		expect(overlaps.map((list) => list.length)).toEqual([1, 1]);
 		expect(overlaps[0][0]).toMatchObject({ overlap_ha: expect.any(Number) });
 		const without = (input: IDataObject) => (json: IDataObject) =>
