@@ -85,7 +85,18 @@ describe('version 3 at its defaults: Read File → Validate / Register / Export 
 			expect(JSON.stringify(item.json)).not.toMatch(/missing_geometry|has no geometry/);
 		}
 		const v2 = await run(2, { ...VALIDATE, ...MAPPED }, read, false);
-		expect(v3.items.map((i) => i.json.validation)).toEqual(v2.items.map((i) => i.json.validation));
+		// the same report, version 3's compact: its nested details in validation.details
+		const decision = (json: IDataObject) => [json.valid, json.problem_count, json.problem_summary];
+		expect(v3.items.map((i) => decision(i.json))).toEqual(v2.items.map((i) => decision(i.json)));
+		v3.items.forEach((item, k) => {
+			const compact = item.json.validation as IDataObject;
+			const full = v2.items[k].json.validation as IDataObject;
+			const details = compact.details as IDataObject;
+			for (const key of ['problems', 'warnings', 'features', 'duplicates', 'overlaps'])
+				expect(details[key]).toEqual(full[key]);
+			for (const key of ['area_ha', 'feature_count', 'duplicate_count'])
+				expect(compact[key]).toEqual(full[key]);
+		});
 		// version 2 at its defaults looks for latitude and longitude, and finds none
 		const v2Defaults = await run(2, VALIDATE, read, false);
 		expect(v2Defaults.items.map((i) => i.json.valid)).toEqual([false, false, false]);
