@@ -8,32 +8,8 @@
 import { deflateSync, inflateSync, zipSync } from 'fflate';
 
 import { readInBoundedChild } from '../../helpers/boundedRead';
+import { WGS84_PRJ, square, text, writeDbf, writeShp, writeZip } from '../../helpers/geoFileTests';
 
-const { writeZip, writeDbf, writeShp } = require('../../fixtures/geofiles/writers') as {
-	writeZip: (
-		entries: Array<{
-			name: string;
-			data: Uint8Array;
-			method: 0 | 8;
-			size: number;
-			flags?: number;
-			localSizes?: boolean;
-		}>,
-	) => Buffer;
-	writeDbf: (
-		fields: Array<{ name: string; type: string; length: number; decimals?: number }>,
-		rows: Array<Record<string, unknown>>,
-		encoding: string,
-	) => Buffer;
-	writeShp: (
-		shapes: Array<{ type: 'point'; point: number[] } | null>,
-		type: number,
-	) => { shp: Buffer; shx: Buffer };
-};
-
-const text = (s: string) => new TextEncoder().encode(s);
-const WGS84_PRJ =
-	'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 const ONE_POINT_KML =
 	'<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><Point><coordinates>-51.2,-12.5</coordinates></Point></Placemark></kml>';
 
@@ -197,16 +173,6 @@ describe('Read File attacks: Shapefile zips', () => {
 
 	it('one polygon record of 20,000 outer rings and 20,000 holes: each hole in its own square, read in seconds', async () => {
 		const rings: number[][][] = [];
-		const square = (x: number, y: number, s: number, clockwise: boolean) => {
-			const r = [
-				[x, y],
-				[x + s, y],
-				[x + s, y + s],
-				[x, y + s],
-				[x, y],
-			];
-			return clockwise ? r.reverse() : r;
-		};
 		for (let i = 0; i < 20_000; i++) {
 			const x = -60 + (i % 200) * 0.01;
 			const y = -10 + Math.floor(i / 200) * 0.01;

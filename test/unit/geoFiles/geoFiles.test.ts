@@ -21,6 +21,7 @@ import {
 } from '../../../nodes/shared/geoFiles';
 import { SUPPORTED_PROJECTIONS } from '../../../nodes/shared/geoFiles/projectionNames';
 import { assembleRings, readShp } from '../../../nodes/shared/geoFiles/shapefile';
+import { square } from '../../helpers/geoFileTests';
 
 const dir = path.join(__dirname, '../../fixtures/geofiles');
 const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
@@ -790,16 +791,6 @@ describe('Read File: the size a binary states (Maximum File Size before reading)
 });
 
 describe('Read File: Shapefile rings (our assembly cross-checked)', () => {
-	const square = (x: number, y: number, s: number, clockwise: boolean): Position[] => {
-		const r = [
-			[x, y],
-			[x + s, y],
-			[x + s, y + s],
-			[x, y + s],
-			[x, y],
-		];
-		return clockwise ? r.reverse() : r;
-	};
 	it('outer with a hole', () => {
 		const p = assembleRings([square(0, 0, 10, true), square(2, 2, 2, false)]);
 		expect(p).toHaveLength(1);

@@ -10,39 +10,17 @@ import * as path from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 
 import type { Position } from '../../../nodes/shared/geoFiles';
-import { GeoFileError, readGeoFile } from '../../../nodes/shared/geoFiles';
+import { readGeoFile } from '../../../nodes/shared/geoFiles';
 import { OutputBudget } from '../../../nodes/shared/geoFiles/outputBudget';
 import { assembleRings, readShp } from '../../../nodes/shared/geoFiles/shapefile';
 import { readDbf } from '../../../nodes/shared/geoFiles/shapefileDbf';
-
-const { writeDbf, writeShp } = require('../../fixtures/geofiles/writers') as {
-	writeDbf: (
-		fields: Array<{ name: string; type: string; length: number; decimals?: number }>,
-		rows: Array<Record<string, unknown>>,
-		encoding: string,
-	) => Buffer;
-	writeShp: (
-		shapes: Array<{ type: 'point'; point: number[] } | null>,
-		type: number,
-	) => { shp: Buffer; shx: Buffer };
-};
+import { WGS84_PRJ, refusal, square, writeDbf, writeShp } from '../../helpers/geoFileTests';
 
 const dir = path.join(__dirname, '../../fixtures/geofiles');
 const bytesOf = (name: string) => new Uint8Array(fs.readFileSync(path.join(dir, name)));
 const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
 	plots: Array<{ name: string; rings: Position[][] }>;
 };
-function refusal(run: () => unknown): GeoFileError {
-	try {
-		run();
-	} catch (error) {
-		expect(error).toBeInstanceOf(GeoFileError);
-		return error as GeoFileError;
-	}
-	throw new Error('expected a refusal');
-}
-const WGS84_PRJ =
-	'GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984",SPHEROID["WGS_1984",6378137.0,298.257223563]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]]';
 
 describe('Shapefile: records at the .shx offsets', () => {
 	it('shx-padded-after-last-record.zip: a .shp padded after its last record reads at the .shx offsets, as GDAL reads it', () => {
@@ -154,16 +132,6 @@ describe('Shapefile: the .dbf', () => {
 });
 
 describe('Shapefile: rings matched through a box index', () => {
-	const square = (x: number, y: number, s: number, clockwise: boolean): Position[] => {
-		const r = [
-			[x, y],
-			[x + s, y],
-			[x + s, y + s],
-			[x, y + s],
-			[x, y],
-		];
-		return clockwise ? r.reverse() : r;
-	};
 	it('concentric outer rings: each hole goes to the smallest outer ring that contains it, whatever the order', () => {
 		const big = square(0, 0, 10, true);
 		const middle = square(2, 2, 6, true);

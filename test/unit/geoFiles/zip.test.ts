@@ -8,36 +8,14 @@ import * as path from 'node:path';
 
 import { deflateSync, unzipSync, zipSync } from 'fflate';
 
-import { GeoFileError, readGeoFile } from '../../../nodes/shared/geoFiles';
+import { readGeoFile } from '../../../nodes/shared/geoFiles';
 import { readZip } from '../../../nodes/shared/geoFiles/zip';
-
-const { writeZip } = require('../../fixtures/geofiles/writers') as {
-	writeZip: (
-		entries: Array<{
-			name: string;
-			data: Uint8Array;
-			method: number;
-			size: number;
-			flags?: number;
-			localSizes?: boolean;
-		}>,
-	) => Buffer;
-};
+import { refusal, text, writeZip } from '../../helpers/geoFileTests';
 
 const dir = path.join(__dirname, '../../fixtures/geofiles');
-const text = (s: string) => new TextEncoder().encode(s);
 const KML =
 	'<kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>Sede</name><Point><coordinates>-51.2,-12.5</coordinates></Point></Placemark></kml>';
 
-function refusal(run: () => unknown): GeoFileError {
-	try {
-		run();
-	} catch (error) {
-		expect(error).toBeInstanceOf(GeoFileError);
-		return error as GeoFileError;
-	}
-	throw new Error('expected a refusal');
-}
 const all = () => true;
 
 describe('Read File zip reader: the same entries as fflate on every fixture', () => {
