@@ -48,6 +48,11 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_SNAPPED_NAIVE_MAX: '1300',
 	BENCH_NEAR_IDENTICAL: '50,100',
 	BENCH_BIG_PAIR_VERTICES: '1000',
+	BENCH_ROTATED_VERTICES: '500',
+	BENCH_ROTATED_COPIES: '10',
+	// still over the clipping budget per pair (100,000 edges), so the refusal path runs
+	BENCH_BUDGET_BIG_VERTICES: '60000',
+	BENCH_BUDGET_LARGEST_VERTICES: '5000',
 	// waiting
 	BENCH_JOB_MINUTES: '1,10',
 	BENCH_NAIVE_POLL_S: '5',
