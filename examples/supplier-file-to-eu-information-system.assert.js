@@ -76,7 +76,7 @@ module.exports = async (runData, ctx) => {
 		);
 	}
 	// the fix list reads in the sheet's column names: one plain sentence first, naming the
-	// columns mapped to Latitude, Longitude, Point Area (Ha) and Commodity, the detail after it;
+	// columns mapped to Latitude, Longitude, Point Area (Hectares) and Commodity, the detail after it;
 	// no "feature 0" (a row is one point); the codes stay for machines
 	const whatToFix = Object.fromEntries(fix.map((f) => [f.name, f['what to fix']]));
 	const plain = (text) => text.split(' Detail: ')[0];
@@ -87,7 +87,7 @@ module.exports = async (runData, ctx) => {
 	assert.match(whatToFix['Mensah farm'], /^commodity: "bananas" is not a commodity/);
 	assert.match(
 		whatToFix['Big estate'],
-		/^area_ha \(Point Area \(Ha\)\) is 6 ha: a plot of more than 4 ha needs its boundary/,
+		/^area_ha \(Point Area \(Hectares\)\) is 6 ha: a plot of more than 4 ha needs its boundary/,
 	);
 	for (const [name, text] of Object.entries(whatToFix)) {
 		assert.ok(!/feature 0/.test(text), `${name}: ${text}`);

@@ -19,7 +19,7 @@ export interface DefectCase {
 	description: string;
 	/** how the input reaches validation, as in the node: parsed as GeoJSON, given as features, as latitude/longitude, as WKT */
 	source: Source;
-	/** `validateFeatures`' options, with `pointHa` the value as mapped into Point Area (Ha) */
+	/** `validateFeatures`' options, with `pointHa` the value as mapped into Point Area (Hectares) */
 	options: DefectOptions;
 	input: unknown;
 	expected: {

@@ -65,7 +65,7 @@ export function geometrySourceFields(): INodeProperties[] {
 					name: 'Latitude/Longitude',
 					value: 'latLon',
 					description:
-						'Two fields with the plot center in decimal degrees (numbers or numeric text; a comma decimal separator is fine). The service turns the point into a circle of about 4 ha, or of Point Area (Ha).',
+						'Two fields with the plot center in decimal degrees (numbers or numeric text; a comma decimal separator is fine). The service turns the point into a circle of about 4 ha, or of Point Area (Hectares).',
 				},
 				{
 					name: 'WKT',

@@ -82,7 +82,7 @@ export interface ValidateOptions {
 	 * `area_ha` or `AREA` property (pointArea.ts). Applies to Point features only.
 	 */
 	pointHa?: Reading<number>;
-	/** The label of the field `pointHa` comes from, for messages (default "Point Area (Ha)"). */
+	/** The label of the field `pointHa` comes from, for messages (default "Point Area (Hectares)"). */
 	pointHaField?: string;
 	/**
 	 * Check the service's own limits too (default true: what Register would send); false where

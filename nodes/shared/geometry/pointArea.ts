@@ -6,8 +6,8 @@
  * - The service: `point_ha` must be below 4.0 (service-interface.md), so a point of exactly
  *   4 ha meets EUDR (Export writes it) but Register would be refused.
  *
- * The area is read from, in this order: the mapped field (Point Area (Ha) in Register and
- * Validate, Area of Points (Ha) in Export), then the feature's own properties `point_ha` (the
+ * The area is read from, in this order: the mapped field (Point Area (Hectares) in Register and
+ * Validate, Area of Points (Hectares) in Export), then the feature's own properties `point_ha` (the
  * service's name), `Area` (the EU Information System's), `area_ha` and `AREA` (common
  * spellings in supplier files). Plot → Validate, Register and Export read it here alone.
  */
@@ -37,12 +37,12 @@ type PointAreaReading =
 	| { kind: 'value'; value: number; from: PointAreaFrom };
 
 /**
- * How a message names where the area came from: `point_ha` for Point Area (Ha) (Register sends
+ * How a message names where the area came from: `point_ha` for Point Area (Hectares) (Register sends
  * it as point_ha), the field's label in quotes for another field, `properties.Area` for a property.
  */
 export function describeFrom(from: PointAreaFrom): string {
 	if (from.kind === 'property') return `properties.${from.name}`;
-	return from.name === 'Point Area (Ha)' ? 'point_ha' : `"${from.name}"`;
+	return from.name === 'Point Area (Hectares)' ? 'point_ha' : `"${from.name}"`;
 }
 
 /**
@@ -53,7 +53,7 @@ export function describeFrom(from: PointAreaFrom): string {
 export function readPointArea(
 	properties: unknown,
 	mapped: Reading<number> | undefined,
-	fieldLabel = 'Point Area (Ha)',
+	fieldLabel = 'Point Area (Hectares)',
 ): PointAreaReading {
 	const from: PointAreaFrom = { kind: 'field', name: fieldLabel };
 	if (mapped?.kind === 'value') return { kind: 'value', value: mapped.value, from };

@@ -87,8 +87,8 @@ export function readNumber(v: unknown, rule: NumberRule = {}): Reading<number> {
 }
 
 /**
- * A plot's area in hectares as mapped into a field (Point Area (Ha) of Register and Validate,
- * Area of Points (Ha) of the EU export), read once and worded the same in every field: a
+ * A plot's area in hectares as mapped into a field (Point Area (Hectares) of Register and Validate,
+ * Area of Points (Hectares) of the EU export), read once and worded the same in every field: a
  * number, within the field's own range when it has one (the 4 ha rules are the geometry
  * layer's, with their own codes).
  */

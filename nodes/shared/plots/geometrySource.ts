@@ -136,7 +136,7 @@ export interface ItemGeometryOptions {
 	country?: string;
 	/** The point area mapped from the input, as read (`readHectares`); overrides a feature's own `point_ha` / `Area` / `area_ha` / `AREA`. */
 	pointHa?: Reading<number>;
-	/** The label of the field the point area is mapped in (default "Point Area (Ha)"). */
+	/** The label of the field the point area is mapped in (default "Point Area (Hectares)"). */
 	pointHaField?: string;
 	/** Check the service's own limits as well as EUDR's (default true; false for Export). */
 	serviceLimits?: boolean;

@@ -31,7 +31,7 @@ export interface RowInput {
 	row: number;
 	geometry: CheckedGeometry;
 	fieldProblems: FieldProblem[];
-	/** Point Area (Ha) as read (`readHectares`); overrides a point feature's own `properties.point_ha`. */
+	/** Point Area (Hectares) as read (`readHectares`); overrides a point feature's own `properties.point_ha`. */
 	pointHa?: Reading<number>;
 }
 
@@ -61,7 +61,7 @@ export interface FeatureReport {
 	/** Geodesic area of a polygon, the declared area of a point; null when not known. */
 	area_ha: number | null;
 	/**
-	 * Where `area_ha` comes from: the geometry, or for a point `point_ha` (Point Area (Ha) or the
+	 * Where `area_ha` comes from: the geometry, or for a point `point_ha` (Point Area (Hectares) or the
 	 * feature's own point_ha: what Register sends as point_ha), `Area`, `area_ha` or `AREA`.
 	 */
 	area_from: 'geometry' | 'point_ha' | 'Area' | 'area_ha' | 'AREA' | null;

@@ -168,7 +168,7 @@ function checkRow(input: RowInput): Checked {
 				warnings.push({
 					code: 'point_without_area',
 					message: `the plot is a point without an area. EUDR allows a point only for a plot of ${EUDR_POINT_MAX_HA} ha or less (the service draws a circle of about 4 ha): give the plot's area in hectares, or the plot boundary as a polygon.`,
-					hint: 'Map the area to Point Area (Ha), or give each point feature a point_ha, Area or area_ha property.',
+					hint: 'Map the area to Point Area (Hectares), or give each point feature a point_ha, Area or area_ha property.',
 					where: where(index),
 				});
 			}

@@ -1,7 +1,7 @@
 /**
  * Validate's messages in the user's terms: one plain sentence that names the fields the user
  * mapped (the input column when a field is mapped from one, e.g. `latitude`, else the field's
- * label, e.g. Point Area (Ha)), then the technical detail (the geometry layer's message, with
+ * label, e.g. Point Area (Hectares)), then the technical detail (the geometry layer's message, with
  * the place: feature, ring, position). The problem codes stay as they are for machines.
  *
  * The message is what goes to whoever fixes the plot (a supplier, in a fix list): it holds no
@@ -48,7 +48,7 @@ export function fieldName(label: string, terms: UserTerms): string {
 const DEFAULT_LABELS = {
 	latitude: 'Latitude',
 	longitude: 'Longitude',
-	pointHa: 'Point Area (Ha)',
+	pointHa: 'Point Area (Hectares)',
 	country: 'Country',
 };
 
@@ -56,7 +56,7 @@ interface PlainInput {
 	code: string;
 	message: string;
 	where: ProblemWhere;
-	/** The point's area, when it is a number (from Point Area (Ha) or the feature's property). */
+	/** The point's area, when it is a number (from Point Area (Hectares) or the feature's property). */
 	pointHa?: number;
 	/** Where that area came from (readPointArea): a feature property is named as such. */
 	pointHaFrom?: PointAreaFrom;

@@ -254,10 +254,10 @@ describe('Plot → Export for EU Information System (through the n8n engine)', (
 			);
 			const text = `${error?.message}\n${error?.description}`;
 			expect(text).toMatch(
-				/Item 0, field "Area of Points \(Ha\)": feature 0 is a point without an area/,
+				/Item 0, field "Area of Points \(Hectares\)": feature 0 is a point without an area/,
 			);
 			expect(text).toMatch(
-				/Item 1, field "Area of Points \(Ha\)": 5 is above the largest allowed value, 4/,
+				/Item 1, field "Area of Points \(Hectares\)": 5 is above the largest allowed value, 4/,
 			);
 			expect(text).toMatch(
 				/Item 2, feature 0: the polygon has 1 hole; the EU Information System reads only the outer boundary/,

@@ -123,7 +123,7 @@ describe('the 4 ha rule at 3.99 / 4 / 4.01 / 10 ha, the area given each way (thr
 		);
 		for (const item of refused)
 			expect(String(item.json.error)).toMatch(
-				/Area of Points \(Ha\)".*above the largest allowed value, 4|a plot of more than 4 ha must be given as a polygon \(EUDR/,
+				/Area of Points \(Hectares\)".*above the largest allowed value, 4|a plot of more than 4 ha must be given as a polygon \(EUDR/,
 			);
 	});
 
@@ -198,7 +198,7 @@ describe('Point Area read once: a value that is not a number, worded by the one 
 			point,
 		);
 		expect(exportEu.error?.message).toBe(
-			`Item 0, field "Area of Points (Ha)": ${READER} from 0 to 4.`,
+			`Item 0, field "Area of Points (Hectares)": ${READER} from 0 to 4.`,
 		);
 		expect(fake.log.count()).toBe(0);
 	});

@@ -341,7 +341,7 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 			/^lat \(Latitude\) and lon \(Longitude\) look swapped: swap the two values\. Detail: /,
 		);
 		expect(big.problem_summary).toMatch(
-			/^ha \(Point Area \(Ha\)\) is 6 ha: a plot of more than 4 ha needs its boundary \(a polygon\), not a single point\. Detail: /,
+			/^ha \(Point Area \(Hectares\)\) is 6 ha: a plot of more than 4 ha needs its boundary \(a polygon\), not a single point\. Detail: /,
 		);
 		expect(empty.problem_summary).toMatch(/^lon \(Longitude\) is empty\. Detail: /);
 		for (const v of [swapped, big, empty]) {
@@ -390,7 +390,7 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		);
 	});
 
-	it("a point's area from the feature's own property is named as that property, not Point Area (Ha)", async () => {
+	it("a point's area from the feature's own property is named as that property, not Point Area (Hectares)", async () => {
 		const point = (properties: Record<string, unknown>) => ({
 			geojson: {
 				type: 'Feature',
@@ -407,7 +407,7 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		expect(ten.problems[0].message).toMatch(
 			/^The plot's "AREA" property is 10 ha: a plot of more than 4 ha needs its boundary.* Detail: /,
 		);
-		expect(ten.problem_summary).not.toMatch(/Point Area \(Ha\)[^.]* is 10 ha/);
+		expect(ten.problem_summary).not.toMatch(/Point Area \(Hectares\)[^.]* is 10 ha/);
 		expect(four.problems.map((p) => p.code)).toEqual(['point_ha_not_below_4']);
 		expect(four.problems[0].message).toMatch(
 			/^The plot's "Area" property is 4 ha: the service registers a point only below 4 ha.* Detail: /,
@@ -421,7 +421,7 @@ describe('Plot → Validate (through the n8n engine; nothing is sent)', () => {
 		});
 		const field = validationOf(byField[0].json);
 		expect(field.problems.map((p) => p.code)).toEqual(['point_ha_not_below_4']);
-		expect(field.problems[0].message).toMatch(/^ha \(Point Area \(Ha\)\) is 4 ha: /);
+		expect(field.problems[0].message).toMatch(/^ha \(Point Area \(Hectares\)\) is 4 ha: /);
 	});
 
 	it('warnings: fewer than six decimals, a point without an area, a centre outside the country', async () => {

@@ -24,7 +24,7 @@ describe('readPointArea: the mapped field first, then point_ha, Area, area_ha, A
 		[{ AREA: 0.5 }, undefined, 0.5, { kind: 'property', name: 'AREA' }],
 		[{ Area: 3, point_ha: 2 }, undefined, 2, { kind: 'property', name: 'point_ha' }],
 		[{ AREA: 3, area_ha: 2 }, undefined, 2, { kind: 'property', name: 'area_ha' }],
-		[{ Area: 3 }, '2,5', 2.5, { kind: 'field', name: 'Point Area (Ha)' }],
+		[{ Area: 3 }, '2,5', 2.5, { kind: 'field', name: 'Point Area (Hectares)' }],
 		[{ Area: 3 }, '', 3, { kind: 'property', name: 'Area' }],
 	])('%p with the field %p → %p', (properties, mapped, value, from) => {
 		expect(readPointArea(properties, readHectares(mapped))).toEqual({ kind: 'value', value, from });
@@ -70,10 +70,10 @@ describe('validateFeatures: EUDR above 4 ha, the service from 4.0', () => {
 		);
 		const [above] = validateFeatures([point()], {
 			pointHa: readHectares(4.01),
-			pointHaField: 'Area of Points (Ha)',
+			pointHaField: 'Area of Points (Hectares)',
 		}).problems;
 		expect(above.message).toMatch(
-			/^"Area of Points \(Ha\)" is 4.01 ha: a plot of more than 4 ha must be given as a polygon \(EUDR/,
+			/^"Area of Points \(Hectares\)" is 4.01 ha: a plot of more than 4 ha must be given as a polygon \(EUDR/,
 		);
 	});
 });

@@ -100,7 +100,7 @@ describe('readNumber', () => {
 	});
 });
 
-describe('readHectares: Point Area (Ha) and Area of Points (Ha), one reader and wording', () => {
+describe('readHectares: Point Area (Hectares) and Area of Points (Hectares), one reader and wording', () => {
 	it.each([
 		[2.5, 2.5],
 		['2,5', 2.5],

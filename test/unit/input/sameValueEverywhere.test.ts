@@ -16,7 +16,7 @@ import {
 	readTimestamp,
 } from '../../../nodes/shared/input';
 
-/** Point Area (Ha) as Register reads it: a number (the range is checked by the geometry layer). */
+/** Point Area (Hectares) as Register reads it: a number (the range is checked by the geometry layer). */
 const readPointHa = (value: unknown) => readHectares(value);
 
 type Outcome<T> = { value: T } | 'missing' | 'refused';

@@ -61,9 +61,9 @@ describe('userTerms', () => {
 	});
 
 	it('names a field by its column, with the label when they differ', () => {
-		const terms = { columns: { Latitude: 'latitude', 'Point Area (Ha)': 'area_ha' } };
+		const terms = { columns: { Latitude: 'latitude', 'Point Area (Hectares)': 'area_ha' } };
 		expect(fieldName('Latitude', terms)).toBe('latitude');
-		expect(fieldName('Point Area (Ha)', terms)).toBe('area_ha (Point Area (Ha))');
+		expect(fieldName('Point Area (Hectares)', terms)).toBe('area_ha (Point Area (Hectares))');
 		expect(fieldName('Commodity', terms)).toBe('Commodity');
 	});
 
@@ -83,7 +83,7 @@ describe('userTerms', () => {
 		expect(
 			plainSentence({ code: 'point_requires_polygon', message: '', where, pointHa: 4.5 }, {}),
 		).toBe(
-			'Point Area (Ha) is 4.5 ha: a plot of more than 4 ha needs its boundary (a polygon), not a single point.',
+			'Point Area (Hectares) is 4.5 ha: a plot of more than 4 ha needs its boundary (a polygon), not a single point.',
 		);
 		expect(
 			plainSentence({ code: 'swapped_lat_lon', message: '', where }, { source: 'geoJson' }),
@@ -162,7 +162,7 @@ describe('userTerms', () => {
 
 	it('names the feature property the point area came from, else the mapped field', () => {
 		const where = { feature: 0 };
-		const terms = { source: 'geoJson', columns: { 'Point Area (Ha)': 'area_ha' } };
+		const terms = { source: 'geoJson', columns: { 'Point Area (Hectares)': 'area_ha' } };
 		expect(
 			plainSentence(
 				{
@@ -196,10 +196,10 @@ describe('userTerms', () => {
 					message: '',
 					where,
 					pointHa: 4.5,
-					pointHaFrom: { kind: 'field', name: 'Point Area (Ha)' },
+					pointHaFrom: { kind: 'field', name: 'Point Area (Hectares)' },
 				},
 				terms,
 			),
-		).toMatch(/^area_ha \(Point Area \(Ha\)\) is 4\.5 ha: /);
+		).toMatch(/^area_ha \(Point Area \(Hectares\)\) is 4\.5 ha: /);
 	});
 });

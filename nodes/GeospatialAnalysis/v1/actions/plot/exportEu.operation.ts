@@ -93,7 +93,7 @@ export const description = updateDisplayOptions(displayOptions, [
 		description: 'Name of the producer, written as ProducerName. Left out when empty.',
 	},
 	{
-		displayName: 'Area of Points (Ha)',
+		displayName: 'Area of Points (Hectares)',
 		name: 'pointArea',
 		type: 'string',
 		default: '',
@@ -159,7 +159,7 @@ interface ExportOptions {
 	binaryField: Reading<string>;
 }
 
-const AREA_FIELD = 'Area of Points (Ha)';
+const AREA_FIELD = 'Area of Points (Hectares)';
 const MAX_SIZE_FIELD = 'Maximum File Size (MB)';
 
 /** Maximum File Size (MB): a positive number (text such as "1 MB" or NaN is refused, never "no limit"). */

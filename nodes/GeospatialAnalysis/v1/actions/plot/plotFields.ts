@@ -89,7 +89,7 @@ export const plotFieldsProperty: INodeProperties = {
 				'Name of the plot. When an item holds several features, the service numbers them ("Farm A 1", "Farm A 2", …). Items with their own name are sent one per request.',
 		},
 		{
-			displayName: 'Point Area (Ha)',
+			displayName: 'Point Area (Hectares)',
 			name: 'pointHa',
 			type: 'string',
 			default: '',
@@ -129,7 +129,7 @@ export interface PlotFieldValues {
 	/** Expected Country as its ISO 3166-1 alpha-2 code, when given and known. */
 	country?: string;
 	/**
-	 * Point Area (Ha), read once (`readHectares`). A value that is not a number is kept as read:
+	 * Point Area (Hectares), read once (`readHectares`). A value that is not a number is kept as read:
 	 * the geometry layer reports it on each point of the item (a polygon does not use it), and
 	 * the 4 ha rules there, with their own codes.
 	 */

@@ -56,7 +56,7 @@ interface PreparedItem extends RegistrationUnit {
 }
 
 /**
- * Sets `properties.point_ha` on point features from the area validation read (Point Area (Ha),
+ * Sets `properties.point_ha` on point features from the area validation read (Point Area (Hectares),
  * or the feature's own `Area`, `area_ha` or `AREA`): the service reads only `point_ha`.
  */
 function withPointHa(features: Feature[], pointHa: Reading<number>): Feature[] {
