@@ -1,7 +1,13 @@
 /**
- * What Read File's unit tests share: the fixture writers (test/fixtures/geofiles/writers.js)
- * typed, a refusal catcher, a WGS84 `.prj`, text as bytes and an axis-aligned square ring.
+ * What Read File's tests share: the fixture writers (test/fixtures/geofiles/writers.js)
+ * typed, a refusal catcher, a WGS84 `.prj`, text as bytes, an axis-aligned square ring, and a
+ * fixture file as an n8n item with the file in a binary field.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
 import type { Position } from '../../nodes/shared/geoFiles';
 import { GeoFileError } from '../../nodes/shared/geoFiles';
 
@@ -55,4 +61,20 @@ export function square(x: number, y: number, s: number, clockwise: boolean): Pos
 		[x, y],
 	];
 	return clockwise ? r.reverse() : r;
+}
+
+/** A fixture of test/fixtures/geofiles as an item holding it in binary field `field`. */
+export function fileItem(name: string, json: IDataObject = {}, field = 'data'): INodeExecutionData {
+	const bytes = readFileSync(join(__dirname, '../fixtures/geofiles', name));
+	return {
+		json,
+		binary: {
+			[field]: {
+				data: bytes.toString('base64'),
+				mimeType: 'application/octet-stream',
+				fileName: name,
+				fileSize: String(bytes.length),
+			},
+		},
+	};
 }

@@ -13,7 +13,6 @@ import { dirname, join } from 'path';
 
 import type {
 	IDataObject,
-	INodeExecutionData,
 	INodeParameters,
 	INodePropertyOptions,
 	INodeTypeDescription,
@@ -22,6 +21,7 @@ import type {
 import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
 import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
 import { runNode } from '../../helpers/engine';
+import { fileItem } from '../../helpers/geoFileTests';
 import type { OutputSchema } from '../../helpers/outputSchema';
 import { misfits, schemaOfOutputs } from '../../helpers/outputSchema';
 import { CredentialStore, makeJob, runPoll } from '../../helpers/poll';
@@ -161,21 +161,8 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 			...overlapping.map(without(polygons[0])),
 		]);
 		// Read File: a supplier's KMZ and zipped Shapefile in the binary field `data`
-		const files = ['cooperativa-nested-folders.kmz', 'fazendas-utm22s-latin1.zip'].map(
-			(name): INodeExecutionData => {
-				const bytes = readFileSync(join(__dirname, '../../fixtures/geofiles', name));
-				return {
-					json: {},
-					binary: {
-						data: {
-							data: bytes.toString('base64'),
-							mimeType: 'application/octet-stream',
-							fileName: name,
-							fileSize: String(bytes.length),
-						},
-					},
-				};
-			},
+		const files = ['cooperativa-nested-folders.kmz', 'fazendas-utm22s-latin1.zip'].map((name) =>
+			fileItem(name),
 		);
 		const read = await runNode({
 			parameters: { resource: 'plot', operation: 'readFile' },

@@ -5,29 +5,17 @@
  * Item"); so does a sheet of latitude / longitude rows, and Register's plots into Export.
  * Each reads what version 2 reads with the field mapped by hand.
  */
-import { readFileSync } from 'fs';
-import { join } from 'path';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { CredentialStore, runNode } from '../../helpers/engine';
+import { fileItem } from '../../helpers/geoFileTests';
 import { fake, store, usePlotService } from '../plot/helpers';
 
 const MAKE_PLOT = { method: 'POST', path: '/plots/make_plot' };
 
 /** Read File (version 3, at its defaults) on a fixture file in the binary field `data`. */
 async function readFile(name: string): Promise<IDataObject[]> {
-	const bytes = readFileSync(join(__dirname, '../../fixtures/geofiles', name));
-	const file: INodeExecutionData = {
-		json: {},
-		binary: {
-			data: {
-				data: bytes.toString('base64'),
-				mimeType: 'application/octet-stream',
-				fileName: name,
-				fileSize: String(bytes.length),
-			},
-		},
-	};
+	const file = fileItem(name);
 	const { items, error } = await runNode({
 		parameters: { resource: 'plot', operation: 'readFile' },
 		inputItems: [file],

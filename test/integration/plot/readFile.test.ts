@@ -5,29 +5,11 @@
  * Plot → Validate unchanged ({{ $json.geometry }}). A file that cannot be read fails the
  * item with what is wrong and what to do (or, with Continue On Fail, an error item).
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { CredentialStore, runNode } from '../../helpers/engine';
-
-const dir = path.join(__dirname, '../../fixtures/geofiles');
-
-function fileItem(name: string, json: IDataObject = {}, field = 'data'): INodeExecutionData {
-	const bytes = fs.readFileSync(path.join(dir, name));
-	return {
-		json,
-		binary: {
-			[field]: {
-				data: bytes.toString('base64'),
-				mimeType: 'application/octet-stream',
-				fileName: name,
-				fileSize: String(bytes.length),
-			},
-		},
-	};
-}
+import { fileItem } from '../../helpers/geoFileTests';
 
 const readFile = async (
 	inputItems: INodeExecutionData[],
