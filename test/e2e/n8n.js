@@ -645,6 +645,28 @@ function extractRunJson(text) {
 	return undefined;
 }
 
+/** Signals of a process that crashed by itself (not ones the harness sends: SIGTERM, SIGKILL). */
+const EXIT_CRASH_SIGNALS = new Set(['SIGSEGV', 'SIGBUS', 'SIGABRT']);
+
+/**
+ * n8n 2.x on Node 24 sometimes ends `execute` with SIGSEGV in its own teardown, after it has
+ * printed the whole run (seen 1 in 40 runs of the plain Manual Trigger → Edit Fields workflow,
+ * `test/e2e/workflows/set-fields.json`). The run is complete and is what the assertions read, so
+ * such an exit is n8n's and is reported, not failed. A crash before the run is printed, a run
+ * that is not a finished success, any other signal (the harness's own timeout is SIGKILL) or a
+ * non-zero exit code still fails.
+ */
+function crashedAfterCompleteRun(r, run) {
+	return (
+		r.code === null &&
+		EXIT_CRASH_SIGNALS.has(r.signal) &&
+		!!run &&
+		run.finished === true &&
+		run.status === 'success' &&
+		!run.data?.resultData?.error
+	);
+}
+
 /**
  * Run a workflow by id with `n8n execute --id <id> --rawOutput` in its own
  * process. Returns { ok, run, runData, error, code, stdout, stderr, seconds }.
@@ -658,14 +680,23 @@ async function executeWorkflow(inst, id, opts = {}) {
 	});
 	const run = extractRunJson(r.stdout) || extractRunJson(r.stdout + '\n' + r.stderr);
 	const resultData = run?.data?.resultData;
+	const crashedAfterRun = crashedAfterCompleteRun(r, run);
+	if (crashedAfterRun)
+		console.log(
+			`# n8n ${inst.version} execute ended by ${r.signal} after printing the complete, successful run (n8n's own exit; the run is checked as usual)`,
+		);
+	const exitedOk = r.code === 0 || crashedAfterRun;
 	const error =
-		resultData?.error || (r.code !== 0 ? { message: `n8n execute exited ${r.code}` } : undefined);
+		resultData?.error ||
+		(!exitedOk ? { message: `n8n execute exited ${r.code ?? r.signal}` } : undefined);
 	return {
-		ok: r.code === 0 && !!run && !resultData?.error,
+		ok: exitedOk && !!run && !resultData?.error,
 		run,
 		runData: resultData?.runData,
 		error,
 		code: r.code,
+		signal: r.signal,
+		crashedAfterRun,
 		stdout: r.stdout,
 		stderr: r.stderr,
 		seconds: (Date.now() - t0) / 1000,
@@ -794,6 +825,7 @@ module.exports = {
 	importWorkflow,
 	makeId,
 	extractRunJson,
+	crashedAfterCompleteRun,
 	executeWorkflow,
 	nodeOutput,
 	OWNER,
