@@ -3,12 +3,12 @@
  * `npm run check:layers`: the layers of nodes/ and credentials/ (CONTRIBUTING.md, "Layers").
  *
  * An import may only go to the same or a lower layer; no cycles. Lowest first:
- *   1 pure basics   nodes/shared/{input,geometry,geoFiles,time,values}/
+ *   1 pure basics   nodes/shared/{input,geometry,geoFiles,time,values,soap}/
  *   2 transport     nodes/shared/transport/ (every HTTP call)
  *   3 the runner    nodes/shared/runner/ (the item runner, its error items and its pool)
- *   4 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities}/
+ *   4 the domain    nodes/shared/{plots,jobs,protectedAreas,account,results,capabilities,dds}/
  *   5 descriptions  nodes/shared/descriptions/ (the field builders every node shares)
- *   6 the nodes     credentials/, nodes/GeospatialAnalysis* /
+ *   6 the nodes     credentials/, nodes/GeospatialAnalysis* /, nodes/EuInformationSystem* /
  * Besides: nodes/shared/ never imports a node folder or credentials/ (credentials/ may import
  * nodes/shared/transport for the login, never the other way round); no operation file
  * (`*.operation.ts`) imports another operation file; nothing published imports test/; every
@@ -19,10 +19,10 @@
  */
 
 const LAYERS = {
-	basics: ['input', 'geometry', 'geoFiles', 'time', 'values'],
+	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap'],
 	transport: ['transport'],
 	runner: ['runner'],
-	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities'],
+	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds'],
 	descriptions: ['descriptions'],
 };
 
@@ -32,7 +32,7 @@ const TRANSPORT = shared(LAYERS.transport);
 const DOMAIN = shared(LAYERS.domain);
 const RUNNER = shared(LAYERS.runner);
 const DESCRIPTIONS = shared(LAYERS.descriptions);
-const NODES = '^(credentials/|nodes/GeospatialAnalysis[^/]*/)';
+const NODES = '^(credentials/|nodes/GeospatialAnalysis[^/]*/|nodes/EuInformationSystem[^/]*/)';
 const ALL_SHARED = shared(Object.values(LAYERS).flat());
 
 /** A rule that `from` files may not import `to` files, with what to do instead. */
@@ -58,7 +58,7 @@ module.exports = {
 			'layer-1-basics-imports-only-basics',
 			BASICS,
 			`${TRANSPORT}|${DOMAIN}|${RUNNER}|${DESCRIPTIONS}`,
-			'Layer 1 (input, geometry, geoFiles, time, values) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
+			'Layer 1 (input, geometry, geoFiles, time, values, soap) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
 		),
 		upward(
 			'layer-2-transport-imports-only-basics',
