@@ -61,7 +61,7 @@ export function readEuCredential(data: Record<string, unknown>): EuCredential {
 		baseUrl = `${customBaseUrl(raw)}/`;
 	} else baseUrl = EU_BASE_URLS[environment];
 	const username = String(data.username ?? '').trim();
-	const key = String(data.authenticationKey ?? '');
+	const key = String(data.authKey ?? '');
 	if (username === '' || key === '')
 		throw new CredentialSetupError(
 			'The credential needs the EU Login Username and the Authentication Key shown in your EU Information System profile under "Web Services Access".',

@@ -26,7 +26,7 @@ import type { EuCredential } from './euCredential';
 import { euCredential } from './euCredential';
 import type { EuFailure } from './euFailure';
 import { attachEuFailure } from './euFailure';
-import { euCodeSentence } from './euFaultCodes';
+import { describeEuFailure } from './euMessages';
 import { waitForEuSlot } from './euRateLimit';
 import { redact } from './redaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
@@ -59,10 +59,6 @@ const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
 const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
 /** A clock further than this from the service's (Date header) is named in the error. */
 const MAX_SKEW_MS = 5 * 60_000;
-/** Longest text of the service kept in a message (cut after redaction). */
-const MAX_SERVICE_TEXT = 2000;
-const SUPPORT =
-	"for a support ticket to SANTE-TRACES@ec.europa.eu, subject starting with 'EUDR API'";
 
 /** The endpoint of a service under the credential's Base URL. */
 export function euEndpoint(credential: EuCredential, service: EuService): string {
@@ -218,7 +214,7 @@ function readAnswer(
 
 /** One attempt: the POST and the same-origin redirects it is sent on, within the deadline. */
 async function attempt(
-	ctx: ServiceContext,
+	ctx: EuCallContext,
 	credential: EuCredential,
 	request: SoapRequest,
 	envelope: string,
@@ -311,82 +307,25 @@ async function attempt(
 	}
 }
 
-function cut(text: string): string {
-	return text.length > MAX_SERVICE_TEXT ? `${text.slice(0, MAX_SERVICE_TEXT)}…` : text;
+/** What the calls need of an n8n context: its request helper (and a cancel signal, if any). */
+export interface EuCallContext {
+	helpers: { httpRequest: ServiceContext['helpers']['httpRequest'] };
 }
 
-/** The message and description of a failure, in plain words. */
-export function describeEuFailure(
-	failure: EuFailure,
-	serviceText: string,
-	skew?: { ours: string; theirs: string },
-): { message: string; description: string } {
-	const said = serviceText.trim() ? ` The service said: "${cut(serviceText.trim())}".` : '';
-	const errors = failure.errors
-		.map((e) => {
-			const sentence = euCodeSentence(e.id);
-			const field = e.field ? ` (field: ${e.field})` : '';
-			return `${e.id}: ${sentence ?? e.message}${field}${sentence && e.message ? ` [${cut(e.message)}]` : ''}`;
-		})
-		.join('; ');
-	const skewText = skew
-		? ` This machine's clock says ${skew.ours} and the EU Information System's says ${skew.theirs}: the message's timestamp must be within 5 minutes of the service's time. Set this machine's clock right (NTP).`
-		: '';
-	let message: string;
-	switch (failure.kind) {
-		case 'authentication':
-			message = `The EU Information System did not accept the username and authentication key: check the EU Login Username, the Authentication Key, the Web Service Client ID and the Environment of the credential; Acceptance and Production keys differ.${skewText}${said}`;
-			break;
-		case 'throttled':
-			message = `The EU Information System is limiting the number of calls${failure.status ? ` (HTTP ${failure.status})` : ''}: wait a while and run the workflow again.${said}`;
-			break;
-		case 'fault':
-			if (failure.faultName === 'BusinessRulesValidationException')
-				message = `The EU Information System refused the request under its business rules: ${errors || cut(serviceText)}`;
-			else if (failure.faultName === 'PermissionDeniedException')
-				message = `The EU Information System refused access: the EU Login user of the credential may not do this for this operator.${errors ? ` ${errors}` : said}`;
-			else if (failure.faultName === 'NotFoundException')
-				message = `The EU Information System found nothing for this request (NotFoundException).${errors ? ` ${errors}` : said}`;
-			else if (/schema|unmarshal|cvc-|xml/i.test(serviceText))
-				message = `The EU Information System says the message does not match its schema.${said}${errors ? ` ${errors}` : ''}`;
-			else
-				message = `The EU Information System answered with a fault${failure.faultName ? ` (${failure.faultName})` : ''}.${errors ? ` ${errors}` : said}${skewText}`;
-			break;
-		case 'notSoap':
-			message = `The EU Information System answered${failure.status ? ` HTTP ${failure.status}` : ''} with a web page or text instead of a SOAP message: the Environment or Custom URL of the credential is probably wrong, or the service is down.`;
-			break;
-		case 'http':
-			message = `The EU Information System answered HTTP ${failure.status ?? '?'} without a SOAP message.${said}`;
-			break;
-		case 'redirect':
-			message = `The EU Information System redirected the call, and it was not followed: ${serviceText}. Check the Environment or Custom URL of the credential.`;
-			break;
-		case 'timeout':
-			message = 'The EU Information System did not answer in time.';
-			break;
-		case 'cancelled':
-			message = 'The execution was cancelled while calling the EU Information System.';
-			break;
-		case 'network':
-			message = `The EU Information System could not be reached (${cut(serviceText)}): check the network and the Environment of the credential.`;
-			break;
-		case 'tooLarge':
-			message = serviceText;
-			break;
-	}
-	const parts: string[] = [];
-	if (failure.mayHaveArrived)
-		parts.push(
-			'The request may have reached the EU Information System: a statement may have been filed or changed. Look it up (Get by Internal Reference) before sending it again.',
-		);
-	if (failure.requestId)
-		parts.push(`Request ID (WS_REQUEST_ID): ${failure.requestId}, ${SUPPORT}.`);
-	return { message, description: parts.join(' ') };
-}
+/** Makes the error a failure is thrown as (a NodeOperationError in nodes, an Error in the credential). */
+export type EuErrorMaker = (message: string, description: string) => Error;
 
-/** Sends one SOAP request; returns the Body's first element or throws a plain-words error. */
-export async function soapRequest(this: ServiceContext, request: SoapRequest): Promise<SoapOk> {
-	const credential = await euCredential.call(this);
+/**
+ * The call itself, for nodes (soapRequest) and the credential's check: size cap, rate limit,
+ * attempts with a fresh security header each, retries of idempotent calls, plain-words errors
+ * with the key redacted and an EuFailure attached.
+ */
+export async function callEu(
+	ctx: EuCallContext,
+	credential: EuCredential,
+	request: SoapRequest,
+	makeError: EuErrorMaker,
+): Promise<SoapOk> {
 	const clean = redactor(credential);
 	const fail = (failure: EuFailure, text: string, skew?: Skew): never => {
 		const safe: EuFailure = {
@@ -398,11 +337,7 @@ export async function soapRequest(this: ServiceContext, request: SoapRequest): P
 			})),
 		};
 		const { message, description } = describeEuFailure(safe, clean(text), skew);
-		const error = new NodeOperationError(this.getNode(), clean(message), {
-			itemIndex: request.itemIndex,
-			description: clean(description),
-		});
-		throw attachEuFailure(error, safe);
+		throw attachEuFailure(makeError(clean(message), clean(description)), safe);
 	};
 	const size = envelopeBytesFor(credential, request.service, request.body);
 	if (size > EU_MAX_MESSAGE_BYTES)
@@ -411,11 +346,11 @@ export async function soapRequest(this: ServiceContext, request: SoapRequest): P
 			`The message would be ${size} bytes, more than the ${EU_MAX_MESSAGE_BYTES} bytes the EU Information System accepts: it was not sent. Simplify the geolocation or split the statement.`,
 		);
 	const timeoutMs = request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-	const signal = cancelSignalOf(this);
+	const signal = cancelSignalOf(ctx);
 	for (let n = 1; ; n++) {
 		await waitForEuSlot(credential.origin, signal);
 		const envelope = buildEnvelope(credential, request.service, request.body, new Date());
-		const result = await attempt(this, credential, request, envelope, timeoutMs, clean);
+		const result = await attempt(ctx, credential, request, envelope, timeoutMs, clean);
 		if (result.ok)
 			return {
 				element: result.answer.element,
@@ -435,4 +370,19 @@ export async function soapRequest(this: ServiceContext, request: SoapRequest): P
 		if (delay === undefined) return fail(result.failure, result.text, result.skew);
 		await sleepUnlessCancelled(delay, signal);
 	}
+}
+
+/** Sends one SOAP request; returns the Body's first element or throws a plain-words error. */
+export async function soapRequest(this: ServiceContext, request: SoapRequest): Promise<SoapOk> {
+	const credential = await euCredential.call(this);
+	return await callEu(
+		this,
+		credential,
+		request,
+		(message, description) =>
+			new NodeOperationError(this.getNode(), message, {
+				itemIndex: request.itemIndex,
+				description,
+			}),
+	);
 }
