@@ -208,7 +208,8 @@ function readAnswer(
 		ok: false,
 		failure: { ...base, kind: html || status < 300 ? 'notSoap' : 'http', mayHaveArrived: arrived },
 		text,
-		retryable: status >= 500 || html,
+		// a page of a wrong address (4xx) is not worth another try; a gateway's or proxy's is
+		retryable: status >= 500 || (html && status < 300),
 	};
 }
 

@@ -1,5 +1,3 @@
-import type { IHttpRequestOptions } from 'n8n-workflow';
-
 import { euFailureOf } from '../../../nodes/shared/transport/euFailure';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import {
@@ -10,6 +8,7 @@ import {
 import type { ServiceContext } from '../../../nodes/shared/transport/serviceContext';
 import type { Loopback } from '../../helpers/loopback';
 import { startLoopback } from '../../helpers/loopback';
+import { plainHttp } from '../../helpers/plainHttp';
 
 const LONG_VALUE = ['the-long', 'authentication', 'value-0123456789'].join('-');
 const ECHO_BODY =
@@ -24,20 +23,7 @@ const fault = (name: string, errors: string, text = 'Some business rules are not
 	);
 
 let server: Loopback;
-const sent: IHttpRequestOptions[] = [];
-
-/** n8n's plain request helper, as far as the transport uses it (fetch, no redirects). */
-async function httpRequest(o: IHttpRequestOptions) {
-	sent.push(o);
-	const r = await fetch(o.url, {
-		method: o.method,
-		headers: o.headers as Record<string, string>,
-		body: o.body as string,
-		redirect: 'manual',
-		signal: o.abortSignal,
-	});
-	return { statusCode: r.status, headers: Object.fromEntries(r.headers), body: await r.text() };
-}
+const { sent, httpRequest } = plainHttp();
 
 function context(data: Record<string, unknown> = {}): ServiceContext {
 	return {
