@@ -20,6 +20,7 @@ import {
 	AttemptAborted,
 	DEFAULT_REQUEST_TIMEOUT_MS,
 	cancelSignalOf,
+	requestTimeoutMs,
 	withDeadline,
 } from './deadline';
 import type { EuCredential } from './euCredential';
