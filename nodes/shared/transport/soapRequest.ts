@@ -377,10 +377,11 @@ export async function callEu(
 /** Sends one SOAP request; returns the Body's first element or throws a plain-words error. */
 export async function soapRequest(this: ServiceContext, request: SoapRequest): Promise<SoapOk> {
 	const credential = await euCredential.call(this);
+	const timeoutMs = request.timeoutMs ?? requestTimeoutMs(this);
 	return await callEu(
 		this,
 		credential,
-		request,
+		{ ...request, timeoutMs },
 		(message, description) =>
 			new NodeOperationError(this.getNode(), message, {
 				itemIndex: request.itemIndex,
