@@ -239,4 +239,23 @@ describe('soapRequest', () => {
 		const nonce = (b: string) => /<wsse:Nonce[^>]*>([^<]+)</.exec(b)?.[1];
 		expect(nonce(server.requests[0].body)).not.toBe(nonce(server.requests[1].body));
 	});
+
+	it('says a call that timed out may have arrived', async () => {
+		server.handle(() => undefined); // never answers
+		const { failure } = await failureOf(
+			soapRequest.call(context(), { ...echo, idempotent: false, timeoutMs: 300 }),
+		);
+		expect(failure).toMatchObject({ kind: 'timeout', mayHaveArrived: true });
+	});
+
+	it('says a refused connection did not arrive', async () => {
+		const closed = await startLoopback();
+		const url = closed.url;
+		await closed.close();
+		const { failure, text } = await failureOf(
+			soapRequest.call(context({ customUrl: `${url}/tracesnt/` }), { ...echo, idempotent: false }),
+		);
+		expect(failure).toMatchObject({ kind: 'network', mayHaveArrived: false });
+		expect(text).toMatch(/could not be reached/);
+	});
 });
