@@ -258,4 +258,22 @@ describe('soapRequest', () => {
 		expect(failure).toMatchObject({ kind: 'network', mayHaveArrived: false });
 		expect(text).toMatch(/could not be reached/);
 	});
+
+	it('keeps a permission fault a fault, even when its words mention authorisation', async () => {
+		server.handle((_req, res) => {
+			res.writeHead(500, { 'Content-Type': 'text/xml' });
+			res.end(
+				fault(
+					'PermissionDeniedException',
+					'<e:Error><e:ID>EUDR-WEBSERVICE-USER-ACTIVITY-NOT-ALLOWED</e:ID><e:Message>User not authorized</e:Message></e:Error>',
+					'Access denied',
+				),
+			);
+		});
+		const { failure, text } = await failureOf(soapRequest.call(context(), echo));
+		expect(failure).toMatchObject({ kind: 'fault', faultName: 'PermissionDeniedException' });
+		expect(text).toMatch(/refused access/);
+		expect(text).toMatch(/not registered for this activity/);
+		expect(server.requests).toHaveLength(1);
+	});
 });
