@@ -276,4 +276,28 @@ describe('soapRequest', () => {
 		expect(text).toMatch(/not registered for this activity/);
 		expect(server.requests).toHaveLength(1);
 	});
+
+	it.each([
+		['HTTP 429', 429, '<html>slow down</html>'],
+		['a fault naming the limit', 500, ''],
+	])(
+		'says the service is limiting calls (%s), and a submit was not carried out',
+		async (_l, status, page) => {
+			server.handle((_req, res) => {
+				res.writeHead(status, { 'Content-Type': page ? 'text/html' : 'text/xml' });
+				res.end(page || fault('X', '', 'Rate limit exceeded for this user'));
+			});
+			const { failure, text } = await failureOf(
+				soapRequest.call(context(), {
+					...echo,
+					service: 'dds',
+					operation: 'submitDds',
+					idempotent: false,
+				}),
+			);
+			expect(failure).toMatchObject({ kind: 'throttled', mayHaveArrived: false });
+			expect(text).toMatch(/limiting the number of calls/);
+			expect(server.requests).toHaveLength(1);
+		},
+	);
 });
