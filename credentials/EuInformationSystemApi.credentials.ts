@@ -1,0 +1,136 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	Icon,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import { checkEuCredential } from '../nodes/shared/transport/euCredentialCheck';
+import { DEFAULT_ECHO_PATH, EU_BASE_URLS } from '../nodes/shared/transport/euCredential';
+
+/**
+ * The EU Information System (EUDR, TRACES) web-service credential: EU Login username and
+ * Authentication Key, sent only as a WS-Security digest computed per call (the key itself
+ * never leaves the machine) to the environment's own address.
+ */
+export class EuInformationSystemApi implements ICredentialType {
+	name = 'euInformationSystemApi';
+
+	displayName = 'EU Information System API';
+
+	icon: Icon = {
+		light: 'file:../icons/euInformationSystem.svg',
+		dark: 'file:../icons/euInformationSystem.dark.svg',
+	};
+
+	documentationUrl =
+		'https://github.com/n8n-nodes-geospatial-analysis/n8n-nodes-geospatial-analysis#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Environment',
+			name: 'environment',
+			type: 'options',
+			default: 'acceptance',
+			options: [
+				{
+					name: 'Acceptance',
+					value: 'acceptance',
+					description:
+						'The EU test environment (no legal value; data may be wiped). Use it to try your workflow.',
+				},
+				{
+					name: 'Production',
+					value: 'production',
+					description:
+						'Statements filed here have legal value. Use Acceptance for tests; Production keys differ from Acceptance keys.',
+				},
+				{
+					name: 'Custom URL',
+					value: 'custom',
+					description: 'Another address (a proxy, or a local test service)',
+				},
+			],
+		},
+		{
+			displayName: 'Custom URL',
+			name: 'customUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://proxy.example.com/tracesnt/',
+			description:
+				'Base address of the service (the part before ws/…). Must start with https:// (http:// is accepted only for localhost).',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'EU Login Username',
+			name: 'username',
+			type: 'string',
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Authentication Key',
+			name: 'authKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			description:
+				'The key shown in your EU Information System profile under "Web Services Access" (Acceptance and Production keys differ)',
+		},
+		{
+			displayName: 'Web Service Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: 'eudr-test',
+			description:
+				'The value shown in your profile\'s "Web Services Access". eudr-test on Acceptance; for Production enter the value from your profile.',
+		},
+		{
+			displayName: 'Operator Access Identifier',
+			name: 'operatorAccessIdentifier',
+			type: 'string',
+			default: '',
+			description:
+				'Optional. The identifier assigned when access was requested for one of several operators (sent as the BodyIdentity header).',
+		},
+		{
+			displayName: 'Echo Path',
+			name: 'echoPath',
+			type: 'string',
+			default: DEFAULT_ECHO_PATH,
+			description:
+				'Path of the echo service under the address, used to test the credential (the older path is ws/EudrEchoService)',
+			displayOptions: { show: { environment: ['custom'] } },
+		},
+		{
+			displayName: 'Checked At',
+			name: 'checkedAt',
+			type: 'hidden',
+			typeOptions: { expirable: true },
+			default: '',
+		},
+	];
+
+	/**
+	 * The credential test: a call that needs the key (echo on Acceptance and custom URLs, a
+	 * lookup on Production), whose failure is said in plain words (wrong key, clock, client
+	 * id, environment). Run by n8n before the test request and when the stored check is empty.
+	 */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		await checkEuCredential(this, credentials);
+		return { checkedAt: new Date().toISOString() };
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: `={{ $credentials.environment === "custom" ? String($credentials.customUrl).trim().replace(/\\/+$/, "") + "/" : $credentials.environment === "production" ? "${EU_BASE_URLS.production}" : "${EU_BASE_URLS.acceptance}" }}`,
+			url: 'ws/EUDRDueDiligenceStatementServiceV3?wsdl',
+			method: 'GET',
+			disableFollowRedirect: true,
+		},
+	};
+}

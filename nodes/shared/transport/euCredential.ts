@@ -1,0 +1,98 @@
+/**
+ * The EU Information System credential as the transport uses it: the environment's Base URL
+ * (Acceptance, Production, or a custom URL for a fake or a proxy: https only, http for
+ * loopback hosts), its origin (the only one the key is sent to), and the secrets to redact.
+ */
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CredentialSetupError, normaliseBaseUrl } from './credentialChecks';
+import type { ServiceContext } from './serviceContext';
+
+export const EU_CREDENTIAL_TYPE = 'euInformationSystemApi';
+
+export const EU_BASE_URLS = {
+	acceptance: 'https://acceptance.eudr.webcloud.ec.europa.eu/tracesnt/',
+	production: 'https://eudr.webcloud.ec.europa.eu/tracesnt/',
+} as const;
+
+export const DEFAULT_ECHO_PATH = 'ws/eudr/echo';
+
+export interface EuCredential {
+	environment: 'acceptance' | 'production' | 'custom';
+	/** Ends with /tracesnt/, or the custom URL with one trailing slash. */
+	baseUrl: string;
+	origin: string;
+	username: string;
+	key: string;
+	clientId: string;
+	operatorAccessIdentifier: string;
+	echoPath: string;
+	secrets: string[];
+}
+
+/** The Custom URL checked like the other credentials' Base URL (https; http for loopback). */
+function customBaseUrl(raw: string): string {
+	let problem: string | undefined;
+	let url = '';
+	try {
+		url = normaliseBaseUrl(raw);
+	} catch (error) {
+		problem = (error as Error).message;
+	}
+	if (problem === undefined) return url;
+	throw new CredentialSetupError(
+		problem
+			.replace(/Base URL/g, 'Custom URL')
+			.replace(/https:\/\/api\.example\.com/g, 'https://proxy.example.com/tracesnt/'),
+	);
+}
+
+/** The credential's values, checked; throws a CredentialSetupError that says what to change. */
+export function readEuCredential(data: Record<string, unknown>): EuCredential {
+	const env = String(data.environment ?? 'acceptance');
+	const environment = env === 'production' || env === 'custom' ? env : 'acceptance';
+	let baseUrl: string;
+	if (environment === 'custom') {
+		const raw = String(data.customUrl ?? '').trim();
+		if (raw === '')
+			throw new CredentialSetupError(
+				'The credential has Environment "Custom URL" but no Custom URL. Enter the address of the service (for example https://proxy.example.com/tracesnt/), or choose Acceptance or Production.',
+			);
+		baseUrl = `${customBaseUrl(raw)}/`;
+	} else baseUrl = EU_BASE_URLS[environment];
+	const username = String(data.username ?? '').trim();
+	const key = String(data.authKey ?? '');
+	if (username === '' || key === '')
+		throw new CredentialSetupError(
+			'The credential needs the EU Login Username and the Authentication Key shown in your EU Information System profile under "Web Services Access".',
+		);
+	const echoPath =
+		String(data.echoPath ?? '')
+			.trim()
+			.replace(/^\/+/, '') || DEFAULT_ECHO_PATH;
+	return {
+		environment,
+		baseUrl,
+		origin: new URL(baseUrl).origin,
+		username,
+		key,
+		clientId: String(data.clientId ?? '').trim() || 'eudr-test',
+		operatorAccessIdentifier: String(data.operatorAccessIdentifier ?? '').trim(),
+		echoPath,
+		secrets: [key],
+	};
+}
+
+/** The node's EU Information System credential, checked. */
+export async function euCredential(this: ServiceContext): Promise<EuCredential> {
+	const data = (await this.getCredentials(EU_CREDENTIAL_TYPE)) as Record<string, unknown>;
+	let problem: string | undefined;
+	try {
+		return readEuCredential(data);
+	} catch (error) {
+		problem = error instanceof CredentialSetupError ? error.message : String(error);
+	}
+	throw new NodeOperationError(this.getNode(), problem, {
+		description: 'Open the EU Information System API credential of this node and correct it.',
+	});
+}

@@ -1,0 +1,37 @@
+/**
+ * What failed in a call to the EU Information System, attached to the error the transport
+ * throws so that the node can decide (a submit that may have arrived is looked up first).
+ */
+
+export interface EuFailure {
+	kind:
+		| 'fault'
+		| 'authentication'
+		| 'throttled'
+		| 'http'
+		| 'notSoap'
+		| 'network'
+		| 'timeout'
+		| 'redirect'
+		| 'tooLarge'
+		| 'cancelled';
+	/** The request may have reached the service (sent, then no or a failed answer). */
+	mayHaveArrived: boolean;
+	status?: number;
+	faultName?: string | null;
+	errors: Array<{ id: string; message: string; field: string | null }>;
+	requestId: string | null;
+}
+
+const failures = new WeakMap<object, EuFailure>();
+
+/** Attaches `failure` to `error` and returns the error. */
+export function attachEuFailure<E extends object>(error: E, failure: EuFailure): E {
+	failures.set(error, failure);
+	return error;
+}
+
+/** The EuFailure attached to an error by the transport, if any. */
+export function euFailureOf(error: unknown): EuFailure | undefined {
+	return error !== null && typeof error === 'object' ? failures.get(error) : undefined;
+}

@@ -1,0 +1,397 @@
+/**
+ * One call of the EU Information System's SOAP API: the envelope (WS-Security with a fresh
+ * nonce and Created per attempt, WebServiceClientId, BodyIdentity when set) posted through
+ * n8n's plain request helper to the environment's endpoint, within the rate limit
+ * (euRateLimit.ts), the deadline (deadline.ts) and the same-origin redirect rule
+ * (redirects.ts); idempotent calls retried with the package's policy (retry.ts), submit,
+ * amend and withdraw never. Every failure becomes an error in plain words with an EuFailure
+ * attached (euFailure.ts); the key is redacted over every text kept (redaction.ts).
+ */
+import type { IHttpRequestOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { escapeXml } from '../soap/escape';
+import { bodyIdentityHeader, clientIdHeader, soapEnvelope } from '../soap/envelope';
+import { readSoapAnswer } from '../soap/soapAnswer';
+import type { SoapAnswer } from '../soap/soapAnswer';
+import { securityHeader } from '../soap/wsSecurity';
+import type { XmlElement } from '../soap/xmlElement';
+import {
+	AttemptAborted,
+	DEFAULT_REQUEST_TIMEOUT_MS,
+	cancelSignalOf,
+	requestTimeoutMs,
+	withDeadline,
+} from './deadline';
+import type { EuCredential } from './euCredential';
+import { euCredential } from './euCredential';
+import type { EuFailure } from './euFailure';
+import { attachEuFailure } from './euFailure';
+import { describeEuFailure } from './euMessages';
+import { waitForEuSlot } from './euRateLimit';
+import { redact } from './redaction';
+import { isRedirect, nextRedirect, refusalText } from './redirects';
+import { neverSent, retryDelay } from './retry';
+import { normaliseHeaders } from './sendAttempt';
+import type { ServiceContext } from './serviceContext';
+import { networkCodeOf } from './serviceFailure';
+import { sleepUnlessCancelled } from '../time/sleep';
+
+export type EuService = 'dds' | 'echo';
+export const EU_MAX_MESSAGE_BYTES = 25_000_000;
+
+export interface SoapRequest {
+	service: EuService;
+	operation: string;
+	body: string;
+	idempotent: boolean;
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+export interface SoapOk {
+	element: XmlElement;
+	requestId: string | null;
+	envelopeBytes: number;
+}
+
+const DDS_SERVICE_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
+const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
+/** A clock further than this from the service's (Date header) is named in the error. */
+const MAX_SKEW_MS = 5 * 60_000;
+
+/** The endpoint of a service under the credential's Base URL. */
+export function euEndpoint(credential: EuCredential, service: EuService): string {
+	return credential.baseUrl + (service === 'dds' ? DDS_PATH : credential.echoPath);
+}
+
+/** The SOAPAction of an operation, as in the WSDL binding. */
+export function soapActionOf(service: EuService, operation: string): string {
+	return service === 'dds' ? `${DDS_SERVICE_NS}/${operation}` : ECHO_ACTION;
+}
+
+/** The envelope for `body` at `now` (a fresh nonce unless one is given). */
+export function buildEnvelope(
+	credential: EuCredential,
+	service: EuService,
+	body: string,
+	now: Date,
+	nonce?: Uint8Array,
+): string {
+	const headers = [
+		securityHeader({ username: credential.username, key: credential.key, now, nonce }),
+		clientIdHeader(credential.clientId),
+	];
+	if (service === 'dds' && credential.operatorAccessIdentifier)
+		headers.push(bodyIdentityHeader(credential.operatorAccessIdentifier));
+	return soapEnvelope({ headers, body });
+}
+
+/** The exact byte size of the envelope (nonce, digest and timestamps have fixed lengths). */
+export function envelopeBytesFor(credential: EuCredential, service: EuService, body: string) {
+	return Buffer.byteLength(
+		buildEnvelope(credential, service, body, new Date(), new Uint8Array(16)),
+		'utf8',
+	);
+}
+
+export async function envelopeBytes(
+	this: ServiceContext,
+	service: EuService,
+	body: string,
+): Promise<number> {
+	return envelopeBytesFor(await euCredential.call(this), service, body);
+}
+
+type Skew = { ours: string; theirs: string };
+
+/** What one attempt ended with. */
+type Attempt =
+	| { ok: true; answer: Extract<SoapAnswer, { kind: 'body' }> }
+	| {
+			ok: false;
+			failure: EuFailure;
+			text: string;
+			retryable: boolean;
+			networkCode?: string;
+			retryAfter?: string;
+			skew?: { ours: string; theirs: string };
+	  };
+
+/** Every text kept from the service, with the key redacted in each form (XML-escaped too). */
+function redactor(credential: EuCredential): (text: string) => string {
+	const secrets = [...credential.secrets, escapeXml(credential.key)];
+	return (text) => redact(text, secrets, 1);
+}
+
+const AUTH_FAULT = /unauthenticated|authenticat|password|credential|security|not authori[sz]ed/i;
+const TIME_FAULT = /\btime|timestamp|expired|clock|created/i;
+/** Faults the services declare: their words are the service's answer, not a login failure. */
+const SERVICE_FAULTS = new Set([
+	'BusinessRulesValidationException',
+	'PermissionDeniedException',
+	'NotFoundException',
+]);
+const THROTTLE_FAULT = /throttl|rate limit|too many|quota|limit (?:exceeded|reached)/i;
+
+function looksHtml(text: string): boolean {
+	return /^\s*(?:<!doctype html|<html)/i.test(text);
+}
+
+function skewOf(headers: Record<string, string>, now: number) {
+	const theirs = headers.date ? Date.parse(headers.date) : NaN;
+	if (Number.isNaN(theirs) || Math.abs(theirs - now) <= MAX_SKEW_MS) return undefined;
+	return { ours: new Date(now).toISOString(), theirs: new Date(theirs).toISOString() };
+}
+
+/** The attempt's outcome from an answer (any status). */
+function readAnswer(
+	status: number,
+	headers: Record<string, string>,
+	raw: string,
+	clean: (t: string) => string,
+	now: number,
+): Attempt {
+	const text = clean(raw);
+	const skew = skewOf(headers, now);
+	const base = { status, errors: [], requestId: null, faultName: null };
+	let answer: SoapAnswer | undefined;
+	try {
+		answer = readSoapAnswer(text);
+	} catch {
+		answer = undefined;
+	}
+	if (answer?.kind === 'body' && status >= 200 && status < 300) return { ok: true, answer };
+	if (answer?.kind === 'fault') {
+		const all = `${answer.faultName ?? ''} ${answer.faultString} ${answer.errors.map((e) => e.message).join(' ')}`;
+		const kind: EuFailure['kind'] =
+			answer.faultName === 'UnauthenticatedException' ||
+			(AUTH_FAULT.test(all) && !SERVICE_FAULTS.has(answer.faultName ?? ''))
+				? 'authentication'
+				: THROTTLE_FAULT.test(all)
+					? 'throttled'
+					: 'fault';
+		const timeSkew =
+			skew ??
+			(kind === 'authentication' && TIME_FAULT.test(all)
+				? { ours: new Date(now).toISOString(), theirs: headers.date ?? 'not given' }
+				: undefined);
+		return {
+			ok: false,
+			failure: {
+				kind,
+				mayHaveArrived: false,
+				status,
+				faultName: answer.faultName,
+				errors: answer.errors,
+				requestId: answer.requestId,
+			},
+			text: answer.faultString,
+			retryable: kind === 'throttled',
+			retryAfter: headers['retry-after'],
+			skew: timeSkew,
+		};
+	}
+	if (status === 429 || status === 503)
+		return {
+			ok: false,
+			failure: { ...base, kind: 'throttled', mayHaveArrived: status === 503 },
+			text,
+			retryable: true,
+			retryAfter: headers['retry-after'],
+		};
+	if (status === 401 || status === 403)
+		return {
+			ok: false,
+			failure: { ...base, kind: 'authentication', mayHaveArrived: false },
+			text,
+			retryable: false,
+			skew,
+		};
+	const html = looksHtml(text);
+	const arrived = status >= 500 || (status >= 200 && status < 300) || html;
+	return {
+		ok: false,
+		failure: { ...base, kind: html || status < 300 ? 'notSoap' : 'http', mayHaveArrived: arrived },
+		text,
+		// a page of a wrong address (4xx) is not worth another try; a gateway's or proxy's is
+		retryable: status >= 500 || (html && status < 300),
+	};
+}
+
+/** One attempt: the POST and the same-origin redirects it is sent on, within the deadline. */
+async function attempt(
+	ctx: EuCallContext,
+	credential: EuCredential,
+	request: SoapRequest,
+	envelope: string,
+	timeoutMs: number,
+	clean: (t: string) => string,
+): Promise<Attempt> {
+	let url = euEndpoint(credential, request.service);
+	let answered = false;
+	try {
+		return await withDeadline(timeoutMs, cancelSignalOf(ctx), async (signal) => {
+			for (let hops = 0; ; hops++) {
+				const options: IHttpRequestOptions = {
+					method: 'POST',
+					url,
+					headers: {
+						'Content-Type': 'text/xml; charset=utf-8',
+						SOAPAction: `"${soapActionOf(request.service, request.operation)}"`,
+					},
+					body: envelope,
+					json: false,
+					encoding: 'text',
+					returnFullResponse: true,
+					ignoreHttpStatusErrors: true,
+					disableFollowRedirect: true,
+					timeout: timeoutMs + 1000,
+					abortSignal: signal,
+				};
+				const response = (await ctx.helpers.httpRequest(options)) as {
+					body: unknown;
+					headers: unknown;
+					statusCode: number;
+				};
+				answered = true;
+				const headers = normaliseHeaders(response.headers);
+				const raw = typeof response.body === 'string' ? response.body : String(response.body ?? '');
+				if (!isRedirect(response.statusCode))
+					return readAnswer(response.statusCode, headers, raw, clean, Date.now());
+				const step = nextRedirect({
+					status: response.statusCode,
+					location: headers.location,
+					currentUrl: url,
+					method: 'POST',
+					allowedOrigin: credential.origin,
+					hops,
+				});
+				if (!step.follow)
+					return {
+						ok: false,
+						failure: {
+							kind: 'redirect',
+							// a redirect is an answer: the call was not carried out there
+							mayHaveArrived: false,
+							status: response.statusCode,
+							errors: [],
+							requestId: null,
+						},
+						text: refusalText(step.refusal),
+						retryable: false,
+					} satisfies Attempt;
+				url = step.url;
+			}
+		});
+	} catch (error) {
+		if (error instanceof AttemptAborted)
+			return {
+				ok: false,
+				failure: {
+					kind: error.reason === 'deadline' ? 'timeout' : 'cancelled',
+					mayHaveArrived: true,
+					errors: [],
+					requestId: null,
+				},
+				text: '',
+				retryable: error.reason === 'deadline',
+				networkCode: 'ETIMEDOUT',
+			};
+		const networkCode = networkCodeOf(error) ?? 'ECONNRESET';
+		return {
+			ok: false,
+			failure: {
+				kind: 'network',
+				mayHaveArrived: answered || !neverSent({ networkCode }),
+				errors: [],
+				requestId: null,
+			},
+			text: clean(String((error as Error)?.message ?? error)),
+			retryable: true,
+			networkCode,
+		};
+	}
+}
+
+/** What the calls need of an n8n context: its request helper (and a cancel signal, if any). */
+export interface EuCallContext {
+	helpers: { httpRequest: ServiceContext['helpers']['httpRequest'] };
+}
+
+/** Makes the error a failure is thrown as (a NodeOperationError in nodes, an Error in the credential). */
+export type EuErrorMaker = (message: string, description: string) => Error;
+
+/**
+ * The call itself, for nodes (soapRequest) and the credential's check: size cap, rate limit,
+ * attempts with a fresh security header each, retries of idempotent calls, plain-words errors
+ * with the key redacted and an EuFailure attached.
+ */
+export async function callEu(
+	ctx: EuCallContext,
+	credential: EuCredential,
+	request: SoapRequest,
+	makeError: EuErrorMaker,
+): Promise<SoapOk> {
+	const clean = redactor(credential);
+	const fail = (failure: EuFailure, text: string, skew?: Skew): never => {
+		const safe: EuFailure = {
+			...failure,
+			errors: failure.errors.map((e) => ({
+				id: clean(e.id),
+				message: clean(e.message),
+				field: e.field === null ? null : clean(e.field),
+			})),
+		};
+		const { message, description } = describeEuFailure(safe, clean(text), skew);
+		throw attachEuFailure(makeError(clean(message), clean(description)), safe);
+	};
+	const size = envelopeBytesFor(credential, request.service, request.body);
+	if (size > EU_MAX_MESSAGE_BYTES)
+		return fail(
+			{ kind: 'tooLarge', mayHaveArrived: false, errors: [], requestId: null },
+			`The message would be ${size} bytes, more than the ${EU_MAX_MESSAGE_BYTES} bytes the EU Information System accepts: it was not sent. Simplify the geolocation or split the statement.`,
+		);
+	const timeoutMs = request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+	const signal = cancelSignalOf(ctx);
+	for (let n = 1; ; n++) {
+		await waitForEuSlot(credential.origin, signal);
+		const envelope = buildEnvelope(credential, request.service, request.body, new Date());
+		const result = await attempt(ctx, credential, request, envelope, timeoutMs, clean);
+		if (result.ok)
+			return {
+				element: result.answer.element,
+				requestId: result.answer.requestId,
+				envelopeBytes: Buffer.byteLength(envelope, 'utf8'),
+			};
+		const delay =
+			request.idempotent && result.retryable
+				? retryDelay(
+						result.networkCode !== undefined
+							? { networkCode: result.networkCode }
+							: { status: 503, retryAfter: result.retryAfter },
+						n,
+						true,
+					)
+				: undefined;
+		if (delay === undefined) return fail(result.failure, result.text, result.skew);
+		await sleepUnlessCancelled(delay, signal);
+	}
+}
+
+/** Sends one SOAP request; returns the Body's first element or throws a plain-words error. */
+export async function soapRequest(this: ServiceContext, request: SoapRequest): Promise<SoapOk> {
+	const credential = await euCredential.call(this);
+	const timeoutMs = request.timeoutMs ?? requestTimeoutMs(this);
+	return await callEu(
+		this,
+		credential,
+		{ ...request, timeoutMs },
+		(message, description) =>
+			new NodeOperationError(this.getNode(), message, {
+				itemIndex: request.itemIndex,
+				description,
+			}),
+	);
+}
