@@ -138,3 +138,101 @@ export async function euBench(): Promise<void> {
 		ok: heapPeak - heapBefore < 200,
 	});
 }
+
+/** A ServiceContext on fetch (test/helpers/plainHttp.ts) for the transport, with the fake's user. */
+async function fakeContext(fake: import('../test/fake-eu').FakeEu) {
+	const { plainHttp } = await import('../test/helpers/plainHttp');
+	const { httpRequest } = plainHttp();
+	const user = fake.users[0];
+	return {
+		helpers: { httpRequest },
+		getNode: () => ({ name: 'EU', type: 'eu', typeVersion: 1, position: [0, 0], parameters: {} }),
+		getCredentials: async () => ({
+			environment: 'custom',
+			customUrl: fake.url,
+			username: user.username,
+			authKey: user.key,
+			clientId: user.clientId,
+		}),
+	} as unknown as import('../nodes/shared/transport/serviceContext').ServiceContext;
+}
+
+/** b. n statements at the process-wide 5 calls/s, all started at once, paced by the limiter. */
+export async function euRateBench(): Promise<void> {
+	const n = envNumber('BENCH_EU_STATEMENTS', 100);
+	console.log(`\n## EU Information System: ${n} statements filed at the limit of 5 calls a second`);
+	const { startFakeEu } = await import('../test/fake-eu');
+	const { soapRequest } = await import('../nodes/shared/transport/soapRequest');
+	const { resetEuRateLimit } = await import('../nodes/shared/transport/euRateLimit');
+	const { getDdsByInternalReferenceBody } = await import('../nodes/shared/dds/requests');
+	const fake = await startFakeEu({ ratePerSecond: 5 });
+	try {
+		const ctx = await fakeContext(fake);
+		const small = (i: number): Statement => ({
+			...bigStatement(1, 5),
+			internalReferenceNumber: `BENCH-RATE-${i}`,
+		});
+		const submitAll = async (lookupFirst: boolean) => {
+			resetEuRateLimit();
+			const t0 = Date.now();
+			await Promise.all(
+				Array.from({ length: n }, async (_, i) => {
+					if (lookupFirst)
+						await soapRequest.call(ctx, {
+							service: 'dds',
+							operation: 'getDdsByInternalReference',
+							body: getDdsByInternalReferenceBody(`BENCH-RATE-${i}`),
+							idempotent: true,
+						});
+					await soapRequest.call(ctx, {
+						service: 'dds',
+						operation: 'submitDds',
+						body: submitDdsBody('OPERATOR', small(i)),
+						idempotent: false,
+					});
+				}),
+			);
+			return (Date.now() - t0) / 1000;
+		};
+		const before = fake.requests().length;
+		const submitsOnly = await submitAll(false);
+		// the node's Submit: a lookup of the internal reference, then the submit (exactly once)
+		const withLookup = await submitAll(true);
+		const throttled = fake
+			.requests()
+			.slice(before)
+			.filter((r) => r.outcome !== 'accepted').length;
+		const floor = (calls: number) => Math.max(0, (calls - 1) / 5);
+		// our pacing: START_SPACING_MS between starts, a tenth above the floor's 200 ms
+		record({
+			section: SECTION,
+			name: `${n} submitDds calls started at once`,
+			value: submitsOnly,
+			unit: 's',
+			baseline: floor(n),
+			baselineLabel: 'floor of 5 calls/s',
+			target: '≤ 1.15× floor',
+			ok: submitsOnly <= 1.15 * floor(n) + 0.5,
+		});
+		record({
+			section: SECTION,
+			name: `${n} statements as Submit files them (lookup by internal reference, then submit: ${2 * n} calls)`,
+			value: withLookup,
+			unit: 's',
+			baseline: floor(2 * n),
+			baselineLabel: 'floor of 5 calls/s',
+			target: '≤ 1.15× floor',
+			ok: withLookup <= 1.15 * floor(2 * n) + 0.5,
+		});
+		record({
+			section: SECTION,
+			name: 'calls the fake did not accept (its own 5/s limit included)',
+			value: throttled,
+			unit: 'calls',
+			target: '0',
+			ok: throttled === 0,
+		});
+	} finally {
+		await fake.stop();
+	}
+}

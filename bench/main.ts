@@ -29,7 +29,11 @@ const SECTIONS = {
 	overlaps: async () => (await import('./overlaps')).overlapsBench(),
 	footprint: async () => (await import('./footprint')).footprintBench(),
 	readfile: async () => (await import('./geofiles')).geofilesBench(),
-	eu: async () => (await import('./euInformationSystem')).euBench(),
+	eu: async () => {
+		const { euBench, euRateBench } = await import('./euInformationSystem');
+		await euBench();
+		await euRateBench();
+	},
 	// on the fake clock, with the fake in this process
 	waiting: async () => withFake(async (fake) => (await import('./waiting')).waitingBench(fake)),
 	trigger: async () => withFake(async (fake) => (await import('./trigger')).triggerBench(fake)),
