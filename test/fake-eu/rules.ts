@@ -135,6 +135,12 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 			'A non-EU operator may only declare IMPORT',
 			'activityType',
 		);
+	if (user.operator.activities && !user.operator.activities.includes(activity))
+		add(
+			'EUDR_WEBSERVICE_USER_ACTIVITY_NOT_ALLOWED',
+			`The user's profile does not allow the activity ${activity}`,
+			'activityType',
+		);
 	if (role === 'REPRESENTATIVE_OPERATOR' && !kid(statement, DDS_NS, 'representedOperator'))
 		add(
 			'EUDR_BEHALF_OPERATOR_NOT_PROVIDED',

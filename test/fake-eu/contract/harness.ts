@@ -53,7 +53,7 @@ export interface Read {
 		code: string;
 		string: string;
 		name: string | null;
-		errors: Array<{ id: string; message: string; field: string }>;
+		errors: Array<{ id: string; message: string; field: string | null }>;
 	};
 	requestId: string | null;
 }
@@ -84,7 +84,7 @@ export function readAnswer(status: number, text: string): Read {
 					? kids(named, ERROR_NS, 'Error').map((e) => ({
 							id: kidText(e, ERROR_NS, 'ID') ?? '',
 							message: kidText(e, ERROR_NS, 'Message') ?? '',
-							field: kidText(e, ERROR_NS, 'Field') ?? '',
+							field: kidText(e, ERROR_NS, 'Field') ?? null,
 						}))
 					: [],
 			},
