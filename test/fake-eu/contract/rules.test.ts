@@ -3,6 +3,8 @@
  * BusinessRulesValidationException holding one error/v01 Error per problem.
  */
 import { geo } from '../client';
+import { statementRuleErrors } from '../rules';
+import { COMMON_NS, DDS_NS, parseDocument } from '../xml';
 import type { FakeEu } from '../index';
 import { startFakeEu } from '../index';
 import type { StatementSpec } from './harness';
@@ -147,6 +149,34 @@ test('GeoJSON: decodable, accepted types, coordinates in range, closed rings', a
 	});
 	expect(await refused({ producers: [fc] })).toEqual([]);
 	expect(await refused({ producers: [] })).toEqual(['EUDR_COMMODITIES_PRODUCER_GEO_EMPTY']);
+});
+
+test('a point’s Area: 0.0001–4 ha, over 4 only for cattle (pack §6)', async () => {
+	const withArea = (area: unknown) =>
+		geo({
+			type: 'Feature',
+			properties: { Area: area },
+			geometry: { type: 'Point', coordinates: [10, 10] },
+		});
+	expect(await refused({ producers: [withArea(3.5)] })).toEqual([]);
+	expect(await refused({ producers: [withArea(12)] })).toEqual([
+		'EUDR_COMMODITIES_PRODUCER_GEO_AREA_INVALID',
+	]);
+	expect(await refused({ producers: [withArea('4')] })).toEqual([
+		'EUDR_COMMODITIES_PRODUCER_GEO_AREA_INVALID',
+	]);
+	expect(await refused({ hs: '0201', producers: [withArea(12)] })).toEqual([]);
+});
+
+test('at most 10 000 producers per statement (checked on the statement, below the schema)', () => {
+	const producer = `<dds:producers><dds:country>BR</dds:country><dds:geometryGeojson>${point(1, 1)}</dds:geometryGeojson></dds:producers>`;
+	const commodity = `<dds:commodities><dds:descriptors><eudrCommon:descriptionOfGoods>x</eudrCommon:descriptionOfGoods><eudrCommon:goodsMeasure><eudrCommon:netWeight>1</eudrCommon:netWeight></eudrCommon:goodsMeasure></dds:descriptors><dds:hsHeading>1801</dds:hsHeading>${producer.repeat(1000)}</dds:commodities>`;
+	const xml = `<dds:statement xmlns:dds="${DDS_NS}" xmlns:eudrCommon="${COMMON_NS}"><dds:activityType>IMPORT</dds:activityType>${commodity.repeat(11)}<dds:geoLocationConfidential>false</dds:geoLocationConfidential></dds:statement>`;
+	const errors = statementRuleErrors(parseDocument(xml), 'OPERATOR', eu.users[0]);
+	expect(errors.map((e) => e.id)).toEqual(['EUDR_MAXIMUM_GEO_SIZE_REACHED']);
+	expect(
+		statementRuleErrors(parseDocument(xml.replace(commodity, '')), 'OPERATOR', eu.users[0]),
+	).toEqual([]);
 });
 
 test('at most 1000 producers per commodity', async () => {
