@@ -20,6 +20,7 @@ import {
 	AttemptAborted,
 	DEFAULT_REQUEST_TIMEOUT_MS,
 	cancelSignalOf,
+	requestTimeoutMs,
 	withDeadline,
 } from './deadline';
 import type { EuCredential } from './euCredential';
@@ -208,7 +209,8 @@ function readAnswer(
 		ok: false,
 		failure: { ...base, kind: html || status < 300 ? 'notSoap' : 'http', mayHaveArrived: arrived },
 		text,
-		retryable: status >= 500 || html,
+		// a page of a wrong address (4xx) is not worth another try; a gateway's or proxy's is
+		retryable: status >= 500 || (html && status < 300),
 	};
 }
 
@@ -375,10 +377,11 @@ export async function callEu(
 /** Sends one SOAP request; returns the Body's first element or throws a plain-words error. */
 export async function soapRequest(this: ServiceContext, request: SoapRequest): Promise<SoapOk> {
 	const credential = await euCredential.call(this);
+	const timeoutMs = request.timeoutMs ?? requestTimeoutMs(this);
 	return await callEu(
 		this,
 		credential,
-		request,
+		{ ...request, timeoutMs },
 		(message, description) =>
 			new NodeOperationError(this.getNode(), message, {
 				itemIndex: request.itemIndex,

@@ -1,0 +1,119 @@
+import type { IHttpRequestHelper } from 'n8n-workflow';
+
+import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
+import { readEuCredential } from '../../../nodes/shared/transport/euCredential';
+import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
+import type { Loopback } from '../../helpers/loopback';
+import { startLoopback } from '../../helpers/loopback';
+import { plainHttp } from '../../helpers/plainHttp';
+
+const KEY_VALUE = ['credential', 'test', 'value', '42'].join('-');
+const SOAP = (body: string) =>
+	`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>${body}</S:Body></S:Envelope>`;
+
+let server: Loopback;
+beforeAll(async () => {
+	server = await startLoopback();
+});
+afterAll(async () => await server.close());
+beforeEach(() => {
+	resetEuRateLimit();
+	server.requests.length = 0;
+});
+
+const helper = {
+	helpers: { httpRequest: plainHttp().httpRequest },
+} as unknown as IHttpRequestHelper;
+
+const data = () => ({
+	environment: 'custom',
+	customUrl: `${server.url}/tracesnt/`,
+	username: 'user1',
+	authKey: KEY_VALUE,
+	clientId: 'eudr-test',
+	echoPath: 'ws/eudr/echo',
+});
+
+describe('EU Information System API credential', () => {
+	const type = new EuInformationSystemApi();
+
+	it('is named as the contract says, defaults to Acceptance and eudr-test', () => {
+		expect(type.name).toBe('euInformationSystemApi');
+		expect(type.displayName).toBe('EU Information System API');
+		const byName = Object.fromEntries(type.properties.map((p) => [p.name, p]));
+		expect(byName.environment.default).toBe('acceptance');
+		expect(byName.clientId.default).toBe('eudr-test');
+		expect(byName.authKey.typeOptions?.password).toBe(true);
+		expect(JSON.stringify(byName.environment.options)).toMatch(/legal value/);
+	});
+
+	it('reads the environments and checks a custom URL like the other credentials', () => {
+		expect(readEuCredential({ username: 'u', authKey: 'k' }).baseUrl).toBe(
+			'https://acceptance.eudr.webcloud.ec.europa.eu/tracesnt/',
+		);
+		expect(
+			readEuCredential({ environment: 'production', username: 'u', authKey: 'k' }).baseUrl,
+		).toBe('https://eudr.webcloud.ec.europa.eu/tracesnt/');
+		expect(
+			readEuCredential({
+				environment: 'custom',
+				customUrl: 'http://localhost:9/tracesnt//',
+				username: 'u',
+				authKey: 'k',
+			}).baseUrl,
+		).toBe('http://localhost:9/tracesnt/');
+		expect(() =>
+			readEuCredential({
+				environment: 'custom',
+				customUrl: 'http://example.com/',
+				username: 'u',
+				authKey: 'k',
+			}),
+		).toThrow(/Custom URL must start with https:\/\//);
+		expect(() => readEuCredential({ environment: 'custom', username: 'u', authKey: 'k' })).toThrow(
+			/no Custom URL/,
+		);
+	});
+
+	it('proves the key with echo', async () => {
+		server.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/xml' });
+			res.end(
+				SOAP(
+					'<e:EudrEchoResponse xmlns:e="http://ec.europa.eu/tracesnt/eudr/echo"><e:status>OK</e:status></e:EudrEchoResponse>',
+				),
+			);
+		});
+		const out = await type.preAuthentication.call(helper, data());
+		expect(out.checkedAt).toMatch(/Z$/);
+		expect(server.requests[0].path).toBe('/tracesnt/ws/eudr/echo');
+	});
+
+	it('says in plain words that the key was not accepted, without the key', async () => {
+		server.handle((_req, res) => {
+			res.writeHead(500, { 'Content-Type': 'text/xml' });
+			res.end(
+				SOAP(
+					`<S:Fault><faultcode>S:Client</faultcode><faultstring>Unauthenticated ${KEY_VALUE}</faultstring><detail><x:UnauthenticatedException xmlns:x="urn:x"/></detail></S:Fault>`,
+				),
+			);
+		});
+		const error = (await type.preAuthentication.call(helper, data()).then(
+			() => undefined,
+			(e: unknown) => e,
+		)) as Error;
+		expect(error.message).toContain('did not accept the username and authentication key');
+		expect(error.message).toContain('Acceptance and Production keys differ');
+		expect(error.message).not.toContain(KEY_VALUE);
+	});
+
+	it('says a web page means a wrong address', async () => {
+		server.handle((_req, res) => {
+			res.writeHead(404, { 'Content-Type': 'text/html' });
+			res.end('<html><body>no</body></html>');
+		});
+		await expect(type.preAuthentication.call(helper, data())).rejects.toThrow(
+			/Environment or Custom URL/,
+		);
+	});
+});
