@@ -127,6 +127,12 @@ function redactor(credential: EuCredential): (text: string) => string {
 
 const AUTH_FAULT = /unauthenticated|authenticat|password|credential|security|not authori[sz]ed/i;
 const TIME_FAULT = /\btime|timestamp|expired|clock|created/i;
+/** Faults the services declare: their words are the service's answer, not a login failure. */
+const SERVICE_FAULTS = new Set([
+	'BusinessRulesValidationException',
+	'PermissionDeniedException',
+	'NotFoundException',
+]);
 const THROTTLE_FAULT = /throttl|rate limit|too many|quota|limit (?:exceeded|reached)/i;
 
 function looksHtml(text: string): boolean {
@@ -161,7 +167,7 @@ function readAnswer(
 		const all = `${answer.faultName ?? ''} ${answer.faultString} ${answer.errors.map((e) => e.message).join(' ')}`;
 		const kind: EuFailure['kind'] =
 			answer.faultName === 'UnauthenticatedException' ||
-			(AUTH_FAULT.test(all) && !/BusinessRules/.test(answer.faultName ?? ''))
+			(AUTH_FAULT.test(all) && !SERVICE_FAULTS.has(answer.faultName ?? ''))
 				? 'authentication'
 				: THROTTLE_FAULT.test(all)
 					? 'throttled'

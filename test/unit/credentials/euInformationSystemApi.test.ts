@@ -116,4 +116,34 @@ describe('EU Information System API credential', () => {
 			/Environment or Custom URL/,
 		);
 	});
+
+	it('on Production, takes "not found" for an unlikely internal reference as proof of the key', async () => {
+		const urls: string[] = [];
+		const answer = (body: string) => ({ statusCode: 500, headers: {}, body });
+		const stub = (body: string) =>
+			({
+				helpers: {
+					httpRequest: async (o: { url: string }) => {
+						urls.push(o.url); // answered here: nothing leaves the machine
+						return answer(body);
+					},
+				},
+			}) as unknown as IHttpRequestHelper;
+		const production = { ...data(), environment: 'production' };
+		const notFound = SOAP(
+			'<S:Fault><faultcode>S:Client</faultcode><faultstring>none</faultstring><detail><d:NotFoundException xmlns:d="http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3"/></detail></S:Fault>',
+		);
+		await expect(type.preAuthentication.call(stub(notFound), production)).resolves.toMatchObject({
+			checkedAt: expect.any(String),
+		});
+		expect(urls).toEqual([
+			'https://eudr.webcloud.ec.europa.eu/tracesnt/ws/EUDRDueDiligenceStatementServiceV3',
+		]);
+		const denied = SOAP(
+			'<S:Fault><faultcode>S:Client</faultcode><faultstring>no</faultstring><detail><d:UnauthenticatedException xmlns:d="urn:x"/></detail></S:Fault>',
+		);
+		await expect(type.preAuthentication.call(stub(denied), production)).rejects.toThrow(
+			/did not accept the username and authentication key/,
+		);
+	});
 });

@@ -258,4 +258,46 @@ describe('soapRequest', () => {
 		expect(failure).toMatchObject({ kind: 'network', mayHaveArrived: false });
 		expect(text).toMatch(/could not be reached/);
 	});
+
+	it('keeps a permission fault a fault, even when its words mention authorisation', async () => {
+		server.handle((_req, res) => {
+			res.writeHead(500, { 'Content-Type': 'text/xml' });
+			res.end(
+				fault(
+					'PermissionDeniedException',
+					'<e:Error><e:ID>EUDR-WEBSERVICE-USER-ACTIVITY-NOT-ALLOWED</e:ID><e:Message>User not authorized</e:Message></e:Error>',
+					'Access denied',
+				),
+			);
+		});
+		const { failure, text } = await failureOf(soapRequest.call(context(), echo));
+		expect(failure).toMatchObject({ kind: 'fault', faultName: 'PermissionDeniedException' });
+		expect(text).toMatch(/refused access/);
+		expect(text).toMatch(/not registered for this activity/);
+		expect(server.requests).toHaveLength(1);
+	});
+
+	it.each([
+		['HTTP 429', 429, '<html>slow down</html>'],
+		['a fault naming the limit', 500, ''],
+	])(
+		'says the service is limiting calls (%s), and a submit was not carried out',
+		async (_l, status, page) => {
+			server.handle((_req, res) => {
+				res.writeHead(status, { 'Content-Type': page ? 'text/html' : 'text/xml' });
+				res.end(page || fault('X', '', 'Rate limit exceeded for this user'));
+			});
+			const { failure, text } = await failureOf(
+				soapRequest.call(context(), {
+					...echo,
+					service: 'dds',
+					operation: 'submitDds',
+					idempotent: false,
+				}),
+			);
+			expect(failure).toMatchObject({ kind: 'throttled', mayHaveArrived: false });
+			expect(text).toMatch(/limiting the number of calls/);
+			expect(server.requests).toHaveLength(1);
+		},
+	);
 });
