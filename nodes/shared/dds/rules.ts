@@ -55,5 +55,9 @@ export function changeRefusal(o: {
 		return `This statement is grouped into another and cannot be ${o.action === 'amend' ? 'amended' : 'withdrawn'}`;
 	if (o.overview.status !== 'AVAILABLE')
 		return `Only an AVAILABLE statement can be changed; this one is ${o.overview.status}`;
+	const submitted = o.overview.date === null ? NaN : Date.parse(o.overview.date);
+	if (!Number.isNaN(submitted) && o.now.getTime() - submitted > 72 * 3600 * 1000) {
+		return `The statement was submitted on ${o.overview.date}; it can be ${o.action === 'amend' ? 'amended' : 'withdrawn'} only within 72 hours of submission`;
+	}
 	return undefined;
 }
