@@ -6,6 +6,7 @@ module.exports = {
 		'**/test/unit/**/*.test.ts',
 		'**/test/integration/**/*.test.ts',
 		'**/test/fake-service/**/*.test.ts',
+		'**/test/fake-eu/**/*.test.ts',
 	],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true } }],

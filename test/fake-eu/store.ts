@@ -1,0 +1,134 @@
+/**
+ * The statements of the fake and their lifecycle (pack README §5) on a controllable clock:
+ * SUBMITTED → AVAILABLE (reference + verification numbers) after `availableAfterMs`, or
+ * REJECTED with a reason; amend/withdraw only AVAILABLE, within 72 h of submission, not
+ * GROUPED; grouping turns the referenced AVAILABLE statements GROUPED.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { El } from './xml';
+import { COMMON_NS, DDS_NS, kidText, kids, serialize, standalone } from './xml';
+
+export const AMEND_WINDOW_MS = 72 * 3600_000;
+
+export interface FakeStatement {
+	uuid: string;
+	/** Operator name of the submitting user: statements are visible to that operator's users. */
+	operator: string;
+	submittedBy: string;
+	role: string;
+	internalReferenceNumber: string;
+	activityType: string;
+	status: string;
+	referenceNumber: string | null;
+	verificationNumber: string | null;
+	rejectionReason: string | null;
+	submittedAt: number;
+	updatedAt: number;
+	version: number;
+	/** Reference numbers this statement groups. */
+	groups: string[];
+	/** The uuid of the statement that groups this one (status GROUPED), if any. */
+	groupedBy: string | null;
+	/** The statement element as submitted (or last amended), standalone XML. */
+	xml: string;
+	/** What the lifecycle decided at submission: a rejection reason or null. */
+	pendingRejection: string | null;
+}
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+function randomChars(n: number): string {
+	let s = '';
+	for (let i = 0; i < n; i++) s += ALNUM[randomInt(ALNUM.length)];
+	return s;
+}
+
+/** Shaped like the EU samples: `26BE7XTVCZAQ2S` (year, country, 10 characters) [OPREF §5.1.5]. */
+export function newReferenceNumber(now: number, country: string): string {
+	const yy = String(new Date(now).getUTCFullYear()).slice(2);
+	return `${yy}${(country || 'BE').slice(0, 2).toUpperCase()}${randomChars(10)}`;
+}
+
+/** Shaped like the EU samples: `SFFCB4Y3` (8 characters) [OPREF §5.1.5]. */
+export function newVerificationNumber(): string {
+	return randomChars(8);
+}
+
+export class Store {
+	private readonly all: FakeStatement[] = [];
+	constructor(private readonly o: { availableAfterMs: number }) {}
+
+	/** Applies the lifecycle up to `now` and returns every statement. */
+	list(now: number): FakeStatement[] {
+		for (const s of this.all) this.settle(s, now);
+		return this.all;
+	}
+
+	private settle(s: FakeStatement, now: number): void {
+		if (s.status !== 'SUBMITTED' || now < s.submittedAt + this.o.availableAfterMs) return;
+		s.updatedAt = s.submittedAt + this.o.availableAfterMs;
+		if (s.pendingRejection !== null) {
+			s.status = 'REJECTED';
+			s.rejectionReason = s.pendingRejection;
+			return;
+		}
+		s.status = 'AVAILABLE';
+		s.referenceNumber = newReferenceNumber(now, countryOf(s.xml));
+		s.verificationNumber = newVerificationNumber();
+	}
+
+	add(s: FakeStatement): void {
+		this.all.push(s);
+	}
+
+	byUuid(uuid: string, operator: string, now: number): FakeStatement | undefined {
+		return this.list(now).find(
+			(s) => s.uuid === uuid.trim().toLowerCase() && s.operator === operator,
+		);
+	}
+
+	byReference(ref: string, now: number): FakeStatement | undefined {
+		return this.list(now).find((s) => s.referenceNumber === ref);
+	}
+}
+
+function countryOf(xml: string): string {
+	return /countryOfActivity>([A-Z]{2})</.exec(xml)?.[1] ?? 'BE';
+}
+
+export function newUuid(): string {
+	return randomUUID();
+}
+
+/** The statement element stored standalone, decimals padded to six places as the EU echoes them [OPREF §5.1.7]. */
+export function storedStatement(statement: El): string {
+	const copy = statement.cloneNode(true) as El;
+	for (const commodity of kids(copy, DDS_NS, 'commodities'))
+		for (const d of kids(commodity, DDS_NS, 'descriptors'))
+			for (const m of kids(d, COMMON_NS, 'goodsMeasure'))
+				for (const name of ['netWeight', 'supplementaryUnit']) {
+					const el = kids(m, COMMON_NS, name)[0];
+					if (!el) continue;
+					const text = (el.textContent ?? '').trim();
+					const [int, frac = ''] = text.split('.');
+					el.textContent = `${int}.${frac.padEnd(6, '0')}`;
+				}
+	// put the copy in the original's place for a moment, to re-declare the namespaces in scope
+	return standaloneFrom(statement, copy);
+}
+
+function standaloneFrom(original: El, copy: El): string {
+	const parent = original.parentNode;
+	if (!parent) return serialize(copy);
+	parent.replaceChild(copy, original);
+	try {
+		return standalone(copy);
+	} finally {
+		parent.replaceChild(original, copy);
+	}
+}
+
+export function groupedReferences(statement: El): string[] {
+	return kids(statement, DDS_NS, 'groupedDeclarations').map((g) =>
+		(kidText(g, COMMON_NS, 'groupedDeclaration') ?? '').trim(),
+	);
+}
