@@ -14,18 +14,19 @@ function isNotFound(error: unknown): boolean {
 	return euFailureOf(error)?.faultName === 'NotFoundException';
 }
 
-/** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
-export async function statementsByInternalReference(
+/** A lookup's overviews; "nothing found" (NotFoundException) is an empty list. */
+async function overviews(
 	ctx: ServiceContext,
-	internalReference: string,
-	itemIndex?: number,
+	operation: 'getDds' | 'getDdsByInternalReference',
+	body: string,
+	itemIndex: number | undefined,
 ): Promise<StatementOverview[]> {
 	let failed: unknown;
 	try {
 		const ok = await soapRequest.call(ctx, {
 			service: 'dds',
-			operation: 'getDdsByInternalReference',
-			body: getDdsByInternalReferenceBody(internalReference),
+			operation,
+			body,
 			idempotent: true,
 			itemIndex,
 		});
@@ -37,25 +38,21 @@ export async function statementsByInternalReference(
 	throw failed;
 }
 
+/** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
+export async function statementsByInternalReference(
+	ctx: ServiceContext,
+	internalReference: string,
+	itemIndex?: number,
+): Promise<StatementOverview[]> {
+	const body = getDdsByInternalReferenceBody(internalReference);
+	return await overviews(ctx, 'getDdsByInternalReference', body, itemIndex);
+}
+
 /** The overviews of up to 100 UUIDs (those the EU does not know are absent). */
 export async function statementsByUuid(
 	ctx: ServiceContext,
 	uuids: readonly string[],
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
-	let failed: unknown;
-	try {
-		const ok = await soapRequest.call(ctx, {
-			service: 'dds',
-			operation: 'getDds',
-			body: getDdsBody(uuids),
-			idempotent: true,
-			itemIndex,
-		});
-		return readOverviews(ok.element);
-	} catch (error) {
-		failed = error;
-	}
-	if (isNotFound(failed)) return [];
-	throw failed;
+	return await overviews(ctx, 'getDds', getDdsBody(uuids), itemIndex);
 }

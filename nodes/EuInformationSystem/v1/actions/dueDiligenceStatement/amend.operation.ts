@@ -6,13 +6,12 @@ import type { OperationModule } from '../../../../shared/descriptions/operationM
 import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { amendDdsBody } from '../../../../shared/dds/requests';
-import type { Batch } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview } from './changeCheck';
 import { overviewJson, readSimplify, simplify, uuidField } from './fields';
-import { checkStatements } from './statementChecks';
-import { groupStatements, readStatementRow } from './statementFields';
+import { statementBatches } from './statementChecks';
+import { readStatementRow } from './statementFields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['amend'] } };
 
@@ -39,28 +38,18 @@ export const execute: OperationModule['execute'] = async function (items) {
 			row: readStatementRow(this, i, problems, 'amend'),
 			simplify: readSimplify(this, i),
 		}),
-		plan: async (ready) => {
-			const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
-			const groups = groupStatements(
-				ready.map(({ itemIndex, value }) => ({ itemIndex, value: value.row })),
-			);
-			const { ready: statements, refused } = await checkStatements(
-				this,
-				groups,
-				(g) => {
-					const uuids = [...new Set(g.items.map((i) => byItem.get(i)!.uuid))];
+		plan: async (ready) =>
+			await statementBatches(this, ready, {
+				bodyOf: (g, preparedOf) => {
+					const uuids = [...new Set(g.items.map((i) => preparedOf(i).uuid))];
 					if (uuids.length > 1)
 						throw new Error(
 							`its rows name different Statement UUIDs (${uuids.join(', ')}); the rows of one statement must name the same UUID.`,
 						);
 					return amendDdsBody(uuids[0], g.statement);
 				},
-				false,
-			);
-			const batches: Batch[] = statements.map((s) => ({
-				items: s.items,
-				send: async () => {
-					const first = byItem.get(s.items[0])!;
+				requireReference: false,
+				send: async (s, first) => {
 					const itemIndex = s.items[0];
 					await checkedOverview(this, {
 						action: 'amend',
@@ -85,28 +74,21 @@ export const execute: OperationModule['execute'] = async function (items) {
 								description: 'Get both statements to see which one holds the amendment.',
 							},
 						);
-					const json: IDataObject = {
-						...overviewJson(
-							{
-								uuid: answer.uuid,
-								status: answer.status,
-								internalReferenceNumber: s.internalReference,
-								referenceNumber: null,
-								verificationNumber: null,
-								rejectionReason: null,
-								communicationToOperator: null,
-								date: null,
-								updatedBy: null,
-								version: null,
-							},
-							first.simplify,
-						),
-						amended: true,
+					const overview = {
+						uuid: answer.uuid,
+						status: answer.status,
+						internalReferenceNumber: s.internalReference,
+						referenceNumber: null,
+						verificationNumber: null,
+						rejectionReason: null,
+						communicationToOperator: null,
+						date: null,
+						updatedBy: null,
+						version: null,
 					};
+					const json: IDataObject = { ...overviewJson(overview, first.simplify), amended: true };
 					return [{ item: s.items, json }];
 				},
-			}));
-			return [...refused, ...batches];
-		},
+			}),
 	});
 };

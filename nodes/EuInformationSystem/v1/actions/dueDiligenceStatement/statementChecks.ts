@@ -9,11 +9,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Batch } from '../../../../shared/runner';
+import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
 import type { StatementProblem } from '../../../../shared/dds/rules';
 import { statementProblems } from '../../../../shared/dds/rules';
 import type { OperatorRole, Statement } from '../../../../shared/dds/statement';
 import { EU_MAX_MESSAGE_BYTES, envelopeBytes } from '../../../../shared/transport/soapRequest';
+import type { StatementRow } from './statementFields';
+import { groupStatements } from './statementFields';
 
 /** The field a statement's size is blamed on: its geolocation makes almost all of it. */
 export const SIZE_FIELD = 'Geolocation (all producers)';
@@ -145,4 +147,36 @@ export async function checkStatements(
 		},
 	}));
 	return { ready, refused };
+}
+
+/**
+ * The batches of Submit or Amend: the ready items grouped into statements, every statement
+ * checked (checkStatements) before any is sent, one batch per statement (paired with all its
+ * rows) whose `send` gets the statement and what the first row's item prepared.
+ */
+export async function statementBatches<P extends { row: StatementRow }>(
+	ctx: IExecuteFunctions,
+	ready: Array<Ready<P>>,
+	o: {
+		bodyOf: (group: GroupedStatement, preparedOf: (item: number) => P) => string;
+		requireReference: boolean;
+		send: (statement: CheckedStatement, first: P) => Promise<BatchOutput[]>;
+	},
+): Promise<Batch[]> {
+	const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
+	const preparedOf = (item: number) => byItem.get(item)!;
+	const groups = groupStatements(
+		ready.map(({ itemIndex, value }) => ({ itemIndex, value: value.row })),
+	);
+	const checked = await checkStatements(
+		ctx,
+		groups,
+		(g) => o.bodyOf(g, preparedOf),
+		o.requireReference,
+	);
+	const batches: Batch[] = checked.ready.map((s) => ({
+		items: s.items,
+		send: async () => await o.send(s, preparedOf(s.items[0])),
+	}));
+	return [...checked.refused, ...batches];
 }

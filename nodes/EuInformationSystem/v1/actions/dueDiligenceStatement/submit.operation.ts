@@ -6,11 +6,10 @@ import { optionsCollection } from '../../../../shared/descriptions/optionsCollec
 import { submitDdsBody } from '../../../../shared/dds/requests';
 import type { IfAlreadyFiled } from '../../../../shared/dds/submitOnce';
 import { submitOnce } from '../../../../shared/dds/submitOnce';
-import type { Batch } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import { readSimplify, simplify } from './fields';
-import { checkStatements } from './statementChecks';
-import { groupStatements, readStatementRow } from './statementFields';
+import { statementBatches } from './statementChecks';
+import { readStatementRow } from './statementFields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['submit'] } };
 
@@ -70,21 +69,11 @@ export const execute: OperationModule['execute'] = async function (items) {
 			};
 		},
 		// Every statement is checked (rules, size) before anything is sent, lookups included.
-		plan: async (ready) => {
-			const groups = groupStatements(
-				ready.map(({ itemIndex, value }) => ({ itemIndex, value: value.row })),
-			);
-			const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
-			const { ready: statements, refused } = await checkStatements(
-				this,
-				groups,
-				(g) => submitDdsBody(g.role, g.statement),
-				true,
-			);
-			const batches: Batch[] = statements.map((s) => ({
-				items: s.items,
-				send: async () => {
-					const first = byItem.get(s.items[0])!;
+		plan: async (ready) =>
+			await statementBatches(this, ready, {
+				bodyOf: (g) => submitDdsBody(g.role, g.statement),
+				requireReference: true,
+				send: async (s, first) => {
 					const outputs = await submitOnce(this, {
 						internalReference: s.internalReference,
 						body: s.body,
@@ -95,9 +84,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 					});
 					return outputs.map((json) => ({ item: s.items, json: json as IDataObject }));
 				},
-			}));
-			return [...refused, ...batches];
-		},
+			}),
 		alreadyDone: (succeeded) => {
 			if (succeeded.length === 0) return undefined;
 			return `Statements already handled in this run (filed or found filed) for items ${succeeded

@@ -25,10 +25,10 @@ export const description = updateDisplayOptions(displayOptions, [
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
-		prepare: (i, problems) => ({
-			uuid: takeId(this, i, problems, uuidField),
-			simplify: readSimplify(this, i),
-		}),
+		prepare: (i, problems) => {
+			const uuid = takeId(this, i, problems, uuidField);
+			return { uuid, simplify: readSimplify(this, i) };
+		},
 		run: async (i, { uuid, simplify: simplified }) => {
 			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
 			const ok = await soapRequest.call(this, {
