@@ -64,6 +64,10 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_RESULT_PLOTS: '200',
 	// readfile
 	BENCH_GEOFILES_N: '100',
+	// eu
+	BENCH_EU_PRODUCERS: '100',
+	BENCH_EU_RUNS: '2',
+	BENCH_EU_STATEMENTS: '10',
 };
 
 /** In smoke mode, the smoke sizes into the environment (child processes read them there). */

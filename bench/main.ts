@@ -2,7 +2,7 @@
  * `npm run bench` (see BENCHMARKS.md). Each section prints its figures with the ratio to the
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
- *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint,readfile   (default: all)
+ *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint,readfile,eu   (default: all)
  *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  *
  * A section that throws, or that ends without recording a figure, does not stop the others:
@@ -29,6 +29,11 @@ const SECTIONS = {
 	overlaps: async () => (await import('./overlaps')).overlapsBench(),
 	footprint: async () => (await import('./footprint')).footprintBench(),
 	readfile: async () => (await import('./geofiles')).geofilesBench(),
+	eu: async () => {
+		const { euBench, euRateBench } = await import('./euInformationSystem');
+		await euBench();
+		await euRateBench();
+	},
 	// on the fake clock, with the fake in this process
 	waiting: async () => withFake(async (fake) => (await import('./waiting')).waitingBench(fake)),
 	trigger: async () => withFake(async (fake) => (await import('./trigger')).triggerBench(fake)),

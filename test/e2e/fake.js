@@ -16,6 +16,74 @@ const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n'
 const { startFakeLlm } = require('./fake-llm');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
+const EU_CLI = path.join(REPO_ROOT, 'test', 'fake-eu', 'cli.ts');
+
+/** `ts-node --transpile-only <cli> …args` as [command, args]. */
+function tsNodeCommand(cli, args) {
+	const tsNode = path.join(REPO_ROOT, 'node_modules', '.bin', 'ts-node');
+	return fs.existsSync(tsNode)
+		? [tsNode, ['--transpile-only', cli, ...args]]
+		: ['npx', ['ts-node', '--transpile-only', cli, ...args]];
+}
+
+/**
+ * The fake of the EU Information System (test/fake-eu/cli.ts) in its own process group: it
+ * prints one JSON line with its base URL and its user (username, key, clientId).
+ */
+async function startFakeEu() {
+	const port = await freePort();
+	const [cmd, args] = tsNodeCommand(EU_CLI, ['--port', String(port)]);
+	const child = spawn(cmd, args, {
+		cwd: REPO_ROOT,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
+	const eu = { port, child, output: '', exited: false };
+	child.stdout.on('data', (d) => (eu.output += d));
+	child.stderr.on('data', (d) => (eu.output += d));
+	eu.exitPromise = new Promise((r) =>
+		child.on('exit', (c, s) => {
+			eu.exited = true;
+			r(c ?? s);
+		}),
+	);
+	const info = await waitFor(
+		() => {
+			if (eu.exited) throw new Error(`the EU fake exited:\n${tail(eu.output)}`);
+			for (const line of eu.output.split('\n')) {
+				if (!line.trim().startsWith('{')) continue;
+				try {
+					const j = JSON.parse(line);
+					if (j && typeof j.url === 'string') return j;
+				} catch {}
+			}
+			return undefined;
+		},
+		{ timeoutMs: 60000, intervalMs: 200, what: 'the EU fake URL' },
+	).catch(async (e) => {
+		await stopGroup(eu);
+		throw e;
+	});
+	Object.assign(eu, info);
+	eu.origin = new URL(eu.url).origin;
+	log(`fake EU Information System on ${eu.url} (user ${eu.username})`);
+	return eu;
+}
+
+/** Stops a child started in its own process group (SIGTERM, then SIGKILL after 5 s). */
+async function stopGroup(proc) {
+	if (!proc || proc.exited) return;
+	try {
+		process.kill(-proc.child.pid, 'SIGTERM');
+	} catch {}
+	const t = setTimeout(() => {
+		try {
+			process.kill(-proc.child.pid, 'SIGKILL');
+		} catch {}
+	}, 5000);
+	await proc.exitPromise;
+	clearTimeout(t);
+}
 
 /** The variant every dimension of which is the contract's shape (test/fake-service/variant.ts). */
 const DEFAULT_VARIANT = { overlap: 'nested', plotFailure: 'status', ids: 'numeric' };
@@ -133,22 +201,21 @@ async function startFake(opts = {}) {
 		throw new Error(`the fake chat model did not start: ${e.message}`);
 	}
 	log(`fake chat model on ${fake.llm.url}`);
+	if (fs.existsSync(EU_CLI)) {
+		try {
+			fake.eu = await startFakeEu();
+		} catch (e) {
+			await stopFake(fake);
+			throw new Error(`the EU Information System fake did not start: ${e.message}`);
+		}
+	}
 	return fake;
 }
 
 async function stopFake(fake) {
 	if (fake && fake.llm) await fake.llm.close();
-	if (!fake || fake.exited) return;
-	try {
-		process.kill(-fake.child.pid, 'SIGTERM');
-	} catch {}
-	const t = setTimeout(() => {
-		try {
-			process.kill(-fake.child.pid, 'SIGKILL');
-		} catch {}
-	}, 5000);
-	await fake.exitPromise;
-	clearTimeout(t);
+	if (fake && fake.eu) await stopGroup(fake.eu);
+	await stopGroup(fake);
 }
 
-module.exports = { startFake, stopFake, normaliseUser, DEFAULT_VARIANT };
+module.exports = { startFake, stopFake, startFakeEu, normaliseUser, DEFAULT_VARIANT };

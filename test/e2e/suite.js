@@ -18,6 +18,10 @@ const CREDENTIALS = {
 		name: 'Geospatial Analysis login (fake service)',
 	},
 	openAiApi: { id: 'geoFakeOpenAi001', name: 'Fake chat model (scripted, loopback)' },
+	euInformationSystemApi: {
+		id: 'euFakeIsApi00001',
+		name: 'EU Information System (fake, loopback)',
+	},
 };
 
 const MANUAL_TRIGGERS = [
@@ -107,6 +111,21 @@ function credentialsFor(fake) {
 			},
 		},
 		...chatModel,
+		...(fake.eu
+			? [
+					{
+						...CREDENTIALS.euInformationSystemApi,
+						type: 'euInformationSystemApi',
+						data: {
+							environment: 'custom',
+							customUrl: fake.eu.url,
+							username: fake.eu.username,
+							authKey: fake.eu.key,
+							clientId: fake.eu.clientId,
+						},
+					},
+				]
+			: []),
 	];
 }
 

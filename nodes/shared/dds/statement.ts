@@ -87,6 +87,8 @@ export interface Species {
 }
 
 export interface Commodity {
+	/** The package's commodity name (cocoa, wood, …): checked against the HS heading, never sent. */
+	commodity?: string;
 	position?: number;
 	descriptors: { descriptionOfGoods: string; goodsMeasure: GoodsMeasure };
 	/** 2–6 digits. */
