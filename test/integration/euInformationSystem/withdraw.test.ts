@@ -1,7 +1,7 @@
 /**
  * Due Diligence Statement → Withdraw through n8n's engine against the EU fake: inside the
- * 72-hour window it is sent after a fresh look at the statement; outside it (the fake's
- * lifecycle clock advanced, and n8n's clock with it) it is refused before anything is sent.
+ * 72-hour window it is sent after a fresh look at the statement; outside it (a fake whose
+ * lifecycle clock started 73 hours ago filed it then) it is refused before anything is sent.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
