@@ -1,0 +1,281 @@
+/**
+ * One item of Submit or Amend, read before any request (the runner's pre-flight): the
+ * statement-level fields, the item's commodity, and its plots as EU features — the plot's
+ * geometry by the Geometry Source fields with Validate's checks, written with Plot → Export's
+ * writer (six decimals, RFC 7946 winding, Area for points) — or the producers of an EU GeoJSON
+ * FeatureCollection that Plot → Export wrote.
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
+import type {
+	ActivityType,
+	Commodity,
+	GoodsMeasure,
+	OperatorRole,
+	RepresentedOperator,
+	Statement,
+} from '../../../../shared/dds/statement';
+import type { PlotGeometry } from '../../../../shared/geometry';
+import { readPointArea } from '../../../../shared/geometry';
+import type { Reading } from '../../../../shared/input';
+import { readCommodity, readCountry, readHectares, readText } from '../../../../shared/input';
+import {
+	EU_POINT_MAX_HA,
+	emptyNotes,
+	findSixDecimalMerges,
+	holeCount,
+	writeEuFeature,
+} from '../../../../shared/plots/euExport';
+import type { Problems } from '../../../../shared/runner';
+
+export const AREA_FIELD = 'Area of Points (Hectares)';
+const MAX_FEATURES_PER_ITEM = 10_000;
+
+/** What one item gives: the statement-level fields, its commodity and its producers' plots. */
+export interface StatementRow {
+	internalReference: string;
+	role: OperatorRole;
+	/** The statement without commodities (they come from the rows). */
+	head: Omit<Statement, 'commodities'>;
+	commodity: Omit<Commodity, 'producers'>;
+	/** The EU features of this item's plots, by producer (country + name). */
+	producers: Array<{ country: string; name?: string; features: string[] }>;
+}
+
+const opt = (o: IDataObject, key: string): string | undefined => {
+	const v = o[key];
+	if (v === undefined || v === null) return undefined;
+	const s = String(v).trim();
+	return s === '' ? undefined : s;
+};
+
+/** A decimal as text: numbers and numeric text ("1 250,5" stays refused by the rules). */
+function decimal(v: unknown): string | undefined {
+	if (v === undefined || v === null || v === '') return undefined;
+	if (typeof v === 'number') return Number.isFinite(v) ? String(v) : String(v);
+	return String(v).trim() || undefined;
+}
+
+function representedOperator(o: IDataObject): RepresentedOperator | undefined {
+	const name = opt(o, 'representedName');
+	const ids = [
+		...(opt(o, 'representedEori')
+			? [{ identifierType: 'eori' as const, identifierValue: opt(o, 'representedEori')! }]
+			: []),
+		...(opt(o, 'representedVat')
+			? [{ identifierType: 'vat' as const, identifierValue: opt(o, 'representedVat')! }]
+			: []),
+	];
+	const street = opt(o, 'representedStreet');
+	const city = opt(o, 'representedCity');
+	const postalCode = opt(o, 'representedPostalCode');
+	const country = opt(o, 'representedCountry');
+	if (!name && ids.length === 0 && !street && !city) return undefined;
+	return {
+		...(ids.length ? { operatorReferenceNumber: ids } : {}),
+		...(street || city || postalCode || country
+			? {
+					operatorAddress: {
+						country: (country ?? '').toUpperCase(),
+						street: street ?? '',
+						postalCode: postalCode ?? '',
+						city: city ?? '',
+					},
+				}
+			: {}),
+		...(opt(o, 'representedEmail') ? { operatorEmail: opt(o, 'representedEmail') } : {}),
+		operatorName: name ?? '',
+	};
+}
+
+/** The plot of one item written as EU features (Validate's checks, Export's writer). */
+function plotFeatures(
+	ctx: IExecuteFunctions,
+	i: number,
+	country: string | undefined,
+	problems: Problems,
+): string[] {
+	const area = readHectares(ctx.getNodeParameter('pointArea', i, ''), {
+		min: 0,
+		max: EU_POINT_MAX_HA,
+	});
+	problems.take(AREA_FIELD, area);
+	const mapped: Reading<number> = area.kind === 'invalid' ? { kind: 'missing' } : area;
+	const geometry = readGeometryOfItem.call(ctx, i, {
+		country,
+		pointHa: mapped,
+		pointHaField: AREA_FIELD,
+		serviceLimits: false,
+		maxFeatures: MAX_FEATURES_PER_ITEM,
+	});
+	problems.add(...geometry.errors);
+	if (geometry.errors.length > 0 || country === undefined) return [];
+	const out: string[] = [];
+	geometry.features.forEach((feature, f) => {
+		const shape = feature.geometry as PlotGeometry;
+		const where = `Item ${i}, feature ${f}`;
+		if (holeCount(shape) > 0)
+			return problems.add(
+				`${where}: the polygon has holes; the EU Information System reads only the outer boundary, so a hole would count as part of the plot. Describe the plot as polygons without holes (Plot → Export can leave the holes out).`,
+			);
+		if (findSixDecimalMerges(shape).first)
+			return problems.add(
+				`${where}: vertices become one position at six decimals, which the EU Information System flags. Run the rows through Plot → Export with Repair Geometry on and submit its EU GeoJSON, or remove the extra vertices.`,
+			);
+		let pointArea: number | undefined;
+		if (shape.type === 'Point') {
+			const read = readPointArea(feature.properties, mapped, AREA_FIELD);
+			pointArea = read.kind === 'value' ? read.value : undefined;
+			if (pointArea === undefined || pointArea <= 0 || pointArea > EU_POINT_MAX_HA)
+				return problems.field(
+					AREA_FIELD,
+					`${where} is a point ${pointArea === undefined ? 'without an area' : `of ${pointArea} ha`}: the EU takes a point only for a plot of up to ${EU_POINT_MAX_HA} ha, with its Area. Map the area in hectares, or give a larger plot as a polygon.`,
+				);
+		}
+		out.push(
+			writeEuFeature(
+				shape,
+				{ ProducerCountry: country, ...(pointArea !== undefined ? { Area: pointArea } : {}) },
+				'refuse',
+				emptyNotes(),
+			).text,
+		);
+	});
+	return out;
+}
+
+/** Producers of an EU GeoJSON FeatureCollection (Plot → Export's), by ProducerCountry + ProducerName. */
+function euGeoJsonProducers(
+	value: unknown,
+	i: number,
+	problems: Problems,
+): StatementRow['producers'] {
+	let fc = value;
+	if (typeof fc === 'string') {
+		try {
+			fc = JSON.parse(fc);
+		} catch {
+			problems.field(
+				'EU GeoJSON',
+				'it is not JSON. Map the FeatureCollection that Plot → Export wrote (read its file with Extract From File).',
+			);
+			return [];
+		}
+	}
+	const features = (fc as { type?: unknown; features?: unknown })?.features;
+	if (
+		(fc as { type?: unknown })?.type !== 'FeatureCollection' ||
+		!Array.isArray(features) ||
+		features.length === 0
+	) {
+		problems.field(
+			'EU GeoJSON',
+			'it is not a FeatureCollection with features. Map the file Plot → Export wrote (read with Extract From File, operation Extract From JSON).',
+		);
+		return [];
+	}
+	const byProducer = new Map<string, StatementRow['producers'][number]>();
+	features.forEach((f: { properties?: Record<string, unknown> }, k) => {
+		const country =
+			typeof f?.properties?.ProducerCountry === 'string' ? f.properties.ProducerCountry : '';
+		if (!/^[A-Z]{2}$/.test(country))
+			return problems.add(
+				`Item ${i}, EU GeoJSON feature ${k}: no ProducerCountry (two letters). Write the file with Plot → Export.`,
+			);
+		const name =
+			typeof f.properties?.ProducerName === 'string' ? f.properties.ProducerName : undefined;
+		const key = `${country}\u0000${name ?? ''}`;
+		const entry = byProducer.get(key) ?? { country, name, features: [] };
+		entry.features.push(JSON.stringify(f));
+		byProducer.set(key, entry);
+	});
+	return [...byProducer.values()];
+}
+
+/** Reads one item for Submit or Amend (no request); problems name the item and the field. */
+export function readStatementRow(
+	ctx: IExecuteFunctions,
+	i: number,
+	problems: Problems,
+	operation: 'submit' | 'amend',
+): StatementRow {
+	const param = (name: string) => ctx.getNodeParameter(name, i, '');
+	const o = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
+	const internalReference =
+		problems.take(
+			'Internal Reference',
+			readText(param('internalReference')),
+			operation === 'submit'
+				? 'give every row its Internal Reference (e.g. the purchase order): Submit files each statement once by it.'
+				: undefined,
+		) ?? '';
+	const commodity = problems.take('Commodity', readCommodity(param('commodity')));
+	const measure: GoodsMeasure = {};
+	const percentage = decimal(o.percentageEstimate);
+	if (percentage !== undefined) measure.percentageEstimationOrDeviation = percentage;
+	const net = decimal(param('netWeight'));
+	if (net !== undefined) measure.netWeight = net;
+	const unit = decimal(o.supplementaryUnit);
+	if (unit !== undefined) measure.supplementaryUnit = unit;
+	const qualifier = opt(o, 'supplementaryUnitQualifier');
+	if (qualifier !== undefined) measure.supplementaryUnitQualifier = qualifier.toUpperCase();
+	const species =
+		opt(o, 'scientificName') || opt(o, 'commonName')
+			? [
+					{
+						...(opt(o, 'scientificName') ? { scientificName: opt(o, 'scientificName') } : {}),
+						...(opt(o, 'commonName') ? { commonName: opt(o, 'commonName') } : {}),
+					},
+				]
+			: undefined;
+	const grouped = (opt(o, 'groupedDeclarations') ?? '').split(/[\s,;]+/).filter(Boolean);
+	const country = (v: string | undefined) => v?.toUpperCase();
+	const head: StatementRow['head'] = {
+		internalReferenceNumber: internalReference || undefined,
+		activityType: String(param('activityType') || 'IMPORT') as ActivityType,
+		...(representedOperator(o) ? { representedOperator: representedOperator(o) } : {}),
+		...(opt({ c: param('countryOfActivity') }, 'c')
+			? { countryOfActivity: country(opt({ c: param('countryOfActivity') }, 'c')) }
+			: {}),
+		...(opt(o, 'borderCrossCountry')
+			? { borderCrossCountry: country(opt(o, 'borderCrossCountry')) }
+			: {}),
+		...(opt(o, 'comment') ? { comment: opt(o, 'comment') } : {}),
+		geoLocationConfidential: o.geoLocationConfidential === true,
+		...(grouped.length ? { groupedDeclarations: grouped } : {}),
+	};
+	const row: StatementRow = {
+		internalReference,
+		role: String(param('operatorRole') || 'OPERATOR') as OperatorRole,
+		head,
+		commodity: {
+			...(commodity ? { commodity } : {}),
+			descriptors: {
+				descriptionOfGoods: String(param('descriptionOfGoods') ?? '').trim(),
+				goodsMeasure: measure,
+			},
+			hsHeading: String(param('hsHeading') ?? '').trim(),
+			...(species ? { speciesInfo: species } : {}),
+		},
+		producers: [],
+	};
+	if (param('geolocationSource') === 'euGeoJson') {
+		row.producers = euGeoJsonProducers(
+			ctx.getNodeParameter('euGeoJson', i, undefined),
+			i,
+			problems,
+		);
+	} else {
+		const producerCountry = problems.take(
+			'Producer Country',
+			readCountry(param('producerCountry')),
+			'the plot has no country of production. Map the field holding it (a name or an ISO code).',
+		);
+		const producerName = problems.take('Producer Name', readText(param('producerName')));
+		const features = plotFeatures(ctx, i, producerCountry, problems);
+		if (producerCountry && features.length)
+			row.producers = [{ country: producerCountry, name: producerName, features }];
+	}
+	return row;
+}
