@@ -60,7 +60,7 @@ async function main() {
 	}
 
 	say('starting the fake Geospatial Analysis Service…');
-	const fake = await startFake();
+	const fake = await startFake({ euAvailableAfterMs: 20000 });
 	cleanups.push(() => stopFake(fake));
 
 	const install = await installing;
@@ -101,6 +101,10 @@ async function main() {
 	console.log(`  Login:     ${n8n.OWNER.email}  /  ${n8n.OWNER.password}`);
 	console.log('');
 	console.log(`  Fake Geospatial Analysis Service: ${fake.url}  (user ${fake.user.username})`);
+	if (fake.eu)
+		console.log(
+			`  Fake EU Information System: ${fake.eu.url}  (user ${fake.eu.username}; a statement becomes AVAILABLE 20 s after it is submitted)`,
+		);
 	console.log(`  Credentials imported: ${creds.map((c) => `"${c.name}"`).join(', ')}`);
 	console.log(
 		`  Example workflows imported: ${examples.length ? examples.map((w) => w.json.name || w.rel).join('; ') : 'none yet'}`,

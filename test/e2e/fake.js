@@ -28,11 +28,17 @@ function tsNodeCommand(cli, args) {
 
 /**
  * The fake of the EU Information System (test/fake-eu/cli.ts) in its own process group: it
- * prints one JSON line with its base URL and its user (username, key, clientId).
+ * prints one JSON line with its base URL and its user (username, key, clientId). A statement
+ * becomes AVAILABLE `availableAfterMs` after its submission (real time; the EU takes minutes).
  */
-async function startFakeEu() {
+async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 	const port = await freePort();
-	const [cmd, args] = tsNodeCommand(EU_CLI, ['--port', String(port)]);
+	const [cmd, args] = tsNodeCommand(EU_CLI, [
+		'--port',
+		String(port),
+		'--available-after-ms',
+		String(availableAfterMs),
+	]);
 	const child = spawn(cmd, args, {
 		cwd: REPO_ROOT,
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -203,7 +209,7 @@ async function startFake(opts = {}) {
 	log(`fake chat model on ${fake.llm.url}`);
 	if (fs.existsSync(EU_CLI)) {
 		try {
-			fake.eu = await startFakeEu();
+			fake.eu = await startFakeEu({ availableAfterMs: opts.euAvailableAfterMs });
 		} catch (e) {
 			await stopFake(fake);
 			throw new Error(`the EU Information System fake did not start: ${e.message}`);

@@ -19,7 +19,8 @@ import {
 export interface FaultError {
 	id: string;
 	message: string;
-	field: string;
+	/** null: no Field element (as in the EU's observed permission fault, pack §7 [ERRX]). */
+	field: string | null;
 }
 
 export type FaultName =
@@ -89,7 +90,8 @@ export function faultEnvelope(
 			.map(
 				(e) =>
 					`<ns4:Error><ns4:ID>${escapeText(styled(e.id, style))}</ns4:ID><ns4:Message>${escapeText(e.message)}</ns4:Message>` +
-					`<ns4:Field>${escapeText(e.field)}</ns4:Field></ns4:Error>`,
+					(e.field === null ? '' : `<ns4:Field>${escapeText(e.field)}</ns4:Field>`) +
+					'</ns4:Error>',
 			)
 			.join('');
 		detail = `<detail><ns5:${fault.faultName} xmlns:ns5="${DDS_NS}" xmlns:ns4="${ERROR_NS}">${errors}</ns5:${fault.faultName}></detail>`;

@@ -57,6 +57,8 @@ export interface FakeEuOptions {
 	notFoundFaultOnEmptySearch?: boolean;
 	/** Calls per second per client address (default 5; 0 = none). */
 	ratePerSecond?: number;
+	/** Throttling window in ms (default 900: a client keeping 5 starts per 1000 ms is never refused because of network jitter). */
+	rateWindowMs?: number;
 	/** Throttled calls answered as HTTP 429 (default) or a SOAP fault. */
 	rateLimitAs?: 'http429' | 'fault';
 	/** Clock of the throttling window (default: real time). Pass a fixed function for deterministic tests. */
@@ -107,6 +109,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		securityNow,
 		rateNow: o.rateClock ?? (() => Date.now()),
 		ratePerSecond: o.ratePerSecond ?? 5,
+		rateWindowMs: o.rateWindowMs ?? 900,
 		rateLimitAs: o.rateLimitAs ?? 'http429',
 		codeStyle: o.codeStyle ?? 'underscore',
 		checkSoapAction: o.checkSoapAction ?? true,

@@ -265,6 +265,14 @@ function getByInternalReference(el: El, ctx: OperationContext): string {
 }
 
 function getByIdentifiers(el: El, ctx: OperationContext): string {
+	if (ctx.user.operator.sme)
+		throw new EuFault('PermissionDeniedException', 'Permission denied', [
+			{
+				id: 'EUDR_WEBSERVICE_USER_ACTIVITY_NOT_ALLOWED',
+				message: 'Retrieval by reference and verification number is for non-SME operators only',
+				field: null,
+			},
+		]);
 	const pair = kid(el, DDS_NS, 'referenceAndVerificationNumber');
 	const ref = (kidText(pair, COMMON_NS, 'referenceNumber') ?? '').trim();
 	const ver = (kidText(pair, COMMON_NS, 'verificationNumber') ?? '').trim();

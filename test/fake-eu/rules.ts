@@ -81,6 +81,9 @@ export const ANNEX_I = [
 	'9401',
 ];
 
+const CATTLE = ['0102', '0201', '0202', '0206', '4101', '4104', '4107'];
+export const isCattle = (hs: string) => CATTLE.some((c) => hs.startsWith(c));
+
 export function isAnnexI(hs: string): boolean {
 	return ANNEX_I.some((e) => e.startsWith(hs) || hs.startsWith(e));
 }
@@ -133,6 +136,12 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 		add(
 			'EUDR_ACTIVITY_TYPE_NOT_ALLOWED_FOR_NON_EU_OPERATOR',
 			'A non-EU operator may only declare IMPORT',
+			'activityType',
+		);
+	if (user.operator.activities && !user.operator.activities.includes(activity))
+		add(
+			'EUDR_WEBSERVICE_USER_ACTIVITY_NOT_ALLOWED',
+			`The user's profile does not allow the activity ${activity}`,
 			'activityType',
 		);
 	if (role === 'REPRESENTATIVE_OPERATOR' && !kid(statement, DDS_NS, 'representedOperator'))
@@ -276,7 +285,7 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 			);
 		producers.forEach((producer, pi) => {
 			const field = `${at}.producers[${pi + 1}].geometryGeojson`;
-			const problem = geoProblem(kidText(producer, DDS_NS, 'geometryGeojson'));
+			const problem = geoProblem(kidText(producer, DDS_NS, 'geometryGeojson'), hs);
 			if (problem) add(problem.id, problem.message, field);
 		});
 	});
@@ -292,7 +301,7 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 type GeoProblem = { id: string; message: string } | undefined;
 
 /** Base64 GeoJSON: decodable, an accepted type, coordinates in range [GEO §3, §6], [X-DDS]. */
-export function geoProblem(base64: string | undefined): GeoProblem {
+export function geoProblem(base64: string | undefined, hs = ''): GeoProblem {
 	if (base64 === undefined || !base64.trim())
 		return { id: 'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY', message: 'Geolocation is empty' };
 	let value: unknown;
@@ -305,12 +314,19 @@ export function geoProblem(base64: string | undefined): GeoProblem {
 		};
 	}
 	const geometries: Array<Record<string, unknown>> = [];
+	const areas: unknown[] = [];
 	const collect = (g: unknown): boolean => {
 		if (!g || typeof g !== 'object') return false;
 		const o = g as Record<string, unknown>;
 		if (o.type === 'FeatureCollection')
 			return Array.isArray(o.features) && o.features.every(collect);
-		if (o.type === 'Feature') return collect(o.geometry);
+		if (o.type === 'Feature') {
+			const geometry = o.geometry as Record<string, unknown> | null;
+			const props = o.properties as Record<string, unknown> | null;
+			if (geometry && /Point$/.test(String(geometry.type)) && props && 'Area' in props)
+				areas.push(props.Area);
+			return collect(o.geometry);
+		}
 		if (o.type === 'GeometryCollection')
 			return Array.isArray(o.geometries) && o.geometries.every(collect);
 		geometries.push(o);
@@ -318,6 +334,13 @@ export function geoProblem(base64: string | undefined): GeoProblem {
 	};
 	if (!collect(value) || geometries.length === 0)
 		return { id: 'EUDR_COMMODITIES_PRODUCER_GEO_INVALID', message: 'The GeoJSON has no geometry' };
+	// a Point's Area (hectares): a number ≥ 0.0001; over 4 ha needs a polygon, except cattle (pack §6)
+	for (const area of areas)
+		if (typeof area !== 'number' || area < 0.0001 || (area > 4 && !isCattle(hs)))
+			return {
+				id: 'EUDR_COMMODITIES_PRODUCER_GEO_AREA_INVALID',
+				message: `A point's Area must be a number of hectares from 0.0001 to 4 (a larger plot needs a polygon), not ${JSON.stringify(area)}`,
+			};
 	for (const g of geometries) {
 		if (!GEO_TYPES.includes(String(g.type)))
 			return {

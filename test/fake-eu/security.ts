@@ -7,14 +7,34 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { El } from './xml';
-import { BASE_NS, PASSWORD_DIGEST_TYPE, WSSE_NS, WSU_NS, kid, kidText, kids } from './xml';
+import {
+	BASE_NS,
+	BODY_NS,
+	PASSWORD_DIGEST_TYPE,
+	WSSE_NS,
+	WSU_NS,
+	elementChildren,
+	kid,
+	kidText,
+	kids,
+} from './xml';
 
 export interface FakeEuUser {
 	username: string;
 	key: string;
 	clientId: string;
 	/** The operator the user belongs to (business rules of README §6 "Operators and identifiers"). */
-	operator: { name: string; hasEori: boolean; euEstablished: boolean };
+	operator: {
+		name: string;
+		hasEori: boolean;
+		euEstablished: boolean;
+		/** Activity types the profile allows (default all three; pack §9, [VR]). */
+		activities?: string[];
+		/** An SME: getDdsByIdentifiers is refused (non-SME operators only, pack §9 [W-DDS]). */
+		sme?: boolean;
+	};
+	/** BodyIdentity identifiers this user may present; undefined = any (pack §3.1). */
+	accessIdentifiers?: string[];
 }
 
 /** The pack's formula, written here from README §3 (not imported from the node). */
@@ -91,5 +111,16 @@ export function checkSecurity(
 	const clientIds = kids(header as El, BASE_NS, 'WebServiceClientId');
 	if (clientIds.length !== 1 || (clientIds[0].textContent ?? '').trim() !== user.clientId)
 		return fail('WebServiceClientId does not match the user');
+	// a bogus BodyIdentity is rejected with an UnauthenticatedException [3P] (pack §3.1)
+	const identity = kid(header, BODY_NS, 'BodyIdentity');
+	const presented = identity
+		? elementChildren(identity).map((c) => (c.textContent ?? '').trim())
+		: [];
+	if (
+		identity &&
+		user.accessIdentifiers &&
+		!presented.some((id) => user.accessIdentifiers?.includes(id))
+	)
+		return fail('BodyIdentity names an identifier the user does not have');
 	return { ok: true, user };
 }

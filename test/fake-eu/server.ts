@@ -23,6 +23,7 @@ import { NonceBook, checkSecurity } from './security';
 import type { Store } from './store';
 import type { El } from './xml';
 import {
+	BODY_NS,
 	DDS_NS,
 	ECHO_NS,
 	SOAP_ENV_NS,
@@ -89,6 +90,8 @@ export interface ServerConfig {
 	lifecycleNow: () => number;
 	securityNow: () => number;
 	rateNow: () => number;
+	/** Length of the throttling window (default 900 ms: tolerates 100 ms of network jitter against a client that keeps 5 starts per 1000 ms). */
+	rateWindowMs: number;
 	/** Calls started per second per client address; 0 = no limit. */
 	ratePerSecond: number;
 	rateLimitAs: 'http429' | 'fault';
@@ -324,6 +327,15 @@ export class FakeEuServer {
 				),
 				'SOAP_ACTION',
 			);
+		const identity = header ? kid(header, BODY_NS, 'BodyIdentity') : undefined;
+		if (identity) {
+			const checked = await validateEuXml(standalone(identity), 'headers');
+			if (!checked.valid) {
+				entry.detail = checked.errors.join('\n');
+				const first = (checked.errors[0] ?? 'invalid').replace(/^[^:]*\.xml:\d+:\s*/, '');
+				return fault(new EuFault(null, `Unmarshalling Error: ${first}`), 'SCHEMA');
+			}
+		}
 		const xsd = await validateEuXml(standalone(operationEl), 'dds');
 		if (!xsd.valid) {
 			const first = (xsd.errors[0] ?? 'invalid').replace(/^[^:]*\.xml:\d+:\s*/, '');
@@ -399,7 +411,7 @@ export class FakeEuServer {
 	private throttled(client: string): boolean {
 		if (!this.c.ratePerSecond) return false;
 		const now = this.c.rateNow();
-		const recent = (this.calls.get(client) ?? []).filter((t) => t > now - 1000);
+		const recent = (this.calls.get(client) ?? []).filter((t) => t > now - this.c.rateWindowMs);
 		const over = recent.length >= this.c.ratePerSecond;
 		if (!over) recent.push(now);
 		this.calls.set(client, recent);

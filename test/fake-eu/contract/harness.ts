@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvelopeOptions } from '../client';
-import { ddsAction, post, securityHeader } from '../client';
+import { ddsAction, envelope, post, securityHeader } from '../client';
 import type { FakeEu } from '../index';
 import {
 	DDS_NS,
@@ -53,7 +53,7 @@ export interface Read {
 		code: string;
 		string: string;
 		name: string | null;
-		errors: Array<{ id: string; message: string; field: string }>;
+		errors: Array<{ id: string; message: string; field: string | null }>;
 	};
 	requestId: string | null;
 }
@@ -84,7 +84,7 @@ export function readAnswer(status: number, text: string): Read {
 					? kids(named, ERROR_NS, 'Error').map((e) => ({
 							id: kidText(e, ERROR_NS, 'ID') ?? '',
 							message: kidText(e, ERROR_NS, 'Message') ?? '',
-							field: kidText(e, ERROR_NS, 'Field') ?? '',
+							field: kidText(e, ERROR_NS, 'Field') ?? null,
 						}))
 					: [],
 			},
@@ -119,3 +119,106 @@ export async function submitSample(eu: FakeEu, comment?: string): Promise<string
 	if (!read.body) throw new Error(`submit refused: ${JSON.stringify(read.fault)}`);
 	return textIn(read.body, 'uuid') as string;
 }
+
+export interface StatementSpec {
+	role?: string;
+	internalReference?: string;
+	activity?: string;
+	comment?: string;
+	hs?: string;
+	/** goodsMeasure children, in XSD order. */
+	measure?: { percentage?: string; netWeight?: string; unit?: string; qualifier?: string };
+	species?: Array<{ scientific?: string; common?: string }>;
+	/** Base64 GeoJSON of each producer (default one Point). */
+	producers?: string[];
+	grouped?: string[];
+	represented?: boolean;
+}
+
+const POINT = Buffer.from(
+	JSON.stringify({ type: 'Point', coordinates: [-47.882778, -15.793889] }),
+).toString('base64');
+
+/** A statement element (dds/eudrCommon prefixes, declared by the envelope built by `request`). */
+export function statementXml(s: StatementSpec = {}): string {
+	const m = { netWeight: '1000', ...s.measure };
+	const measure =
+		(m.percentage !== undefined
+			? `<eudrCommon:percentageEstimationOrDeviation>${m.percentage}</eudrCommon:percentageEstimationOrDeviation>`
+			: '') +
+		(m.netWeight !== undefined && m.netWeight !== ''
+			? `<eudrCommon:netWeight>${m.netWeight}</eudrCommon:netWeight>`
+			: '') +
+		(m.unit !== undefined
+			? `<eudrCommon:supplementaryUnit>${m.unit}</eudrCommon:supplementaryUnit>`
+			: '') +
+		(m.qualifier !== undefined
+			? `<eudrCommon:supplementaryUnitQualifier>${m.qualifier}</eudrCommon:supplementaryUnitQualifier>`
+			: '');
+	const species = (s.species ?? [])
+		.map(
+			(x) =>
+				`<dds:speciesInfo>${x.scientific !== undefined ? `<dds:scientificName>${x.scientific}</dds:scientificName>` : ''}${x.common !== undefined ? `<dds:commonName>${x.common}</dds:commonName>` : ''}</dds:speciesInfo>`,
+		)
+		.join('');
+	const producers = (s.producers ?? [POINT])
+		.map(
+			(g) =>
+				`<dds:producers><dds:country>BR</dds:country><dds:geometryGeojson>${g}</dds:geometryGeojson></dds:producers>`,
+		)
+		.join('');
+	const represented = s.represented
+		? '<dds:representedOperator><eudrCommon:operatorReferenceNumber><eudrCommon:identifierType>eori</eudrCommon:identifierType><eudrCommon:identifierValue>BE0123456789</eudrCommon:identifierValue></eudrCommon:operatorReferenceNumber><eudrCommon:operatorName>Represented SA</eudrCommon:operatorName></dds:representedOperator>'
+		: '';
+	return (
+		'<dds:statement>' +
+		`<dds:internalReferenceNumber>${s.internalReference ?? 'REF-1'}</dds:internalReferenceNumber>` +
+		`<dds:activityType>${s.activity ?? 'IMPORT'}</dds:activityType>${represented}` +
+		'<dds:countryOfActivity>FR</dds:countryOfActivity>' +
+		(s.comment !== undefined ? `<dds:comment>${s.comment}</dds:comment>` : '') +
+		`<dds:commodities><dds:descriptors><eudrCommon:descriptionOfGoods>Goods</eudrCommon:descriptionOfGoods><eudrCommon:goodsMeasure>${measure}</eudrCommon:goodsMeasure></dds:descriptors>` +
+		`<dds:hsHeading>${s.hs ?? '1801'}</dds:hsHeading>${species}${producers}</dds:commodities>` +
+		'<dds:geoLocationConfidential>false</dds:geoLocationConfidential>' +
+		(s.grouped ?? [])
+			.map(
+				(r) =>
+					`<dds:groupedDeclarations><eudrCommon:groupedDeclaration>${r}</eudrCommon:groupedDeclaration></dds:groupedDeclarations>`,
+			)
+			.join('') +
+		'</dds:statement>'
+	);
+}
+
+const NS_DECLS = ` xmlns:dds="${DDS_NS}" xmlns:eudrCommon="http://ec.europa.eu/tracesnt/certificate/eudr/common/v3"`;
+
+/** Posts one operation element (dds/eudrCommon prefixes declared on the envelope). */
+export async function request(
+	eu: FakeEu,
+	operation: string,
+	body: string,
+	security: Partial<EnvelopeOptions> = {},
+): Promise<Read> {
+	return callDds(eu, operation, envelope(body, userOf(eu, security), NS_DECLS));
+}
+
+export const submitBody = (s: StatementSpec = {}) =>
+	`<dds:SubmitDdsRequest><dds:operatorRole>${s.role ?? 'OPERATOR'}</dds:operatorRole>${statementXml(s)}</dds:SubmitDdsRequest>`;
+export const amendBody = (uuid: string, s: StatementSpec = {}) =>
+	`<dds:AmendDdsRequest><dds:uuid>${uuid}</dds:uuid>${statementXml(s)}</dds:AmendDdsRequest>`;
+export const withdrawBody = (uuid: string) =>
+	`<dds:WithdrawDdsRequest><dds:uuid>${uuid}</dds:uuid></dds:WithdrawDdsRequest>`;
+export const getDdsBody = (uuids: string[]) =>
+	`<dds:GetDdsRequest>${uuids.map((u) => `<dds:uuidList>${u}</dds:uuidList>`).join('')}</dds:GetDdsRequest>`;
+export const byReferenceBody = (ref: string) =>
+	`<dds:GetDdsByInternalReferenceRequest><dds:internalReference>${ref}</dds:internalReference></dds:GetDdsByInternalReferenceRequest>`;
+export const byIdentifiersBody = (ref: string, ver: string) =>
+	`<dds:GetDdsByIdentifiersRequest><dds:referenceAndVerificationNumber><eudrCommon:referenceNumber>${ref}</eudrCommon:referenceNumber><eudrCommon:verificationNumber>${ver}</eudrCommon:verificationNumber></dds:referenceAndVerificationNumber></dds:GetDdsByIdentifiersRequest>`;
+
+/** Submits a statement and returns its uuid (throws on a fault). */
+export async function submit(eu: FakeEu, s: StatementSpec = {}): Promise<string> {
+	const read = await request(eu, 'submitDds', submitBody(s));
+	if (!read.body) throw new Error(`submit refused: ${JSON.stringify(read.fault)}`);
+	return textIn(read.body, 'uuid') as string;
+}
+
+export const codes = (read: Read) => read.fault?.errors.map((e) => e.id) ?? [];

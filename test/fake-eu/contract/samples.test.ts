@@ -3,7 +3,9 @@
  * in test/fixtures/eu-information-system/requests/ with our WS-Security header) are accepted,
  * and the answers validate against the EU's XSDs.
  */
-import { validateEuXml } from '../../helpers/euXsd';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EU_WSDL_DIR, validateEuXml } from '../../helpers/euXsd';
 import { post } from '../client';
 import type { FakeEu } from '../index';
 import { startFakeEu } from '../index';
@@ -75,6 +77,24 @@ test('§5.1.3 amendDds and §5.1.4 withdrawDds of an AVAILABLE statement', async
 	expect(read.status).toBe(200);
 	expect(textIn(read.body, 'status')).toBe('AVAILABLE');
 	expect((await validateEuXml(standalone(read.body!), 'dds')).errors).toEqual([]);
+	// complete replacement: the content is the amended one (as in the OPREF §5.1.7 response)
+	const s = eu.statements().find((x) => x.uuid === uuid)!;
+	const content = await callDds(
+		eu,
+		'getDdsByIdentifiers',
+		fixture(
+			'getDdsByIdentifiers',
+			{ reference_number: s.referenceNumber!, verification_number: s.verificationNumber! },
+			userOf(eu),
+		),
+	);
+	expect(content.body!.getElementsByTagNameNS(COMMON_NS, 'descriptionOfGoods')[0].textContent).toBe(
+		'Test wood product amended',
+	);
+	expect(content.body!.getElementsByTagNameNS(COMMON_NS, 'netWeight')[0].textContent).toBe(
+		'300.000000',
+	);
+	expect(s.version).toBe(2);
 	read = await callDds(eu, 'withdrawDds', fixture('withdrawDds', { uuid }, userOf(eu)));
 	expect(textIn(read.body, 'status')).toBe('WITHDRAWN');
 	expect((await validateEuXml(standalone(read.body!), 'dds')).errors).toEqual([]);
@@ -124,6 +144,21 @@ test('serves the WSDL and its parts', async () => {
 		expect([q, res.status]).toEqual([q, 200]);
 		expect(await res.text()).toMatch(/^<\?xml/);
 	}
+	// byte for byte the pack's file
+	const served = Buffer.from(
+		await (await fetch(`${eu.url}ws/EUDRDueDiligenceStatementServiceV3?xsd=4`)).arrayBuffer(),
+	);
+	expect(
+		served.equals(
+			readFileSync(
+				join(
+					EU_WSDL_DIR,
+					'EUDRDueDiligenceStatementServiceV3',
+					'xsd4-due-diligence-statement-v3.xsd',
+				),
+			),
+		),
+	).toBe(true);
 	expect((await fetch(`${eu.url}ws/eudr/echo?wsdl`)).status).toBe(200);
 	expect((await fetch(`${eu.url}ws/EUDRDueDiligenceStatementServiceV3?xsd=99`)).status).toBe(404);
 });
