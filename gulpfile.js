@@ -59,9 +59,11 @@ function verify(done) {
 	);
 	if (missing.length)
 		throw new Error(`Build is missing files listed in package.json: ${missing.join(', ')}`);
-	const schemaDir = path.join(out, 'nodes', 'GeospatialAnalysis', '__schema__');
-	if (!fs.existsSync(schemaDir))
-		throw new Error(`Build is missing ${path.relative(root, schemaDir)} (npm run schemas)`);
+	for (const node of ['GeospatialAnalysis', 'EuInformationSystem']) {
+		const schemaDir = path.join(out, 'nodes', node, '__schema__');
+		if (!fs.existsSync(schemaDir))
+			throw new Error(`Build is missing ${path.relative(root, schemaDir)} (npm run schemas)`);
+	}
 	if (!fs.existsSync(NOTICES)) throw new Error(`Build is missing ${path.relative(root, NOTICES)}`);
 	done();
 }

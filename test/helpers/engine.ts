@@ -61,6 +61,11 @@ const credentialTypes: Record<string, ICredentialType> = {
 
 const extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {};
 
+/** Registers another credential type (e.g. the EU Information System's) with the harness. */
+export function registerCredentialType(name: string, type: ICredentialType) {
+	credentialTypes[name] = type;
+}
+
 /** Registers another node type (e.g. the trigger) with the harness. */
 export function registerNodeType(name: string, type: INodeType | IVersionedNodeType) {
 	extraNodeTypes[name] = type;
@@ -276,6 +281,8 @@ export interface RunNodeOptions {
 	cancelWhen?: Promise<unknown>;
 	/** false: the node has no credential selected (default: the one `authentication` names). */
 	withCredential?: boolean;
+	/** The credential type the node is given (default: the one `authentication` names). */
+	credentialType?: string;
 }
 
 export interface RunNodeResult {
@@ -292,7 +299,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const nodeName = 'Geospatial Analysis';
 	const parameters = { authentication: 'apiKey', ...options.parameters };
 	const credentialType =
-		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
+		options.credentialType ??
+		(parameters.authentication === 'login'
+			? 'geospatialAnalysisLoginApi'
+			: 'geospatialAnalysisApi');
 	const nodes: INode[] = [
 		{
 			id: 'in',

@@ -125,6 +125,20 @@ describe('readIdList', () => {
 		});
 	});
 
+	it('reads statement UUIDs (EU Information System) from lists, text and Submit outputs', () => {
+		const a = '1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90';
+		const b = '7c0e8b1a-5d2f-4e3b-8a6c-9f1d2e3b4c5a';
+		expect(readIdList(`${a}, ${b}`, 'statement')).toEqual(ids(a, b));
+		expect(readIdList([{ uuid: a, status: 'SUBMITTED' }, b], 'statement')).toEqual(ids(a, b));
+		expect(missingIdReason('statement')).toBe(
+			'no statement UUID was given. Map the uuid of the due-diligence statement, e.g. {{ $json.uuid }}.',
+		);
+		expect(readIdList('x/y', 'statement')).toEqual({
+			kind: 'invalid',
+			reason: `"x/y" is not a statement UUID: it contains "/", which cannot be part of an id. Give the uuid only, e.g. ${a}.`,
+		});
+	});
+
 	it('reads 10,000 ids with repeats quickly enough to stay linear', () => {
 		const text = Array.from({ length: 20000 }, (_, i) => String(100000 + (i % 10000))).join(',');
 		const r = readIdList(text, 'plot');

@@ -1,0 +1,66 @@
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeBaseDescription,
+	INodeTypeDescription,
+	IVersionedNodeType,
+} from 'n8n-workflow';
+import { VersionedNodeType } from 'n8n-workflow';
+
+import { router } from './v1/actions/router';
+import { versionDescription } from './v1/actions/versionDescription';
+
+const icon = {
+	light: 'file:../../icons/euInformationSystem.svg',
+	dark: 'file:../../icons/euInformationSystem.dark.svg',
+} as const;
+
+const subtitle = '={{$parameter["operation"]}}';
+
+/** What the nodes panel and the node's settings say of the node (every version). */
+const nodeDescription =
+	'File, amend, withdraw and read EUDR due-diligence statements in the EU Information System (TRACES, SOAP API V3)';
+
+/**
+ * Version 1 of the EU Information System node, with its whole description. It lives in this
+ * file, beside the versioned wrapper, for the reason GeospatialAnalysis.node.ts gives (n8n
+ * resolves every version's icon relative to the file it loads). Not `usableAsTool`: filing a
+ * statement has legal value, and an AI Agent filing one needs a gate first (issue 30).
+ */
+export class EuInformationSystemV1 implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'EU Information System',
+		name: 'euInformationSystem',
+		group: ['output'],
+		description: nodeDescription,
+		icon,
+		subtitle,
+		// Deliberately NOT an AI Agent tool (yet): filing a statement with legal value from an
+		// agent needs a gate first (issue 30). Named here, unset, so the decision is visible.
+		usableAsTool: undefined,
+		...versionDescription,
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}
+
+export class EuInformationSystem extends VersionedNodeType {
+	constructor() {
+		const v1 = new EuInformationSystemV1();
+		const { displayName, name, group } = v1.description;
+		const baseDescription: INodeTypeBaseDescription = {
+			displayName,
+			name,
+			icon,
+			group,
+			subtitle,
+			description: nodeDescription,
+			defaultVersion: 1,
+		};
+		const nodeVersions: IVersionedNodeType['nodeVersions'] = { 1: v1 };
+		super(nodeVersions, baseDescription);
+	}
+}

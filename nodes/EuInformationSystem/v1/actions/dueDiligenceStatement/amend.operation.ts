@@ -1,0 +1,94 @@
+import type { IDataObject } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { idField } from '../../../../shared/descriptions/idField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { takeId } from '../../../../shared/descriptions/takeId';
+import { readStatusAnswer } from '../../../../shared/dds/answers';
+import { amendDdsBody } from '../../../../shared/dds/requests';
+import { runItems } from '../../../../shared/runner';
+import { soapRequest } from '../../../../shared/transport/soapRequest';
+import { checkedOverview } from './changeCheck';
+import { overviewJson, readSimplify, simplify, uuidField } from './fields';
+import { statementBatches } from './statementChecks';
+import { readStatementRow } from './statementFields';
+
+const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['amend'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	idField(
+		'Statement UUID',
+		'uuid',
+		'e.g. 1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
+		'The uuid of the statement to amend, as Submit output it. Amend replaces the WHOLE statement with the one the fields below describe; it is allowed within 72 hours of submission, for a statement that is not grouped, without changing the activity type.',
+	),
+	simplify,
+]);
+
+interface Prepared {
+	uuid: string;
+	row: ReturnType<typeof readStatementRow>;
+	simplify: boolean;
+}
+
+export const execute: OperationModule['execute'] = async function (items) {
+	return await runItems<Prepared>(this, items, {
+		prepare: (i, problems) => ({
+			uuid: takeId(this, i, problems, uuidField),
+			row: readStatementRow(this, i, problems, 'amend'),
+			simplify: readSimplify(this, i),
+		}),
+		plan: async (ready) =>
+			await statementBatches(this, ready, {
+				bodyOf: (g, preparedOf) => {
+					const uuids = [...new Set(g.items.map((i) => preparedOf(i).uuid))];
+					if (uuids.length > 1)
+						throw new Error(
+							`its rows name different Statement UUIDs (${uuids.join(', ')}); the rows of one statement must name the same UUID.`,
+						);
+					return amendDdsBody(uuids[0], g.statement);
+				},
+				requireReference: false,
+				send: async (s, first) => {
+					const itemIndex = s.items[0];
+					await checkedOverview(this, {
+						action: 'amend',
+						uuid: first.uuid,
+						itemIndex,
+						newActivityType: s.statement.activityType,
+					});
+					const ok = await soapRequest.call(this, {
+						service: 'dds',
+						operation: 'amendDds',
+						body: s.body,
+						idempotent: false,
+						itemIndex,
+					});
+					const answer = readStatusAnswer(ok.element);
+					if (answer.uuid !== first.uuid)
+						throw new NodeOperationError(
+							this.getNode(),
+							`The EU Information System answered the amendment of ${first.uuid} with another UUID (${answer.uuid})`,
+							{
+								itemIndex,
+								description: 'Get both statements to see which one holds the amendment.',
+							},
+						);
+					const overview = {
+						uuid: answer.uuid,
+						status: answer.status,
+						internalReferenceNumber: s.internalReference,
+						referenceNumber: null,
+						verificationNumber: null,
+						rejectionReason: null,
+						communicationToOperator: null,
+						date: null,
+						updatedBy: null,
+						version: null,
+					};
+					const json: IDataObject = { ...overviewJson(overview, first.simplify), amended: true };
+					return [{ item: s.items, json }];
+				},
+			}),
+	});
+};

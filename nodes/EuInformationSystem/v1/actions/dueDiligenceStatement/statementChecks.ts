@@ -1,0 +1,182 @@
+/**
+ * The pre-flight of whole statements (Submit and Amend), after every item's own pre-flight
+ * (the runner's `prepare`): the items grouped into statements by Internal Reference, each
+ * statement checked against the EU's rules (rules.ts) and measured as the envelope it would
+ * be sent in (25 MB at most) before ANY request. Without Continue On Fail one error lists the
+ * problems of every statement and nothing is sent; with it, the items of a refused statement
+ * become error items and the other statements go on.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
+import type { StatementProblem } from '../../../../shared/dds/rules';
+import { statementProblems } from '../../../../shared/dds/rules';
+import type { OperatorRole, Statement } from '../../../../shared/dds/statement';
+import { EU_MAX_MESSAGE_BYTES, envelopeBytes } from '../../../../shared/transport/soapRequest';
+import type { StatementRow } from './statementFields';
+import { groupStatements } from './statementFields';
+
+/** The field a statement's size is blamed on: its geolocation makes almost all of it. */
+export const SIZE_FIELD = 'Geolocation (all producers)';
+
+export interface GroupedStatement {
+	items: number[];
+	internalReference: string;
+	role: OperatorRole;
+	statement: Statement;
+	problems: StatementProblem[];
+}
+
+export interface CheckedStatement extends GroupedStatement {
+	/** The request body to send (built once, measured in its envelope). */
+	body: string;
+	/** "item 0" / "items 0, 1, 2" for messages. */
+	itemsLabel: string;
+}
+
+export function itemsLabel(items: readonly number[]): string {
+	const shown = items.slice(0, 10).join(', ') + (items.length > 10 ? ', …' : '');
+	return items.length === 1 ? `item ${shown}` : `items ${shown}`;
+}
+
+function megabytes(bytes: number): string {
+	return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
+/** The field the exactly-once lookup needs (the EU searches with 3 to 50 characters). */
+export const REFERENCE_FIELD = 'Internal Reference';
+
+function referenceProblems(reference: string): StatementProblem[] {
+	if (reference.trim() === '')
+		return [
+			{
+				field: REFERENCE_FIELD,
+				message:
+					'no Internal Reference was given. Submit files each statement exactly once by its Internal Reference (it looks the reference up before sending): give every row one, e.g. the purchase order number.',
+			},
+		];
+	if (reference.length < 3)
+		return [
+			{
+				field: REFERENCE_FIELD,
+				message: `"${reference}" is too short for the EU Information System's lookup (3 characters at least), which Submit makes before sending so as to file the statement once. Use a longer reference.`,
+			},
+		];
+	return [];
+}
+
+/** Every problem of one statement: its rules, then its size as it would be sent. */
+async function problemsOf(
+	ctx: IExecuteFunctions,
+	group: GroupedStatement,
+	body: string | undefined,
+	requireReference: boolean,
+): Promise<StatementProblem[]> {
+	const seen = new Set<string>();
+	const all: StatementProblem[] = [];
+	const own = requireReference ? referenceProblems(group.internalReference) : [];
+	for (const p of [...own, ...group.problems, ...statementProblems(group.statement, group.role)]) {
+		const key = `${p.field}\u0000${p.message}`;
+		if (seen.has(key)) continue;
+		seen.add(key);
+		all.push(p);
+	}
+	if (body !== undefined) {
+		const bytes = await envelopeBytes.call(ctx, 'dds', body);
+		if (bytes > EU_MAX_MESSAGE_BYTES)
+			all.push({
+				field: SIZE_FIELD,
+				message: `the statement would be sent as ${megabytes(bytes)}, over the EU Information System's limit of 25 MB per statement. Split its plots over several statements (another Internal Reference on some of the rows) or simplify their geometries.`,
+			});
+	}
+	return all;
+}
+
+function problemLine(c: { internalReference: string; items: number[] }, p: StatementProblem) {
+	return `Statement "${c.internalReference}" (${itemsLabel(c.items)}), field "${p.field}": ${p.message}`;
+}
+
+/**
+ * Checks every statement before anything is sent. Returns the statements that may be sent
+ * and, under Continue On Fail, batches that fail the items of the refused ones; without it,
+ * throws one error listing every problem.
+ */
+export async function checkStatements(
+	ctx: IExecuteFunctions,
+	groups: GroupedStatement[],
+	bodyOf: (group: GroupedStatement) => string,
+	requireReference: boolean,
+): Promise<{ ready: CheckedStatement[]; refused: Batch[] }> {
+	const ready: CheckedStatement[] = [];
+	const refusedLines: Array<{ items: number[]; lines: string[] }> = [];
+	for (const group of groups) {
+		let body: string | undefined;
+		let buildProblem: string | undefined;
+		try {
+			body = bodyOf(group);
+		} catch (error) {
+			buildProblem = (error as Error).message ?? String(error);
+		}
+		const problems = await problemsOf(ctx, group, body, requireReference);
+		const lines = problems.map((p) => problemLine(group, p));
+		if (buildProblem)
+			lines.push(
+				`Statement "${group.internalReference}" (${itemsLabel(group.items)}): ${buildProblem}`,
+			);
+		if (lines.length > 0) refusedLines.push({ items: group.items, lines });
+		else ready.push({ ...group, body: body!, itemsLabel: itemsLabel(group.items) });
+	}
+	if (refusedLines.length === 0) return { ready, refused: [] };
+	const all = refusedLines.flatMap((r) => r.lines);
+	if (!ctx.continueOnFail()) {
+		const more =
+			all.length > 1 ? ` (and ${all.length - 1} more problem${all.length > 2 ? 's' : ''})` : '';
+		throw new NodeOperationError(ctx.getNode(), `${all[0]}${more}`, {
+			itemIndex: refusedLines[0].items[0],
+			description: `Nothing was sent to the EU Information System. Fix these inputs (or turn on "Continue On Fail" to skip the statements with problems) and run again:\n${all.slice(0, 50).join('\n')}${all.length > 50 ? `\n… and ${all.length - 50} more.` : ''}`,
+		});
+	}
+	const refused: Batch[] = refusedLines.map((r) => ({
+		items: r.items,
+		send: async () => {
+			const error = new NodeOperationError(ctx.getNode(), r.lines.join(' | '), {
+				description: 'Nothing was sent for this statement. Fix the input and run again.',
+			});
+			return r.items.map((item) => ({ item, error }));
+		},
+	}));
+	return { ready, refused };
+}
+
+/**
+ * The batches of Submit or Amend: the ready items grouped into statements, every statement
+ * checked (checkStatements) before any is sent, one batch per statement (paired with all its
+ * rows) whose `send` gets the statement and what the first row's item prepared.
+ */
+export async function statementBatches<P extends { row: StatementRow }>(
+	ctx: IExecuteFunctions,
+	ready: Array<Ready<P>>,
+	o: {
+		bodyOf: (group: GroupedStatement, preparedOf: (item: number) => P) => string;
+		requireReference: boolean;
+		send: (statement: CheckedStatement, first: P) => Promise<BatchOutput[]>;
+	},
+): Promise<Batch[]> {
+	const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
+	const preparedOf = (item: number) => byItem.get(item)!;
+	const groups = groupStatements(
+		ready.map(({ itemIndex, value }) => ({ itemIndex, value: value.row })),
+	);
+	const checked = await checkStatements(
+		ctx,
+		groups,
+		(g) => o.bodyOf(g, preparedOf),
+		o.requireReference,
+	);
+	const batches: Batch[] = checked.ready.map((s) => ({
+		items: s.items,
+		send: async () => await o.send(s, preparedOf(s.items[0])),
+	}));
+	return [...checked.refused, ...batches];
+}

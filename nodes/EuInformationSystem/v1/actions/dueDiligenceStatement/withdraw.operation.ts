@@ -1,0 +1,49 @@
+import type { IDataObject } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { idField } from '../../../../shared/descriptions/idField';
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { takeId } from '../../../../shared/descriptions/takeId';
+import { readStatusAnswer } from '../../../../shared/dds/answers';
+import { withdrawDdsBody } from '../../../../shared/dds/requests';
+import { runItems } from '../../../../shared/runner';
+import { soapRequest } from '../../../../shared/transport/soapRequest';
+import { checkedOverview } from './changeCheck';
+import { overviewJson, readSimplify, simplify, uuidField } from './fields';
+
+const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
+
+export const description = updateDisplayOptions(displayOptions, [
+	idField(
+		'Statement UUID',
+		'uuid',
+		'e.g. 1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
+		'The uuid of the statement to withdraw, as Submit output it. Allowed within 72 hours of submission, for a statement that is not grouped.',
+	),
+	simplify,
+]);
+
+export const execute: OperationModule['execute'] = async function (items) {
+	return await runItems(this, items, {
+		prepare: (i, problems) => {
+			const uuid = takeId(this, i, problems, uuidField);
+			return { uuid, simplify: readSimplify(this, i) };
+		},
+		run: async (i, { uuid, simplify: simplified }) => {
+			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
+			const ok = await soapRequest.call(this, {
+				service: 'dds',
+				operation: 'withdrawDds',
+				body: withdrawDdsBody(uuid),
+				idempotent: false,
+				itemIndex: i,
+			});
+			const answer = readStatusAnswer(ok.element);
+			const json: IDataObject = overviewJson(
+				{ ...before, uuid: answer.uuid, status: answer.status },
+				simplified,
+			);
+			return json;
+		},
+	});
+};

@@ -1,0 +1,15 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import * as dueDiligenceStatement from './dueDiligenceStatement';
+import type { OperationsOf, Resource } from './node.type';
+import type { ResourceModule } from '../../../shared/descriptions/operationModule';
+import { routeOperation } from '../../../shared/descriptions/operationRouter';
+
+/** Every resource folder, each with exactly the operations node.type.ts names for it. */
+export const resources: { [R in Resource]: ResourceModule & { operations: OperationsOf<R> } } = {
+	dueDiligenceStatement,
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await routeOperation(this, resources);
+}

@@ -1,0 +1,39 @@
+import type { INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
+import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
+import * as dueDiligenceStatement from './dueDiligenceStatement';
+
+/** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
+export type VersionDescription = Omit<
+	INodeTypeDescription,
+	'displayName' | 'name' | 'description' | 'group'
+>;
+
+export const versionDescription: VersionDescription = {
+	version: 1,
+	defaults: { name: 'EU Information System' },
+	inputs: [NodeConnectionTypes.Main],
+	outputs: [NodeConnectionTypes.Main],
+	credentials: [{ name: EU_CREDENTIAL_TYPE, required: true }],
+	properties: [
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{
+					name: 'Due Diligence Statement',
+					value: 'dueDiligenceStatement',
+					description: 'An EUDR due-diligence statement (DDS) filed in the EU Information System',
+				},
+			],
+			default: 'dueDiligenceStatement',
+		},
+		...dueDiligenceStatement.description,
+		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
+		requestTimeoutProperty,
+	],
+};

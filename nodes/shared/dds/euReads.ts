@@ -1,0 +1,58 @@
+/**
+ * The reads the EU Information System node makes before and after changing anything: the
+ * statements with an internal reference, the overviews of UUIDs. Reads are idempotent (the
+ * transport retries them); "nothing found" (NotFoundException) is an empty list.
+ */
+import { euFailureOf } from '../transport/euFailure';
+import type { ServiceContext } from '../transport/serviceContext';
+import { soapRequest } from '../transport/soapRequest';
+import { readOverviews } from './answers';
+import { getDdsBody, getDdsByInternalReferenceBody } from './requests';
+import type { StatementOverview } from './statement';
+
+function isNotFound(error: unknown): boolean {
+	return euFailureOf(error)?.faultName === 'NotFoundException';
+}
+
+/** A lookup's overviews; "nothing found" (NotFoundException) is an empty list. */
+async function overviews(
+	ctx: ServiceContext,
+	operation: 'getDds' | 'getDdsByInternalReference',
+	body: string,
+	itemIndex: number | undefined,
+): Promise<StatementOverview[]> {
+	let failed: unknown;
+	try {
+		const ok = await soapRequest.call(ctx, {
+			service: 'dds',
+			operation,
+			body,
+			idempotent: true,
+			itemIndex,
+		});
+		return readOverviews(ok.element);
+	} catch (error) {
+		failed = error;
+	}
+	if (isNotFound(failed)) return [];
+	throw failed;
+}
+
+/** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
+export async function statementsByInternalReference(
+	ctx: ServiceContext,
+	internalReference: string,
+	itemIndex?: number,
+): Promise<StatementOverview[]> {
+	const body = getDdsByInternalReferenceBody(internalReference);
+	return await overviews(ctx, 'getDdsByInternalReference', body, itemIndex);
+}
+
+/** The overviews of up to 100 UUIDs (those the EU does not know are absent). */
+export async function statementsByUuid(
+	ctx: ServiceContext,
+	uuids: readonly string[],
+	itemIndex?: number,
+): Promise<StatementOverview[]> {
+	return await overviews(ctx, 'getDds', getDdsBody(uuids), itemIndex);
+}

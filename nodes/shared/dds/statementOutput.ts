@@ -1,0 +1,54 @@
+/**
+ * What the EU Information System node outputs for a statement overview: with Simplify, the
+ * fields a compliance officer acts on first (status, reference and verification numbers),
+ * then the UUID, the internal reference, the rejection reason and the authority's
+ * communication; without it, the overview as read (unknown fields passed through).
+ * Pure: no n8n imports.
+ */
+import type { StatementOverview } from './statement';
+
+/** Statuses after which the internal reference may be filed again. */
+export const INACTIVE_STATUSES: readonly string[] = ['REJECTED', 'WITHDRAWN'];
+
+/** Why a statement has no reference or verification number yet (null with a reason). */
+export const NUMBERS_NOT_YET =
+	'The EU Information System shows the reference and verification numbers only once the statement is AVAILABLE: ask for it with Get no sooner than about 30 minutes after submitting.';
+
+export function simplifyOverview(o: StatementOverview): Record<string, unknown> {
+	const out: Record<string, unknown> = {
+		status: o.status,
+		referenceNumber: o.referenceNumber,
+		verificationNumber: o.verificationNumber,
+		uuid: o.uuid,
+		internalReferenceNumber: o.internalReferenceNumber,
+		rejectionReason: o.rejectionReason,
+		communication: o.communicationToOperator?.content ?? null,
+		communicationDate: o.communicationToOperator?.date ?? null,
+		date: o.date,
+	};
+	if (o.referenceNumber === null && o.status !== 'REJECTED') out.numbersNote = NUMBERS_NOT_YET;
+	return out;
+}
+
+/** The overview as output: simplified, or as read. */
+export function overviewOutput(o: StatementOverview, simplify: boolean): Record<string, unknown> {
+	return simplify ? simplifyOverview(o) : { ...o };
+}
+
+/** The overviews the EU listed for a lookup whose internal reference is exactly `reference`. */
+export function exactReferenceMatches(
+	overviews: readonly StatementOverview[],
+	reference: string,
+): StatementOverview[] {
+	return overviews.filter((o) => o.internalReferenceNumber === reference);
+}
+
+/** The statements that still stand (neither rejected nor withdrawn; unknown statuses stand). */
+export function activeStatements(overviews: readonly StatementOverview[]): StatementOverview[] {
+	return overviews.filter((o) => !INACTIVE_STATUSES.includes(o.status));
+}
+
+/** "UUID …, status …, reference number …" of a statement, for messages. */
+export function describeStatement(o: StatementOverview): string {
+	return `UUID ${o.uuid}, status ${o.status}, reference number ${o.referenceNumber ?? '(none yet)'}`;
+}

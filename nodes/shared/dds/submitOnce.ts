@@ -1,0 +1,144 @@
+/**
+ * Submit a statement exactly once. A statement filed in the EU Information System has legal
+ * value, so:
+ * 1. before sending, the internal reference is looked up (the EU matches substrings,
+ *    case-insensitively: only exact matches count); a statement that still stands (not
+ *    REJECTED or WITHDRAWN) is returned, or refused with "If Already Filed: Fail";
+ * 2. after a failure where the submission may have arrived (no answer, a timeout, a 5xx, a
+ *    lost answer), the internal reference is looked up again before anything is said: a
+ *    statement found is the one this run filed (its answer was lost); none found is an
+ *    error saying so, and that running again is safe because the node checks first;
+ * 3. a submission is never sent twice in one run (the transport never retries it).
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { euFailureOf } from '../transport/euFailure';
+import { soapRequest } from '../transport/soapRequest';
+import { AnswerShapeError, readSubmitAnswer } from './answers';
+import { statementsByInternalReference } from './euReads';
+import type { StatementOverview } from './statement';
+import {
+	NUMBERS_NOT_YET,
+	activeStatements,
+	describeStatement,
+	exactReferenceMatches,
+	overviewOutput,
+} from './statementOutput';
+
+export type IfAlreadyFiled = 'returnExisting' | 'fail';
+
+/** How the output statement came to be. */
+export const FILED_BY = {
+	now: 'this run',
+	earlier: 'before this run',
+	recovered: 'this run, answer lost',
+} as const;
+
+export interface SubmitOnce {
+	internalReference: string;
+	/** The SubmitDdsRequest body (built and size-checked in the pre-flight). */
+	body: string;
+	itemIndex: number;
+	ifAlreadyFiled: IfAlreadyFiled;
+	simplify: boolean;
+	/** Input items of the statement, for messages ("items 0, 1"). */
+	itemsLabel: string;
+}
+
+async function standing(ctx: IExecuteFunctions, o: SubmitOnce): Promise<StatementOverview[]> {
+	const found = await statementsByInternalReference(ctx, o.internalReference, o.itemIndex);
+	return activeStatements(exactReferenceMatches(found, o.internalReference));
+}
+
+function output(
+	overview: StatementOverview,
+	simplify: boolean,
+	filedBy: string,
+): Record<string, unknown> {
+	return { ...overviewOutput(overview, simplify), filedBy };
+}
+
+/** Files the statement unless it stands already; returns the statement(s) to output. */
+export async function submitOnce(
+	ctx: IExecuteFunctions,
+	o: SubmitOnce,
+): Promise<Array<Record<string, unknown>>> {
+	const before = await standing(ctx, o);
+	if (before.length > 0) {
+		if (o.ifAlreadyFiled === 'fail')
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`A statement with Internal Reference "${o.internalReference}" (${o.itemsLabel}) is already filed: ${before.map(describeStatement).join('; ')}`,
+				{
+					itemIndex: o.itemIndex,
+					description:
+						'Nothing was sent. To output the statement already filed instead, set the option "If Already Filed" to "Return the Existing Statement"; to change it, use Amend with its UUID; to file a new one, give another Internal Reference.',
+				},
+			);
+		return before.map((s) => output(s, o.simplify, FILED_BY.earlier));
+	}
+	let failed: unknown;
+	try {
+		const ok = await soapRequest.call(ctx, {
+			service: 'dds',
+			operation: 'submitDds',
+			body: o.body,
+			idempotent: false,
+			itemIndex: o.itemIndex,
+		});
+		const { uuid } = readSubmitAnswer(ok.element);
+		const fresh: StatementOverview = {
+			uuid,
+			internalReferenceNumber: o.internalReference,
+			referenceNumber: null,
+			verificationNumber: null,
+			status: 'SUBMITTED',
+			rejectionReason: null,
+			communicationToOperator: null,
+			date: null,
+			updatedBy: null,
+			version: null,
+		};
+		const out = output(fresh, o.simplify, FILED_BY.now);
+		out.numbersNote = NUMBERS_NOT_YET;
+		return [out];
+	} catch (error) {
+		failed = error;
+	}
+	// An answer we cannot read came from the service: the submission arrived.
+	const mayHaveArrived = failed instanceof AnswerShapeError || euFailureOf(failed)?.mayHaveArrived;
+	if (!mayHaveArrived) throw failed;
+	return await recover(ctx, o, failed);
+}
+
+/** After a submission whose answer was lost: what the EU shows now decides what is said. */
+async function recover(
+	ctx: IExecuteFunctions,
+	o: SubmitOnce,
+	error: unknown,
+): Promise<Array<Record<string, unknown>>> {
+	const what = (error as { message?: string }).message ?? String(error);
+	let after: StatementOverview[];
+	try {
+		after = await standing(ctx, o);
+	} catch {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The submission of statement "${o.internalReference}" (${o.itemsLabel}) may have reached the EU Information System, but its answer was lost and the check that followed failed too`,
+			{
+				itemIndex: o.itemIndex,
+				description: `${what} Whether the statement was filed is not known. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice. Or look for "${o.internalReference}" in the EU Information System first.`,
+			},
+		);
+	}
+	if (after.length > 0) return after.map((s) => output(s, o.simplify, FILED_BY.recovered));
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The statement "${o.internalReference}" (${o.itemsLabel}) was not filed: its submission got no answer, and the EU Information System shows no statement with this Internal Reference now`,
+		{
+			itemIndex: o.itemIndex,
+			description: `${what} As far as the EU Information System shows now, the submission did not arrive. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice.`,
+		},
+	);
+}

@@ -1,0 +1,132 @@
+/**
+ * The EU Information System node through n8n's engine against the EU fake: the node and its
+ * credential registered with the harness, a credential store for a fake user, and the check
+ * that the Authentication Key appears nowhere in a run (as typed, Base64, Base64URL or
+ * URL-encoded).
+ */
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
+import { EuInformationSystem } from '../../../nodes/EuInformationSystem/EuInformationSystem.node';
+import type { RunNodeOptions, RunNodeResult } from '../../helpers/engine';
+import {
+	CredentialStore,
+	registerCredentialType,
+	registerNodeType,
+	runNode,
+} from '../../helpers/engine';
+
+export const EU_NODE_TYPE = 'n8n-nodes-geospatial-analysis.euInformationSystem';
+export const EU_CREDENTIAL = 'euInformationSystemApi';
+
+registerNodeType(EU_NODE_TYPE, new EuInformationSystem());
+registerCredentialType(EU_CREDENTIAL, new EuInformationSystemApi());
+
+export interface FakeEuUser {
+	username: string;
+	key: string;
+	clientId: string;
+}
+
+/** A credential store holding the fake user's EU credential (Custom URL: the fake). */
+export function euStore(url: string, user: FakeEuUser): CredentialStore {
+	return new CredentialStore({
+		[EU_CREDENTIAL]: {
+			environment: 'custom',
+			customUrl: url,
+			username: user.username,
+			authKey: user.key,
+			clientId: user.clientId,
+			checkedAt: '2026-01-01T00:00:00.000Z',
+		},
+	});
+}
+
+export type EuRunOptions = Omit<RunNodeOptions, 'nodeType' | 'credentialType' | 'parameters'> & {
+	parameters: INodeParameters;
+};
+
+/** Runs Input → EU Information System (version 1) with the EU credential. */
+export async function runEu(options: EuRunOptions): Promise<RunNodeResult> {
+	return await runNode({
+		...options,
+		parameters: { resource: 'dueDiligenceStatement', ...options.parameters },
+		nodeType: EU_NODE_TYPE,
+		credentialType: EU_CREDENTIAL,
+		typeVersion: 1,
+	});
+}
+
+/** Every form the key could leak in: as typed, Base64, Base64URL, URL-encoded. */
+export function keyForms(key: string): string[] {
+	const bytes = Buffer.from(key, 'utf8');
+	return [
+		key,
+		bytes.toString('base64'),
+		bytes.toString('base64').replace(/=+$/, ''),
+		bytes.toString('base64url'),
+		encodeURIComponent(key),
+	];
+}
+
+/** The serialized run result (items, error with its description and context, run data). */
+export function serializedRun(result: RunNodeResult): string {
+	const { error } = result;
+	const errorText = error
+		? JSON.stringify({
+				message: error.message,
+				description: error.description,
+				context: error.context,
+				stack: error.stack,
+			})
+		: '';
+	return `${JSON.stringify(result.items)}\n${errorText}\n${JSON.stringify(result.run)}`;
+}
+
+/** The forms of the key found in the run (none expected). */
+export function keyLeaks(result: RunNodeResult, key: string): string[] {
+	const text = serializedRun(result);
+	return keyForms(key).filter((form) => text.includes(form));
+}
+
+export const jsonOf = (result: RunNodeResult): IDataObject[] => result.items.map((i) => i.json);
+
+/* ── Until the EU fake (test/fake-eu) is merged: answers scripted per operation over loopback ── */
+
+export const DDS_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+export const COMMON_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/common/v3';
+
+export const soap = (body: string) =>
+	`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>${body}</S:Body></S:Envelope>`;
+
+export interface OverviewXml {
+	uuid: string;
+	internalReferenceNumber?: string;
+	referenceNumber?: string;
+	verificationNumber?: string;
+	status: string;
+	date?: string;
+}
+
+export function overviewXml(o: OverviewXml): string {
+	const field = (name: string, value?: string) =>
+		value === undefined ? '' : `<c:${name}>${value}</c:${name}>`;
+	return `<d:ddsOverviewList>${field('uuid', o.uuid)}${field('internalReferenceNumber', o.internalReferenceNumber ?? 'REF-1')}${field('referenceNumber', o.referenceNumber)}${field('verificationNumber', o.verificationNumber)}${field('status', o.status)}${field('date', o.date)}</d:ddsOverviewList>`;
+}
+
+export function listXml(element: string, overviews: OverviewXml[]): string {
+	return soap(
+		`<d:${element} xmlns:d="${DDS_NS}" xmlns:c="${COMMON_NS}">${overviews.map(overviewXml).join('')}</d:${element}>`,
+	);
+}
+
+/** The SOAP operation a request named (from its SOAPAction). */
+export const operationOf = (headers: Record<string, unknown>) =>
+	String(headers.soapaction ?? '')
+		.replace(/^"|"$/g, '')
+		.split('/')
+		.pop();
+
+/** The UUIDs a getDds request asked for. */
+export const uuidsAsked = (body: string) =>
+	[...body.matchAll(/<[^>]*uuidList[^>]*>([^<]+)</g)].map((m) => m[1]);

@@ -1,0 +1,116 @@
+/**
+ * The `__schema__` files of the EU Information System node (as
+ * test/integration/descriptions/outputSchemas.test.ts does for the action node): the outputs
+ * of each operation at its defaults, through n8n's engine against the EU fake, recorded with
+ * UPDATE_OUTPUT_SCHEMAS=1 (`npm run schemas`), else compared with the committed files.
+ * Submit and Amend are recorded once the statement fields (items part) are merged; until
+ * then the statement is filed straight through the transport.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
+import { dirname, join } from 'path';
+
+import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
+
+import { readSubmitAnswer } from '../../../nodes/shared/dds/answers';
+import { submitDdsBody } from '../../../nodes/shared/dds/requests';
+import type { Statement } from '../../../nodes/shared/dds/statement';
+import { soapRequest } from '../../../nodes/shared/transport/soapRequest';
+import { useFakeEu } from '../../helpers/fakeEu';
+import type { OutputSchema } from '../../helpers/outputSchema';
+import { misfits, schemaOfOutputs } from '../../helpers/outputSchema';
+import { plainHttp } from '../../helpers/plainHttp';
+import { euStore, runEu } from './helpers';
+
+const SCHEMA_DIR = join(__dirname, '../../../nodes/EuInformationSystem/__schema__/v1.0.0');
+const UPDATE = process.env.UPDATE_OUTPUT_SCHEMAS === '1';
+
+function checkSchemaFile(file: string, outputs: IDataObject[]): void {
+	expect(outputs.length).toBeGreaterThan(0);
+	const generated = schemaOfOutputs(outputs);
+	if (UPDATE) {
+		mkdirSync(dirname(file), { recursive: true });
+		writeFileSync(file, JSON.stringify(generated, null, '\t') + '\n');
+	}
+	expect(existsSync(file)).toBe(true);
+	const committed = JSON.parse(readFileSync(file, 'utf8')) as OutputSchema;
+	expect(committed.type).toBe('object');
+	expect(outputs.flatMap((json) => misfits(json, committed))).toEqual([]);
+	expect(committed).toEqual(generated);
+}
+
+const statement: Statement = {
+	internalReferenceNumber: 'SCHEMA-0001',
+	activityType: 'IMPORT',
+	commodities: [
+		{
+			descriptors: { descriptionOfGoods: 'Soy beans', goodsMeasure: { netWeight: '300' } },
+			hsHeading: '1201',
+			producers: [
+				{
+					country: 'BR',
+					name: 'Fazenda Boa Vista',
+					geometryGeojson: JSON.stringify({
+						type: 'FeatureCollection',
+						features: [
+							{
+								type: 'Feature',
+								properties: { ProducerCountry: 'BR', Area: 2 },
+								geometry: { type: 'Point', coordinates: [-55.512345, -6.712345] },
+							},
+						],
+					}),
+				},
+			],
+		},
+	],
+	geoLocationConfidential: false,
+};
+
+describe('EU Information System output schemas (__schema__), from outputs at the defaults', () => {
+	const eu = useFakeEu({ availableAfterMs: 1000, ratePerSecond: 0 });
+
+	it('records Get, Get by Internal Reference, Get Content and Withdraw', async () => {
+		const user = eu.fake.users[0];
+		const store = euStore(eu.fake.url, user);
+		const { httpRequest } = plainHttp();
+		const ctx = {
+			helpers: { httpRequest },
+			getNode: () => ({ name: 'EU', type: 'eu', typeVersion: 1, position: [0, 0], parameters: {} }),
+			getNodeParameter: (_n: string, _i: number, fallback: unknown) => fallback,
+			getCredentials: async () => store.data.euInformationSystemApi,
+		} as unknown as IExecuteFunctions;
+		const ok = await soapRequest.call(ctx, {
+			service: 'dds',
+			operation: 'submitDds',
+			body: submitDdsBody('OPERATOR', statement),
+			idempotent: false,
+		});
+		const { uuid } = readSubmitAnswer(ok.element);
+		eu.fake.clock.advance(2000);
+
+		const run = async (parameters: INodeParameters) => {
+			const { items, error } = await runEu({ parameters, store });
+			if (error) throw new Error(`${String(parameters.operation)}: ${error.message}`);
+			return items.map((i) => i.json);
+		};
+		const got = await run({ operation: 'get', uuids: uuid });
+		expect(got[0]).toMatchObject({ uuid, status: 'AVAILABLE' });
+		checkSchemaFile(join(SCHEMA_DIR, 'dueDiligenceStatement/get.json'), got);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'dueDiligenceStatement/getByInternalReference.json'),
+			await run({ operation: 'getByInternalReference', internalReference: 'SCHEMA-0001' }),
+		);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'dueDiligenceStatement/getContent.json'),
+			await run({
+				operation: 'getContent',
+				referenceNumber: String(got[0].referenceNumber),
+				verificationNumber: String(got[0].verificationNumber),
+			}),
+		);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'dueDiligenceStatement/withdraw.json'),
+			await run({ operation: 'withdraw', uuid }),
+		);
+	});
+});
