@@ -3,8 +3,7 @@
  * test/integration/descriptions/outputSchemas.test.ts does for the action node): the outputs
  * of each operation at its defaults, through n8n's engine against the EU fake, recorded with
  * UPDATE_OUTPUT_SCHEMAS=1 (`npm run schemas`), else compared with the committed files.
- * Submit and Amend are recorded once the statement fields (items part) are merged; until
- * then the statement is filed straight through the transport.
+ * Amend is not recorded yet (its output is Submit's fields plus `amended`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
@@ -69,7 +68,7 @@ const statement: Statement = {
 describe('EU Information System output schemas (__schema__), from outputs at the defaults', () => {
 	const eu = useFakeEu({ availableAfterMs: 1000, ratePerSecond: 0 });
 
-	it('records Get, Get by Internal Reference, Get Content and Withdraw', async () => {
+	it('records Submit, Get, Get by Internal Reference, Get Content and Withdraw', async () => {
 		const user = eu.fake.users[0];
 		const store = euStore(eu.fake.url, user);
 		const { httpRequest } = plainHttp();
@@ -107,6 +106,29 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 				referenceNumber: String(got[0].referenceNumber),
 				verificationNumber: String(got[0].verificationNumber),
 			}),
+		);
+		const submitted = await runEu({
+			parameters: {
+				operation: 'submit',
+				hsHeading: '1801',
+				descriptionOfGoods: 'Cocoa beans',
+				netWeight: '1200',
+				pointArea: '2',
+			},
+			input: [
+				{
+					internal_reference: 'SCHEMA-0002',
+					country: 'CI',
+					latitude: 6.812345,
+					longitude: -5.212345,
+				},
+			],
+			store,
+		});
+		if (submitted.error) throw new Error(`submit: ${submitted.error.message}`);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'dueDiligenceStatement/submit.json'),
+			submitted.items.map((i) => i.json),
 		);
 		checkSchemaFile(
 			join(SCHEMA_DIR, 'dueDiligenceStatement/withdraw.json'),
