@@ -56,7 +56,10 @@ function requestIdOf(header: XmlElement | undefined): string | null {
 	return null;
 }
 
-/** Every Error (error/v01) or error (downstream samples) below `el`, leniently. */
+/**
+ * Every Error (error/v01) or error (downstream samples) below `el`, leniently; the echo
+ * service's documented fault carries one `errorMessage` (operator API reference §3.8).
+ */
 function errorsIn(el: XmlElement, out: SoapError[], depth = 0): SoapError[] {
 	for (const c of el.children) {
 		const isError =
@@ -67,6 +70,8 @@ function errorsIn(el: XmlElement, out: SoapError[], depth = 0): SoapError[] {
 				message: textOf(c, 'Message') ?? textOf(c, 'message') ?? '',
 				field: textOf(c, 'Field'),
 			});
+		else if (c.name === 'errorMessage' && c.children.length === 0 && c.text.trim() !== '')
+			out.push({ id: '', message: c.text.trim(), field: null });
 		else if (depth < 4) errorsIn(c, out, depth + 1);
 	}
 	return out;
