@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 /** The packed tarball's size budget (see the check). */
-const PACKED_BUDGET_KB = 400;
+const PACKED_BUDGET_KB = 480;
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -95,10 +95,12 @@ function packAndCheck({ destination } = {}) {
 		'n8n-workflow is a peer dependency "*"',
 		(pkg.peerDependencies || {})['n8n-workflow'] === '*',
 	);
-	// The budget: the two bundles (the action node carries Turf, a polygon clipper for
+	// The budget: the bundles (the action node carries Turf, a polygon clipper for
 	// Validate's overlaps, and Read File's XML, zip and projection libraries: ~270 KB gzipped,
-	// unminified so that a reviewer can read them), the output schemas of both node versions,
-	// the README and the notices. A jump past it means something was bundled by mistake.
+	// unminified so that a reviewer can read them; the EU Information System node, issue 29,
+	// its SOAP client, rules and the Validate and Export code it reuses for the geolocation:
+	// ~300 KB unminified, +33 KB packed; raised from 400 KB then), the output schemas of both
+	// nodes, the README and the notices. A jump past it means something was bundled by mistake.
 	check(
 		`package size under ${PACKED_BUDGET_KB} KB (${Math.round(info.size / 1024)} KB packed)`,
 		info.size < PACKED_BUDGET_KB * 1024,
