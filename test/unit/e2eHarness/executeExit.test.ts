@@ -3,7 +3,6 @@
  * teardown (SIGSEGV, seen on n8n 2.40.7 / Node 24) as run only when the complete, successful
  * run was printed first; everything else is still a failure.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { crashedAfterCompleteRun, extractRunJson } = require('../../e2e/n8n.js') as {
 	crashedAfterCompleteRun(r: { code: number | null; signal: string | null }, run: unknown): boolean;
 	extractRunJson(text: string): unknown;
