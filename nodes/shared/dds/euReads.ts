@@ -6,8 +6,8 @@
 import { euFailureOf } from '../transport/euFailure';
 import type { ServiceContext } from '../transport/serviceContext';
 import { soapRequest } from '../transport/soapRequest';
-import { readOverviews } from './answers';
-import { getDdsBody, getDdsByInternalReferenceBody } from './requests';
+import { readOverviews, readStatementContent } from './answers';
+import { getDdsBody, getDdsByIdentifiersBody, getDdsByInternalReferenceBody } from './requests';
 import type { StatementOverview } from './statement';
 
 function isNotFound(error: unknown): boolean {
@@ -55,4 +55,30 @@ export async function statementsByUuid(
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
 	return await overviews(ctx, 'getDds', getDdsBody(uuids), itemIndex);
+}
+
+/**
+ * The activity type of a filed statement, read from its content (by reference and
+ * verification number), or undefined when the EU does not show it to this account (SME
+ * downstream operators may not read content) or the read fails: the EU then decides.
+ */
+export async function filedActivityType(
+	ctx: ServiceContext,
+	overview: StatementOverview,
+	itemIndex?: number,
+): Promise<string | undefined> {
+	if (!overview.referenceNumber || !overview.verificationNumber) return undefined;
+	try {
+		const ok = await soapRequest.call(ctx, {
+			service: 'dds',
+			operation: 'getDdsByIdentifiers',
+			body: getDdsByIdentifiersBody(overview.referenceNumber, overview.verificationNumber),
+			idempotent: true,
+			itemIndex,
+		});
+		const activity = readStatementContent(ok.element).activityType;
+		return typeof activity === 'string' && activity !== '' ? activity : undefined;
+	} catch {
+		return undefined;
+	}
 }

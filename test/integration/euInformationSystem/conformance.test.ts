@@ -237,7 +237,7 @@ describe('CF4: errors are caught, before sending where we can', () => {
 });
 
 describe('CF5: amend', () => {
-	it('replaces an AVAILABLE statement within 72 hours; a change of activity type is refused', async () => {
+	it('replaces an AVAILABLE statement within 72 hours; a change of activity type is refused before sending', async () => {
 		const s = jsonOf(await submit('CF5-0001'))[0];
 		eu.fake.clock.advance(2 * 60_000);
 		const amended = await runEu({
@@ -251,6 +251,7 @@ describe('CF5: amend', () => {
 		});
 		expect(amended.error).toBeUndefined();
 		expect(jsonOf(amended)[0]).toMatchObject({ uuid: s.uuid, status: 'AVAILABLE' });
+		const before = sent('amendDds').length;
 		const changed = await runEu({
 			parameters: {
 				...submitParameters({ activityType: 'EXPORT' }),
@@ -262,8 +263,9 @@ describe('CF5: amend', () => {
 		});
 		expect(changed.error).toBeDefined();
 		expect(`${changed.error!.message} ${changed.error!.description ?? ''}`).toMatch(
-			/activity type/i,
+			/activity type cannot change/i,
 		);
+		expect(sent('amendDds').length).toBe(before);
 	});
 });
 

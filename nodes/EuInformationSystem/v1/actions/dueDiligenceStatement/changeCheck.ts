@@ -6,7 +6,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { statementsByUuid } from '../../../../shared/dds/euReads';
+import { filedActivityType, statementsByUuid } from '../../../../shared/dds/euReads';
 import { changeRefusal } from '../../../../shared/dds/rules';
 import type { ActivityType, StatementOverview } from '../../../../shared/dds/statement';
 import { describeStatement } from '../../../../shared/dds/statementOutput';
@@ -32,11 +32,17 @@ export async function checkedOverview(
 					'Nothing was sent. Check the Statement UUID (the uuid Submit output) and that the credential is the one of the operator that filed it.',
 			},
 		);
+	// the activity type may not change on amend: the overview does not carry it, the content does
+	const previous =
+		o.action === 'amend' && o.newActivityType
+			? await filedActivityType(ctx, found, o.itemIndex)
+			: undefined;
 	const refusal = changeRefusal({
 		action: o.action,
 		overview: found,
 		now: new Date(Date.now()),
 		newActivityType: o.newActivityType,
+		previousActivityType: previous as ActivityType | undefined,
 	});
 	if (refusal)
 		throw new NodeOperationError(
