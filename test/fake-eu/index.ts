@@ -130,6 +130,11 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 			res.end(`fake EU internal error: ${error instanceof Error ? error.message : String(error)}`);
 		});
 	});
+	// A kept-alive connection is not closed under a client that is about to reuse it: with
+	// Node's 5 s default, a test run on a loaded machine (the client's event loop late by more
+	// than undici's 1 s margin) reused a socket the fake had just closed: ECONNRESET.
+	http.keepAliveTimeout = 120_000;
+	http.headersTimeout = 125_000;
 	await new Promise<void>((resolve, reject) => {
 		http.once('error', reject);
 		http.listen(o.port ?? 0, o.host ?? '127.0.0.1', () => resolve());
