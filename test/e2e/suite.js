@@ -217,9 +217,10 @@ function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
  */
 async function checkCredentialTests(inst, fake, rest) {
 	const [apiKeyCred, loginCred] = credentialsFor(fake);
+	const euCred = credentialsFor(fake).find((c) => c.type === 'euInformationSystemApi');
 	// The endpoint tests the data it is sent, for a credential the user has stored.
 	const stored = {};
-	for (const c of [apiKeyCred, loginCred]) {
+	for (const c of [apiKeyCred, loginCred, ...(euCred ? [euCred] : [])]) {
 		const r = await rest(inst, 'POST', '/rest/credentials', {
 			name: `e2e test ${c.type}`,
 			type: c.type,
@@ -263,11 +264,23 @@ async function checkCredentialTests(inst, fake, rest) {
 			'Error',
 			/username or password is wrong/,
 		],
+		...(euCred
+			? [
+					['EU Information System, right key', euCred.type, euCred.data, 'OK', null],
+					[
+						'EU Information System, wrong key',
+						euCred.type,
+						{ ...euCred.data, authKey: 'e2e-' + 'not-the-authentication-key' },
+						'Error',
+						/did not accept|authentication key/i,
+					],
+				]
+			: []),
 	];
 	const failures = [];
 	for (const [label, type, data, status, message] of cases) {
 		const result = await test(type, data);
-		const secret = data.apiKey ?? data.password;
+		const secret = data.apiKey ?? data.password ?? data.authKey;
 		if (result.status !== status)
 			failures.push(`${label}: expected ${status}, got ${JSON.stringify(result)}`);
 		else if (message && !message.test(result.message || ''))

@@ -2,9 +2,8 @@
  * Due Diligence Statement → Get, Get by Internal Reference, Get Content and Withdraw through
  * n8n's engine against EU answers scripted over loopback (until the EU fake is merged).
  */
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { Loopback } from '../../helpers/loopback';
-import { startLoopback } from '../../helpers/loopback';
+import { useEuLoopback } from '../../helpers/euLoopback';
 import {
 	COMMON_NS,
 	DDS_NS,
@@ -27,14 +26,7 @@ let server: Loopback;
 const store = () => euStore(`${server.url}/tracesnt`, user);
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
-beforeAll(async () => {
-	server = await startLoopback();
-});
-afterAll(async () => await server.close());
-beforeEach(() => {
-	resetEuRateLimit();
-	server.requests.length = 0;
-});
+useEuLoopback((s) => (server = s));
 
 describe('Due Diligence Statement → Get', () => {
 	it('asks for at most 100 UUIDs per call across items, one output per statement paired to the items that asked', async () => {

@@ -2,9 +2,8 @@ import type { IHttpRequestHelper } from 'n8n-workflow';
 
 import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
 import { readEuCredential } from '../../../nodes/shared/transport/euCredential';
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { Loopback } from '../../helpers/loopback';
-import { startLoopback } from '../../helpers/loopback';
+import { useEuLoopback } from '../../helpers/euLoopback';
 import { plainHttp } from '../../helpers/plainHttp';
 
 const KEY_VALUE = ['credential', 'test', 'value', '42'].join('-');
@@ -12,14 +11,7 @@ const SOAP = (body: string) =>
 	`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>${body}</S:Body></S:Envelope>`;
 
 let server: Loopback;
-beforeAll(async () => {
-	server = await startLoopback();
-});
-afterAll(async () => await server.close());
-beforeEach(() => {
-	resetEuRateLimit();
-	server.requests.length = 0;
-});
+useEuLoopback((s) => (server = s));
 
 const helper = {
 	helpers: { httpRequest: plainHttp().httpRequest },

@@ -7,9 +7,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { FILED_BY, submitOnce } from '../../../nodes/shared/dds/submitOnce';
 import type { SubmitOnce } from '../../../nodes/shared/dds/submitOnce';
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { Loopback, SeenRequest } from '../../helpers/loopback';
-import { startLoopback } from '../../helpers/loopback';
+import { useEuLoopback } from '../../helpers/euLoopback';
 import { plainHttp } from '../../helpers/plainHttp';
 
 const KEY = ['submit', 'once', 'value-0123456789'].join('-');
@@ -75,14 +74,7 @@ const order = (over: Partial<SubmitOnce> = {}): SubmitOnce => ({
 
 const submissions = () => server.requests.filter((r) => operationOf(r) === 'submitDds').length;
 
-beforeAll(async () => {
-	server = await startLoopback();
-});
-afterAll(async () => await server.close());
-beforeEach(() => {
-	resetEuRateLimit();
-	server.requests.length = 0;
-});
+useEuLoopback((s) => (server = s));
 
 describe('submitOnce', () => {
 	it('looks the reference up, then files; substring and case-different matches do not count', async () => {

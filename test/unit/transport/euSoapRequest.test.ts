@@ -1,5 +1,4 @@
 import { euFailureOf } from '../../../nodes/shared/transport/euFailure';
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import {
 	EU_MAX_MESSAGE_BYTES,
 	envelopeBytes,
@@ -8,6 +7,7 @@ import {
 import type { ServiceContext } from '../../../nodes/shared/transport/serviceContext';
 import type { Loopback } from '../../helpers/loopback';
 import { startLoopback } from '../../helpers/loopback';
+import { useEuLoopback } from '../../helpers/euLoopback';
 import { plainHttp } from '../../helpers/plainHttp';
 
 const LONG_VALUE = ['the-long', 'authentication', 'value-0123456789'].join('-');
@@ -49,13 +49,8 @@ async function failureOf(p: Promise<unknown>) {
 	return { error, failure: euFailureOf(error)!, text: `${error.message} ${error.description}` };
 }
 
-beforeAll(async () => {
-	server = await startLoopback();
-});
-afterAll(async () => await server.close());
+useEuLoopback((s) => (server = s));
 beforeEach(() => {
-	resetEuRateLimit();
-	server.requests.length = 0;
 	sent.length = 0;
 });
 
