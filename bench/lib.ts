@@ -66,6 +66,7 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_GEOFILES_N: '100',
 	// eu
 	BENCH_EU_PRODUCERS: '100',
+	BENCH_EU_VERTICES: '40',
 	BENCH_EU_RUNS: '2',
 	BENCH_EU_STATEMENTS: '10',
 };
