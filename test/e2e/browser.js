@@ -35,6 +35,7 @@ const n8n = require('./n8n');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
+const EU_ACTION = `${PACKAGE}.euInformationSystem`;
 const TRIGGER = `${PACKAGE}.geospatialAnalysisTrigger`;
 const CHROMIUM = process.env.N8N_E2E_CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(
@@ -97,6 +98,11 @@ function requiredEmpty(description, resource, operation) {
 function defaultsWorkflow(types, creds) {
 	const apiKey = creds.find((c) => c.type === 'geospatialAnalysisApi');
 	const credentials = { geospatialAnalysisApi: { id: apiKey.id, name: apiKey.name } };
+	const eu = creds.find((c) => c.type === 'euInformationSystemApi');
+	const credentialsOf = (type) =>
+		type === EU_ACTION && eu
+			? { euInformationSystemApi: { id: eu.id, name: eu.name } }
+			: credentials;
 	const nodes = [
 		{
 			id: 'manual-trigger',
@@ -109,20 +115,23 @@ function defaultsWorkflow(types, creds) {
 	];
 	const connections = {};
 	const panels = [];
-	const actions = types.filter((t) => t.name === ACTION);
+	// both action nodes: the Geospatial Analysis node and the EU Information System node
+	const actions = types.filter((t) => t.name === ACTION || (t.name === EU_ACTION && eu));
 	let row = 0;
 	for (const description of actions) {
+		const type = description.name;
+		const label = type === ACTION ? '' : 'EU Information System: ';
 		const versions = [].concat(description.version);
 		const version = Math.max(...versions);
 		for (const { resource, operation } of operationsOf(description)) {
 			const filled = requiredEmpty(description, resource, operation);
-			const name = `v${version} ${resource} ${operation}`;
+			const name = `${type === ACTION ? '' : 'EU '}v${version} ${resource} ${operation}`;
 			const after = `After ${name}`;
 			const id = `op-${slug(name)}`.toLowerCase();
 			nodes.push({
 				id,
 				name,
-				type: ACTION,
+				type,
 				typeVersion: version,
 				position: [300, row * 160],
 				parameters: {
@@ -130,7 +139,7 @@ function defaultsWorkflow(types, creds) {
 					operation,
 					...Object.fromEntries(filled.map((f) => [f.name, `={{ $json.${f.name} }}`])),
 				},
-				credentials,
+				credentials: credentialsOf(type),
 			});
 			nodes.push({
 				id: `${id}-after`,
@@ -149,13 +158,13 @@ function defaultsWorkflow(types, creds) {
 			panels.push({
 				id,
 				name,
-				what: `${resource} → ${operation} (v${version}) at its defaults${given}`,
+				what: `${label}${resource} → ${operation} (v${version}) at its defaults${given}`,
 			});
 			panels.push({
 				id: `${id}-after`,
 				name: after,
-				what: `the node after ${resource} → ${operation} (v${version}): its output schema`,
-				schemaOf: { version, resource, operation },
+				what: `the node after ${label}${resource} → ${operation} (v${version}): its output schema`,
+				schemaOf: { type, version, resource, operation },
 			});
 			row++;
 		}
@@ -373,9 +382,9 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 					throw new Error(`issue badge(s): ${canvas} on the canvas, ${inPanel} in the panel`);
 				if (panel.schemaOf) {
 					// the editor asked for the operation's schema, got it, and shows its fields
-					const { version, resource, operation } = panel.schemaOf;
+					const { type, version, resource, operation } = panel.schemaOf;
 					const padded = String(version).split('.').concat(['0', '0']).slice(0, 3).join('.');
-					const wanted = `/schemas/${ACTION}/${padded}/${resource}/${operation}.json`;
+					const wanted = `/schemas/${type}/${padded}/${resource}/${operation}.json`;
 					const askedFor = () =>
 						seen.schemaRequests.slice(requests).find((r) => r.url.endsWith(wanted));
 					await n8n.waitFor(askedFor, { timeoutMs: 15000, what: wanted }).catch(() => {});

@@ -3,7 +3,6 @@
  * test/integration/descriptions/outputSchemas.test.ts does for the action node): the outputs
  * of each operation at its defaults, through n8n's engine against the EU fake, recorded with
  * UPDATE_OUTPUT_SCHEMAS=1 (`npm run schemas`), else compared with the committed files.
- * Amend is not recorded yet (its output is Submit's fields plus `amended`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'fs';
 import { dirname, join } from 'path';
@@ -68,7 +67,7 @@ const statement: Statement = {
 describe('EU Information System output schemas (__schema__), from outputs at the defaults', () => {
 	const eu = useFakeEu({ availableAfterMs: 1000, ratePerSecond: 0 });
 
-	it('records Submit, Get, Get by Internal Reference, Get Content and Withdraw', async () => {
+	it('records Submit, Get, Get by Internal Reference, Get Content, Amend and Withdraw', async () => {
 		const user = eu.fake.users[0];
 		const store = euStore(eu.fake.url, user);
 		const { httpRequest } = plainHttp();
@@ -129,6 +128,33 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 		checkSchemaFile(
 			join(SCHEMA_DIR, 'dueDiligenceStatement/submit.json'),
 			submitted.items.map((i) => i.json),
+		);
+		// Amend: the statement Submit filed above, once AVAILABLE, with the same fields
+		const filed = submitted.items[0].json;
+		eu.fake.clock.advance(2000);
+		const amended = await runEu({
+			parameters: {
+				operation: 'amend',
+				uuid: String(filed.uuid),
+				hsHeading: '1801',
+				descriptionOfGoods: 'Cocoa beans',
+				netWeight: '1100',
+				pointArea: '2',
+			},
+			input: [
+				{
+					internal_reference: 'SCHEMA-0002',
+					country: 'CI',
+					latitude: 6.812345,
+					longitude: -5.212345,
+				},
+			],
+			store,
+		});
+		if (amended.error) throw new Error(`amend: ${amended.error.message}`);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'dueDiligenceStatement/amend.json'),
+			amended.items.map((i) => i.json),
 		);
 		checkSchemaFile(
 			join(SCHEMA_DIR, 'dueDiligenceStatement/withdraw.json'),
