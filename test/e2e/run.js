@@ -209,7 +209,7 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir, browse
 	});
 
 	if (!fakeOk) return;
-	await test(`${tag} credential test in the editor (both types; clear messages for a wrong kind of key and a wrong password)`, async () => {
+	await test(`${tag} credential test in the editor (the three types; clear messages for a wrong kind of key, a wrong password and a wrong EU authentication key)`, async () => {
 		await checkCredentialTests(inst, fake, n8n.rest);
 	});
 	const creds = credentialsFor(fake);
