@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import { resourceDescription } from '../../../../shared/descriptions/operationSelector';
 import type { OperationsOf } from '../node.type';
 import * as amend from './amend.operation';
@@ -17,7 +19,18 @@ export const operations: OperationsOf<'dueDiligenceStatement'> = {
 	getContent,
 };
 
-export const description = [
+/**
+ * Submit's and Amend's Simplify and Options come after the statement's fields, as in n8n's
+ * own nodes (the fields first, the settings of the output last); order is display only.
+ */
+function settingsLast(properties: INodeProperties[]): INodeProperties[] {
+	const isSetting = (p: INodeProperties) =>
+		(p.name === 'simplify' || p.name === 'options') &&
+		(p.displayOptions?.show?.operation ?? []).some((o) => o === 'submit' || o === 'amend');
+	return [...properties.filter((p) => !isSetting(p)), ...properties.filter(isSetting)];
+}
+
+export const description = settingsLast([
 	...resourceDescription(
 		'dueDiligenceStatement',
 		'submit',
@@ -66,4 +79,4 @@ export const description = [
 		operations,
 	),
 	...statementFields,
-];
+]);
