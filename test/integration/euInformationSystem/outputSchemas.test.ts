@@ -36,6 +36,14 @@ function checkSchemaFile(file: string, outputs: IDataObject[]): void {
 	expect(committed).toEqual(generated);
 }
 
+/** One plot row for Submit and Amend (a point of 2 ha). */
+const plotRow = {
+	internal_reference: 'SCHEMA-0002',
+	country: 'CI',
+	latitude: 6.812345,
+	longitude: -5.212345,
+};
+
 const statement: Statement = {
 	internalReferenceNumber: 'SCHEMA-0001',
 	activityType: 'IMPORT',
@@ -114,14 +122,7 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 				netWeight: '1200',
 				pointArea: '2',
 			},
-			input: [
-				{
-					internal_reference: 'SCHEMA-0002',
-					country: 'CI',
-					latitude: 6.812345,
-					longitude: -5.212345,
-				},
-			],
+			input: [plotRow],
 			store,
 		});
 		if (submitted.error) throw new Error(`submit: ${submitted.error.message}`);
@@ -141,14 +142,7 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 				netWeight: '1100',
 				pointArea: '2',
 			},
-			input: [
-				{
-					internal_reference: 'SCHEMA-0002',
-					country: 'CI',
-					latitude: 6.812345,
-					longitude: -5.212345,
-				},
-			],
+			input: [plotRow],
 			store,
 		});
 		if (amended.error) throw new Error(`amend: ${amended.error.message}`);
