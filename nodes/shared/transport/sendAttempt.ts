@@ -103,6 +103,19 @@ function jsonText(body: unknown): string {
 }
 
 /**
+ * How every request of the package asks n8n's helper for its answer: the body as text, the
+ * status and headers with it, every status returned (not thrown), redirects not followed
+ * (the credential stays on its origin). Shared by the JSON transport and the SOAP one.
+ */
+export const ANSWER_AS_TEXT = {
+	json: false,
+	encoding: 'text',
+	returnFullResponse: true,
+	ignoreHttpStatusErrors: true,
+	disableFollowRedirect: true,
+} as const;
+
+/**
  * The options of one hop for n8n's helper. Every status comes back to us (the service's own
  * message, its body and headers such as Retry-After are read here; n8n's wrapped errors drop
  * them), the body as text (so that a cut-off answer is told apart from JSON), redirects are
@@ -125,11 +138,7 @@ function hopOptions(
 		// Sent as the JSON text of the body: n8n's helper copies an object body key by key,
 		// which drops a key such as `__proto__` (Additional Info keys are sent as typed).
 		...(hop.body !== undefined ? { body: jsonText(hop.body) } : {}),
-		json: false,
-		encoding: 'text',
-		returnFullResponse: true,
-		ignoreHttpStatusErrors: true,
-		disableFollowRedirect: true,
+		...ANSWER_AS_TEXT,
 		timeout: timeoutMs + 1000,
 		abortSignal: signal,
 	};

@@ -32,7 +32,7 @@ import { waitForEuSlot } from './euRateLimit';
 import { redact } from './redaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
 import { neverSent, retryDelay } from './retry';
-import { normaliseHeaders } from './sendAttempt';
+import { ANSWER_AS_TEXT, normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
 import { sleepUnlessCancelled } from '../time/sleep';
@@ -242,11 +242,7 @@ async function attempt(
 						SOAPAction: `"${soapActionOf(request.service, request.operation)}"`,
 					},
 					body: envelope,
-					json: false,
-					encoding: 'text',
-					returnFullResponse: true,
-					ignoreHttpStatusErrors: true,
-					disableFollowRedirect: true,
+					...ANSWER_AS_TEXT,
 					timeout: timeoutMs + 1000,
 					abortSignal: signal,
 				};
