@@ -37,7 +37,8 @@ import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
 import { sleepUnlessCancelled } from '../time/sleep';
 
-export type EuService = 'dds' | 'echo';
+/** The EU Information System's services (pack §2): due-diligence statements, simplified declarations, verification, echo. */
+export type EuService = 'dds' | 'sd' | 'verify' | 'echo';
 export const EU_MAX_MESSAGE_BYTES = 25_000_000;
 
 export interface SoapRequest {
@@ -56,19 +57,32 @@ export interface SoapOk {
 }
 
 const DDS_SERVICE_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+const SD_SERVICE_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/simplified-declaration/v3';
 const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
-const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
+/** The Verify service's one action, as its WSDL binds it (it does not match the service namespace). */
+const VERIFY_ACTION =
+	'http://ec.europa.eu/tracesnt/certificate/eudr/verification/v3/verify-declaration';
+/** The SD operations the SD WSDL binds to SD-namespace actions; its reads use the DDS namespace (an EU quirk, pack §2). */
+const SD_WRITES = new Set(['submitSd', 'updateSd', 'withdrawSd']);
+const SERVICE_PATHS: Record<Exclude<EuService, 'echo'>, string> = {
+	dds: 'ws/EUDRDueDiligenceStatementServiceV3',
+	sd: 'ws/EUDRSimplifiedDeclarationServiceV3',
+	verify: 'ws/EUDRVerifyDeclarationServiceV3',
+};
 /** A clock further than this from the service's (Date header) is named in the error. */
 const MAX_SKEW_MS = 5 * 60_000;
 
 /** The endpoint of a service under the credential's Base URL. */
 export function euEndpoint(credential: EuCredential, service: EuService): string {
-	return credential.baseUrl + (service === 'dds' ? DDS_PATH : credential.echoPath);
+	return credential.baseUrl + (service === 'echo' ? credential.echoPath : SERVICE_PATHS[service]);
 }
 
 /** The SOAPAction of an operation, as in the WSDL binding. */
 export function soapActionOf(service: EuService, operation: string): string {
-	return service === 'dds' ? `${DDS_SERVICE_NS}/${operation}` : ECHO_ACTION;
+	if (service === 'echo') return ECHO_ACTION;
+	if (service === 'verify') return VERIFY_ACTION;
+	if (service === 'sd' && SD_WRITES.has(operation)) return `${SD_SERVICE_NS}/${operation}`;
+	return `${DDS_SERVICE_NS}/${operation}`;
 }
 
 /** The envelope for `body` at `now` (a fresh nonce unless one is given). */
@@ -83,7 +97,8 @@ export function buildEnvelope(
 		securityHeader({ username: credential.username, key: credential.key, now, nonce }),
 		clientIdHeader(credential.clientId),
 	];
-	if (service === 'dds' && credential.operatorAccessIdentifier)
+	// BodyIdentity is bound on every DDS and SD operation, not on verifyDeclaration (pack §3.1).
+	if ((service === 'dds' || service === 'sd') && credential.operatorAccessIdentifier)
 		headers.push(bodyIdentityHeader(credential.operatorAccessIdentifier));
 	return soapEnvelope({ headers, body });
 }
