@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import { submitDdsBody } from '../../../../shared/dds/requests';
+import type { OperatorRole } from '../../../../shared/dds/statement';
 import type { IfAlreadyFiled } from '../../../../shared/dds/submitOnce';
 import { submitOnce } from '../../../../shared/dds/submitOnce';
 import { runItems } from '../../../../shared/runner';
@@ -71,7 +72,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 		// Every statement is checked (rules, size) before anything is sent, lookups included.
 		plan: async (ready) =>
 			await statementBatches(this, ready, {
-				bodyOf: (g) => submitDdsBody(g.role, g.statement),
+				bodyOf: (g) => submitDdsBody(g.role as OperatorRole, g.statement),
 				requireReference: true,
 				send: async (s, first) => {
 					const outputs = await submitOnce(this, {
