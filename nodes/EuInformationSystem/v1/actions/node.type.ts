@@ -14,6 +14,13 @@ type NodeMap = {
 		| 'get'
 		| 'getByInternalReference'
 		| 'getContent';
+	simplifiedDeclaration:
+		| 'submit'
+		| 'update'
+		| 'withdraw'
+		| 'get'
+		| 'getByInternalReference'
+		| 'getContent';
 };
 
 export type EuInformationSystemType = AllEntities<NodeMap>;

@@ -2,12 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 import type { OperationsOf, Resource } from './node.type';
+import * as simplifiedDeclaration from './simplifiedDeclaration';
 import type { ResourceModule } from '../../../shared/descriptions/operationModule';
 import { routeOperation } from '../../../shared/descriptions/operationRouter';
 
 /** Every resource folder, each with exactly the operations node.type.ts names for it. */
 export const resources: { [R in Resource]: ResourceModule & { operations: OperationsOf<R> } } = {
 	dueDiligenceStatement,
+	simplifiedDeclaration,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

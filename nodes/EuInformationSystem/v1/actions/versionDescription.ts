@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
 import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
+import * as simplifiedDeclaration from './simplifiedDeclaration';
 
 /** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
 export type VersionDescription = Omit<
@@ -29,10 +30,17 @@ export const versionDescription: VersionDescription = {
 					value: 'dueDiligenceStatement',
 					description: 'An EUDR due-diligence statement (DDS) filed in the EU Information System',
 				},
+				{
+					name: 'Simplified Declaration',
+					value: 'simplifiedDeclaration',
+					description:
+						'A simplified declaration (SD) of a micro or small primary operator in a low-risk country',
+				},
 			],
 			default: 'dueDiligenceStatement',
 		},
 		...dueDiligenceStatement.description,
+		...simplifiedDeclaration.description,
 		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
 		requestTimeoutProperty,
 	],

@@ -30,33 +30,45 @@ const SHOW: Record<DeclarationType, { show: Record<string, string[]> }> = {
 	sd: { show: { resource: ['simplifiedDeclaration'], operation: ['submit', 'update'] } },
 };
 
-const ROLES: Record<DeclarationType, INodeProperties['options']> = {
-	dds: [
-		{
-			name: 'Operator',
-			value: 'OPERATOR',
-			description: 'You place the goods on the market or export them',
-		},
-		{
-			name: 'Authorised Representative',
-			value: 'REPRESENTATIVE_OPERATOR',
-			description: 'You file for another operator: fill in Represented Operator',
-		},
-	],
-	sd: [
-		{
-			name: 'Micro or Small Primary Operator',
-			value: 'MICRO_OPERATOR',
-			description:
-				'You produce the goods yourself in a low-risk country and place them on the market or export them',
-		},
-		{
-			name: 'Authorised Representative',
-			value: 'REPRESENTATIVE_MSPO',
-			description: 'You file for a micro or small primary operator: fill in Represented Operator',
-		},
-		{ name: 'Member State', value: 'MEMBER_STATE', description: 'A Member State authority' },
-	],
+const ROLE_FIELDS: Record<DeclarationType, INodeProperties> = {
+	dds: {
+		displayName: 'Operator Role',
+		name: 'operatorRole',
+		type: 'options',
+		options: [
+			{
+				name: 'Operator',
+				value: 'OPERATOR',
+				description: 'You place the goods on the market or export them',
+			},
+			{
+				name: 'Authorised Representative',
+				value: 'REPRESENTATIVE_OPERATOR',
+				description: 'You file for another operator: fill in Represented Operator',
+			},
+		],
+		default: 'OPERATOR',
+	},
+	sd: {
+		displayName: 'Operator Role',
+		name: 'operatorRole',
+		type: 'options',
+		options: [
+			{
+				name: 'Micro or Small Primary Operator',
+				value: 'MICRO_OPERATOR',
+				description:
+					'You produce the goods yourself in a low-risk country and place them on the market or export them',
+			},
+			{
+				name: 'Authorised Representative',
+				value: 'REPRESENTATIVE_MSPO',
+				description: 'You file for a micro or small primary operator: fill in Represented Operator',
+			},
+			{ name: 'Member State', value: 'MEMBER_STATE', description: 'A Member State authority' },
+		],
+		default: 'MICRO_OPERATOR',
+	},
 };
 
 /** The SD's other ways to locate a producer (besides the geolocation of its plots). */
@@ -128,13 +140,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 				: 'Your reference of the statement (3 to 35 characters), e.g. the purchase order. Items with the same Internal Reference make one statement. Submit looks it up before sending, so a statement is never filed twice.',
 			{ required: true },
 		),
-		{
-			displayName: 'Operator Role',
-			name: 'operatorRole',
-			type: 'options',
-			options: ROLES[type],
-			default: sd ? 'MICRO_OPERATOR' : 'OPERATOR',
-		},
+		ROLE_FIELDS[type],
 		{
 			displayName: 'Activity Type',
 			name: 'activityType',
