@@ -15,7 +15,7 @@ import {
 } from '../index';
 import { COMMON_NS, standalone } from '../xml';
 import type { Read } from './harness';
-import { getDdsBody, request, submit } from './harness';
+import { getDdsBody, request, submit, withdrawBody } from './harness';
 
 let eu: FakeEu;
 const START = Date.parse('2026-03-02T08:00:00Z');
@@ -82,6 +82,17 @@ describe('in-process events', () => {
 		const uuid = await available();
 		eu.events.setStatus(uuid, 'DRAFT');
 		expect(text(await overview(uuid), 'status')).toBe('DRAFT');
+	});
+
+	test('a GROUPED statement set to another status is no longer held by its group', async () => {
+		const member = await available('MEMBER');
+		const ref = eu.statements().find((x) => x.uuid === member)!.referenceNumber!;
+		await submit(eu, { internalReference: 'GROUP', grouped: [ref] });
+		expect(eu.statements().find((x) => x.uuid === member)!.status).toBe('GROUPED');
+		eu.events.setStatus(member, 'AVAILABLE');
+		const read = await request(eu, 'withdrawDds', withdrawBody(member));
+		expect(read.status).toBe(200);
+		expect(eu.statements().find((x) => x.uuid === member)!.status).toBe('WITHDRAWN');
 	});
 
 	test('AVAILABLE set on a SUBMITTED statement gives it numbers at once', async () => {
