@@ -231,7 +231,7 @@ export class FakeEuServer {
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		if (url.pathname.startsWith(CONTROL_PREFIX))
-			return handleControl(req, res, url.pathname, {
+			return handleControl(req, res, url, {
 				store: this.c.store,
 				lifecycleNow: this.c.lifecycleNow,
 				advance: this.c.advance,

@@ -221,8 +221,14 @@ describe('control API', () => {
 		expect(log[0].at).toBe(new Date(START).toISOString());
 		expect(log[2].at).toBe(new Date(START + DEFAULT_AVAILABLE_AFTER_MS).toISOString());
 		expect(log[0]).toMatchObject({ username: 'fake-eu-operator', lost: false });
+		expect(log.map((e) => e.index)).toEqual([0, 1, 2]);
 		// control calls are not in the log
 		expect(eu.requests()).toHaveLength(3);
+		// since=<index>: only what came after
+		const later = await getJson<ControlLogEntry[]>('log?since=2');
+		expect(later.map((e) => [e.index, e.operation, e.status])).toEqual([[2, 'getDds', 200]]);
+		expect(await getJson<ControlLogEntry[]>('log?since=3')).toEqual([]);
+		expect((await fetch(control('log?since=-1'))).status).toBe(400);
 	});
 
 	test('refusals: unknown uuid 404, bad bodies 400, unknown route 404, the statement unchanged', async () => {
