@@ -78,6 +78,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 				fetch: async (chunk, item) => await declarationsByUuid(this, chunk, item),
 				noun: 'declaration',
 				label: 'Declaration UUID',
+				version: true,
 			}),
 	});
 };

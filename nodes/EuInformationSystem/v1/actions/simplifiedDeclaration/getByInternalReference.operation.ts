@@ -9,4 +9,5 @@ export const { description, execute } = internalReferenceRead({
 	show,
 	nouns: 'declarations',
 	lookup: declarationsByInternalReference,
+	version: true,
 });

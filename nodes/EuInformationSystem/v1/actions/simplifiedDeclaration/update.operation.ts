@@ -80,7 +80,10 @@ export const execute: OperationModule['execute'] = async function (items) {
 						date: null,
 						updatedBy: null,
 					};
-					const json: IDataObject = { ...overviewJson(overview, first.simplify), updated: true };
+					const json: IDataObject = {
+						...overviewJson(overview, first.simplify, true),
+						updated: true,
+					};
 					if (first.simplify)
 						json.numbersNote = `The EU Information System made version ${answer.version ?? '(not said)'} of the declaration (status ${answer.status}); Get it to see its reference and verification numbers.`;
 					return [{ item: s.items, json }];

@@ -46,6 +46,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 			return overviewJson(
 				{ ...before, uuid: answered, status, version: version ?? before.version },
 				simplified,
+				true,
 			) as IDataObject;
 		},
 	});

@@ -24,8 +24,13 @@ export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean
 	return ctx.getNodeParameter('simplify', itemIndex, true) === true;
 }
 
-export function overviewJson(o: StatementOverview, simplified: boolean): IDataObject {
-	return overviewOutput(o, simplified) as IDataObject;
+/** An overview as output; `version`: the simplified output keeps the version (the SD's). */
+export function overviewJson(
+	o: StatementOverview,
+	simplified: boolean,
+	version = false,
+): IDataObject {
+	return overviewOutput(o, simplified, version) as IDataObject;
 }
 
 export const declarationUuidField: IdField = {

@@ -40,6 +40,8 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 		noun: string;
 		/** The label of the UUID field, in the hint. */
 		label: string;
+		/** Whether the simplified output keeps the version (the SD's). */
+		version?: boolean;
 	},
 ): Batch[] {
 	const key = (w: Wanted) => (w.version === undefined ? w.uuid : `${w.uuid}#${w.version}`);
@@ -91,7 +93,7 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 					for (const f of overviews)
 						outputs.push({
 							item: asking.length === 1 ? asking[0] : asking,
-							json: overviewJson(f, simplifyOf.get(asking[0]) ?? true),
+							json: overviewJson(f, simplifyOf.get(asking[0]) ?? true, o.version),
 						});
 				}
 				return outputs;
@@ -111,6 +113,8 @@ export function internalReferenceRead(o: {
 		reference: string,
 		itemIndex: number,
 	) => Promise<StatementOverview[]>;
+	/** Whether the simplified output keeps the version (the SD's). */
+	version?: boolean;
 }): OperationModule {
 	const description: INodeProperties[] = updateDisplayOptions(o.show, [
 		{
@@ -156,7 +160,7 @@ export function internalReferenceRead(o: {
 			run: async (i, { reference, exactOnly, simplify: simplified }) => {
 				const found = await o.lookup(this, reference, i);
 				const kept = exactOnly ? exactReferenceMatches(found, reference) : found;
-				return kept.map((f) => overviewJson(f, simplified));
+				return kept.map((f) => overviewJson(f, simplified, o.version));
 			},
 		});
 	};
