@@ -168,7 +168,12 @@ describe('Simplified Declaration: update → version 2, withdraw', () => {
 		);
 		expect(updated.error).toBeUndefined();
 		expect(jsonOf(updated)).toEqual([
-			expect.objectContaining({ uuid: String(filed.uuid), status: 'AVAILABLE', updated: true }),
+			expect.objectContaining({
+				uuid: String(filed.uuid),
+				status: 'AVAILABLE',
+				version: '2',
+				updated: true,
+			}),
 		]);
 		expect(stored('SD-UPD-01')[0].version).toBe(2);
 		const versions = await run({
