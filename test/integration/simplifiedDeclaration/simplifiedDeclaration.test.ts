@@ -225,6 +225,47 @@ describe('Simplified Declaration: refusals before anything is sent', () => {
 		expect(eu.fake.requests()).toHaveLength(before);
 	});
 
+	it('a representative without the operator it represents, an address without its city: nothing sent', async () => {
+		const before = eu.fake.requests().length;
+		const rows = [{ producer: 'Ferme D', country: 'FR', postal: '12000' }];
+		const result = await submit('SD-REP-01', rows, {
+			operatorRole: 'REPRESENTATIVE_MSPO',
+			geolocationSource: 'postalAddress',
+			producerPostalCode: '={{ $json.postal }}',
+			producerCity: '={{ $json.city }}',
+		});
+		expect(result.error?.message).toMatch(
+			/Item 0, field "Producer City": the production place has no city/,
+		);
+		expect(eu.fake.requests()).toHaveLength(before);
+		const represented = await submit('SD-REP-01', [{ ...rows[0], city: 'Rodez' }], {
+			operatorRole: 'REPRESENTATIVE_MSPO',
+			geolocationSource: 'postalAddress',
+			producerPostalCode: '={{ $json.postal }}',
+			producerCity: '={{ $json.city }}',
+		});
+		expect(represented.error?.message).toMatch(
+			/^Declaration "SD-REP-01" \(item 0\), field "Represented Operator": an authorised representative files for another operator/,
+		);
+		expect(eu.fake.requests()).toHaveLength(before);
+		const filed = await submit('SD-REP-01', [{ ...rows[0], city: 'Rodez' }], {
+			operatorRole: 'REPRESENTATIVE_MSPO',
+			geolocationSource: 'postalAddress',
+			producerPostalCode: '={{ $json.postal }}',
+			producerCity: '={{ $json.city }}',
+			statementOptions: {
+				representedName: 'Ferme D',
+				representedVat: 'FR12345678901',
+				representedStreet: '2 Chemin',
+				representedPostalCode: '12000',
+				representedCity: 'Rodez',
+				representedCountry: 'FR',
+			},
+		});
+		expect(filed.error).toBeUndefined();
+		expect(stored('SD-REP-01')).toEqual([expect.objectContaining({ role: 'REPRESENTATIVE_MSPO' })]);
+	});
+
 	it('update and withdraw of a SUBMITTED declaration, or of a grouped one: said before sending', async () => {
 		const [young] = jsonOf(await submit('SD-YOUNG-1'));
 		const updates = sent('updateSd').length;
