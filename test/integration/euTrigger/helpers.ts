@@ -40,15 +40,17 @@ export interface EuClock {
 
 export function followEuClock(eu: FakeEu): EuClock {
 	const realStart = performance.now();
-	let advanced = 0;
+	// how far the lifecycle clock is ahead of real time (earlier tests may have advanced it)
+	let ahead = eu.clock.now() - Date.now();
 	const now = () => eu.clock.now() + (performance.now() - realStart);
 	const spy = jest.spyOn(Date, 'now').mockImplementation(now);
+	eu.securityClock.setOffset(-ahead);
 	resetEuRateLimit();
 	return {
 		advance(ms: number) {
 			eu.clock.advance(ms);
-			advanced += ms;
-			eu.securityClock.setOffset(-advanced);
+			ahead += ms;
+			eu.securityClock.setOffset(-ahead);
 		},
 		now,
 		restore() {
