@@ -69,20 +69,6 @@ export async function file(
 	return await submit(eu, { internalReference, ...(comment !== undefined ? { comment } : {}) });
 }
 
-/** A status change as the EU makes it (until the fake's events API: the statement's status and date). */
-export function setStatus(
-	eu: FakeEu,
-	uuid: string,
-	status: string,
-	o: { reason?: string } = {},
-): void {
-	const s = eu.statements().find((x) => x.uuid === uuid);
-	if (!s) throw new Error(`no statement ${uuid}`);
-	s.status = status;
-	if (o.reason !== undefined) s.rejectionReason = o.reason;
-	s.updatedAt = eu.clock.now();
-}
-
 export const BASE_PARAMETERS: INodeParameters = { internalReferencePrefix: 'SHIP-' };
 
 /** One poll with a new context (as a first activation or the durable scheduler makes it). */

@@ -17,7 +17,6 @@ import {
 	followEuClock,
 	operationsSince,
 	pollEu,
-	setStatus,
 } from './helpers';
 
 let eu: FakeEu;
@@ -79,7 +78,7 @@ test('WITHDRAWN, GROUPED and an unknown status pass through, once each', async (
 	const ref = eu.statements().find((s) => s.uuid === two)!.referenceNumber!;
 	const { submit } = await import('../../fake-eu/contract/harness');
 	await submit(eu, { internalReference: 'GROUP-1', grouped: [ref] });
-	setStatus(eu, three, 'UNDER_AUTHORITY_CHECK');
+	eu.events.setStatus(three, 'UNDER_AUTHORITY_CHECK');
 	clock.advance(MIN);
 	const changed = await poller.poll();
 	expect(changed.error).toBeUndefined();
@@ -94,6 +93,39 @@ test('WITHDRAWN, GROUPED and an unknown status pass through, once each', async (
 	);
 	clock.advance(MIN);
 	expect((await poller.poll()).items).toBeNull();
+});
+
+test('ARCHIVED and a communication from the authority fire once each; Trigger On filters them', async () => {
+	const poller = euPoller(store, 'durable');
+	const onlyNotes = euPoller(store, 'durable', { events: ['communication'] });
+	const one = await file(eu, 'SHIP-1');
+	clock.advance(2 * MIN);
+	await poller.poll();
+	await onlyNotes.poll();
+	clock.advance(40 * MIN);
+	eu.events.communicate(one, 'Please send the supplier contract.');
+	clock.advance(MIN);
+	const note = await poller.poll();
+	expect(note.items!.map((i) => i.json)).toEqual([
+		expect.objectContaining({
+			event: 'communication',
+			uuid: one,
+			status: 'AVAILABLE',
+			previousStatus: 'AVAILABLE',
+			communication: 'Please send the supplier contract.',
+			communicationDate: expect.any(String),
+		}),
+	]);
+	eu.events.setStatus(one, 'ARCHIVED');
+	clock.advance(MIN);
+	const archived = await poller.poll();
+	expect(archived.items!.map((i) => [i.json.event, i.json.status])).toEqual([
+		['statusChange', 'ARCHIVED'],
+	]);
+	clock.advance(MIN);
+	expect((await poller.poll()).items).toBeNull();
+	const notes = await onlyNotes.poll();
+	expect(notes.items!.map((i) => i.json.event)).toEqual(['communication']);
 });
 
 test('Statuses and Trigger On filter; a skipped change never fires later', async () => {

@@ -17,7 +17,7 @@ import type { FakeEu } from '../../fake-eu';
 import { REJECT_MARKER, startFakeEu } from '../../fake-eu';
 import type { StateKeeping } from '../../helpers/poll';
 import type { EuClock } from './helpers';
-import { MIN, euPoller, euStore, file, followEuClock, setStatus } from './helpers';
+import { MIN, euPoller, euStore, file, followEuClock } from './helpers';
 
 const POLL_TIMES = { item: [{ mode: 'everyX', value: 20, unit: 'minutes' }] };
 const GRACE = firstPollGraceMs(POLL_TIMES);
@@ -41,6 +41,8 @@ interface Step {
 	file: Array<{ reject: boolean }>;
 	/** indexes (mod the count) of statements whose status moves on before the poll */
 	change: number[];
+	/** indexes (mod the count) of statements the authority writes to before the poll */
+	communicate: number[];
 	advanceMs: number;
 	fault: Fault;
 }
@@ -48,6 +50,7 @@ interface Step {
 const stepArb: fc.Arbitrary<Step> = fc.record({
 	file: fc.array(fc.record({ reject: fc.boolean() }), { maxLength: 1 }),
 	change: fc.array(fc.nat(), { maxLength: 2 }),
+	communicate: fc.array(fc.nat(), { maxLength: 1 }),
 	advanceMs: fc.integer({ min: 0, max: 20 * MIN }),
 	fault: fc.constantFrom<Fault>('none', 'none', 'none', 'search', 'restart'),
 });
@@ -115,8 +118,13 @@ test('every change once, none early, none twice, under random schedules and both
 						const uuid = mine[i % mine.length];
 						const next = NEXT[statusOf(uuid).status];
 						if (!next) continue;
-						setStatus(eu, uuid, next[i % next.length]);
+						eu.events.setStatus(uuid, next[i % next.length]);
 					}
+				};
+				let notes = 0;
+				const communicate = (indexes: number[]) => {
+					for (const i of indexes)
+						if (mine.length > 0) eu.events.communicate(mine[i % mine.length], `note ${++notes}`);
 				};
 				let baseline: number | undefined;
 				const emitted = new Map<string, number>(); // uuid|status → times
@@ -136,6 +144,12 @@ test('every change once, none early, none twice, under random schedules and both
 					if (result.activation && fresh && baseline === undefined) baseline = Date.now() - GRACE;
 					for (const item of result.items ?? []) {
 						const uuid = String(item.json.uuid);
+						if (item.json.event === 'communication') {
+							const key = `${uuid}|note|${String(item.json.communication)}`;
+							emitted.set(key, (emitted.get(key) ?? 0) + 1);
+							expect(statusOf(uuid).communication?.content).toBe(item.json.communication);
+							continue;
+						}
 						const status = String(item.json.status);
 						const key = `${uuid}|${status}`;
 						emitted.set(key, (emitted.get(key) ?? 0) + 1);
@@ -160,6 +174,7 @@ test('every change once, none early, none twice, under random schedules and both
 					await fileSome(step.file);
 					record();
 					change(step.change);
+					communicate(step.communicate);
 					record();
 					clock.advance(step.advanceMs);
 					record();
