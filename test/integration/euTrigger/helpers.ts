@@ -38,24 +38,29 @@ export interface EuClock {
 	restore(): void;
 }
 
-export function followEuClock(eu: FakeEu): EuClock {
+export function followEuClock(eu: FakeEu, ...others: FakeEu[]): EuClock {
+	const all = [eu, ...others];
+	// every fake on the first one's lifecycle time
+	for (const other of others) other.clock.advance(eu.clock.now() - other.clock.now());
 	const realStart = performance.now();
-	// how far the lifecycle clock is ahead of real time (earlier tests may have advanced it)
-	let ahead = eu.clock.now() - Date.now();
+	// how far each lifecycle clock is ahead of real time (earlier tests may have advanced it)
+	const ahead = all.map((f) => f.clock.now() - Date.now());
 	const now = () => eu.clock.now() + (performance.now() - realStart);
 	const spy = jest.spyOn(Date, 'now').mockImplementation(now);
-	eu.securityClock.setOffset(-ahead);
+	all.forEach((f, i) => f.securityClock.setOffset(-ahead[i]));
 	resetEuRateLimit();
 	return {
 		advance(ms: number) {
-			eu.clock.advance(ms);
-			ahead += ms;
-			eu.securityClock.setOffset(-ahead);
+			all.forEach((f, i) => {
+				f.clock.advance(ms);
+				ahead[i] += ms;
+				f.securityClock.setOffset(-ahead[i]);
+			});
 		},
 		now,
 		restore() {
 			spy.mockRestore();
-			eu.securityClock.setOffset(0);
+			for (const f of all) f.securityClock.setOffset(0);
 		},
 	};
 }
