@@ -6,6 +6,7 @@
 import type { FakeEu } from '../../fake-eu';
 import { REJECT_MARKER, startFakeEu } from '../../fake-eu';
 import { request, withdrawBody } from '../../fake-eu/contract/harness';
+import { callSd, submitSd, withdrawSdBody } from '../../fake-eu/contract/sdHarness';
 import type { CredentialStore } from '../../helpers/engine';
 import type { EuClock } from './helpers';
 import {
@@ -207,4 +208,39 @@ test('manual test: the latest statement with the prefix, nothing stored', async 
 	expect(result.nodeStaticData).toEqual({});
 	const none = await pollEu(store, { internalReferencePrefix: 'NONE-' }, undefined, 'manual');
 	expect(none.error?.message).toMatch(/No statement found/);
+});
+
+test('simplified declarations when Watch includes them: their changes once, their searches and reads on the SD service', async () => {
+	const dds = await file(eu, 'SHIP-1');
+	const sd = await submitSd(eu, { internalReference: 'SHIP-SD1' });
+	const both = euPoller(store, 'default', {
+		statementTypes: ['dueDiligenceStatement', 'simplifiedDeclaration'],
+		options: { minAgeMinutes: 0 },
+	});
+	const ddsOnly = euPoller(store, 'default');
+	await both.poll();
+	await ddsOnly.poll();
+	clock.advance(2 * MIN);
+	const mark = eu.requests().length;
+	const changed = await both.poll();
+	expect(operationsSince(eu, mark)).toEqual([
+		'getDdsByInternalReference',
+		'getSdByInternalReference',
+	]);
+	expect(
+		changed.items!.map((i) => [i.json.uuid, i.json.statementType, i.json.status]).sort(),
+	).toEqual(
+		[
+			[dds, 'dueDiligenceStatement', 'AVAILABLE'],
+			[sd, 'simplifiedDeclaration', 'AVAILABLE'],
+		].sort(),
+	);
+	expect((await ddsOnly.poll()).items!.map((i) => i.json.uuid)).toEqual([dds]);
+	expect((await callSd(eu, 'withdrawSd', withdrawSdBody(sd))).body).toBeDefined();
+	clock.advance(MIN);
+	expect((await both.poll()).items!.map((i) => [i.json.uuid, i.json.status])).toEqual([
+		[sd, 'WITHDRAWN'],
+	]);
+	clock.advance(MIN);
+	expect((await both.poll()).items).toBeNull();
 });
