@@ -141,7 +141,12 @@ test('every change once, none early, none twice, under random schedules and both
 						});
 						return;
 					}
-					if (result.activation && fresh && baseline === undefined) baseline = Date.now() - GRACE;
+					// the activation's baseline as the trigger set it (its poll time less the grace period)
+					if (result.activation && fresh && baseline === undefined) {
+						baseline = (result.nodeStaticData.statements as { since: number }).since;
+						expect(baseline).toBeLessThanOrEqual(Date.now() - GRACE);
+						expect(baseline).toBeGreaterThan(Date.now() - GRACE - MIN);
+					}
 					for (const item of result.items ?? []) {
 						const uuid = String(item.json.uuid);
 						if (item.json.event === 'communication') {
