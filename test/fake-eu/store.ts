@@ -124,6 +124,8 @@ export class Store {
 		if (!status) throw new Error('A status is needed');
 		s.status = status;
 		s.pendingRejection = null;
+		// the status is the truth: a statement set to anything but GROUPED is no longer held by its group
+		if (status !== 'GROUPED') s.groupedBy = null;
 		s.rejectionReason =
 			reason ?? (status === 'REJECTED' ? 'Rejected by the competent authority (fake EU)' : null);
 		if (status === 'AVAILABLE' && s.referenceNumber === null) {
