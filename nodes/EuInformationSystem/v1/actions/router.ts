@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 import type { OperationsOf, Resource } from './node.type';
 import type { ResourceModule } from '../../../shared/descriptions/operationModule';
@@ -8,6 +9,7 @@ import { routeOperation } from '../../../shared/descriptions/operationRouter';
 /** Every resource folder, each with exactly the operations node.type.ts names for it. */
 export const resources: { [R in Resource]: ResourceModule & { operations: OperationsOf<R> } } = {
 	dueDiligenceStatement,
+	declaration,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

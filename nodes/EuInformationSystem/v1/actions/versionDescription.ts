@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
 import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
+import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 
 /** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
@@ -25,6 +26,12 @@ export const versionDescription: VersionDescription = {
 			noDataExpression: true,
 			options: [
 				{
+					name: 'Declaration',
+					value: 'declaration',
+					description:
+						"Any declaration (a due diligence statement or a simplified declaration) by its reference and verification numbers, e.g. a supplier's",
+				},
+				{
 					name: 'Due Diligence Statement',
 					value: 'dueDiligenceStatement',
 					description: 'An EUDR due-diligence statement (DDS) filed in the EU Information System',
@@ -33,6 +40,7 @@ export const versionDescription: VersionDescription = {
 			default: 'dueDiligenceStatement',
 		},
 		...dueDiligenceStatement.description,
+		...declaration.description,
 		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
 		requestTimeoutProperty,
 	],
