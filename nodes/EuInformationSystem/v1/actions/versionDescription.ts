@@ -5,6 +5,7 @@ import { requestTimeoutProperty } from '../../../shared/transport/authentication
 import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
 import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
+import { withToolGate } from './toolGate';
 
 /** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
 export type VersionDescription = Omit<
@@ -18,7 +19,8 @@ export const versionDescription: VersionDescription = {
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
 	credentials: [{ name: EU_CREDENTIAL_TYPE, required: true }],
-	properties: [
+	// As an AI Agent tool: the filing gate and each operation's Tool Description (toolGate.ts).
+	properties: withToolGate([
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -43,5 +45,5 @@ export const versionDescription: VersionDescription = {
 		...declaration.description,
 		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
 		requestTimeoutProperty,
-	],
+	]),
 };

@@ -25,7 +25,10 @@ describe('Declaration → Verify', () => {
 		expect((selector.options as INodePropertyOptions[]).map((o) => [o.value, o.action])).toEqual([
 			['verify', 'Verify a declaration'],
 		]);
-		const fields = v1.properties.filter((p) => shownFor(p).operation?.includes('verify'));
+		// (the tool variant's Tool Description aside: test/unit/actions/euInformationSystem/toolGate.test.ts)
+		const fields = v1.properties.filter(
+			(p) => shownFor(p).operation?.includes('verify') && !shownFor(p)['@tool'],
+		);
 		expect(fields.map((p) => [p.name, p.type, p.required ?? false])).toEqual([
 			['verifyNotice', 'notice', false],
 			['referenceNumber', 'string', true],
