@@ -49,15 +49,32 @@ describe('the EU Information System node as an AI Agent tool (EU fake)', () => {
 			const before = eu.fake.requests().length;
 			const result = await runTool({ operation, ...fields });
 			expect(result.error?.message).toBe(
-				`This AI Agent tool may not ${operation} statements: "Allow Filing Statements" is off. Nothing was sent to the EU Information System.`,
+				`Item 0, field "Allow Filing Statements": it is off, so this AI Agent tool may not ${operation} statements: that files a statement with legal value. Turn "Allow Filing Statements" on in this tool node if the agent is meant to ${operation} statements, or choose an operation that reads.`,
 			);
-			expect(result.error?.description).toMatch(
-				/has legal value, so an AI Agent may do it only when the tool's setting "Allow Filing Statements" is on/,
-			);
+			expect(result.error?.description).toMatch(/^Nothing was sent to the service\./);
 			expect(eu.fake.requests().length).toBe(before);
 			expect(keyLeaks(result, eu.fake.users[0].key)).toEqual([]);
 		},
 	);
+
+	it('with Continue On Fail, each item gets the refusal as an error item (what an agent reads)', async () => {
+		const before = eu.fake.requests().length;
+		const result = await runNode({
+			parameters: { resource: 'dueDiligenceStatement', operation: 'withdraw', uuid: UUID },
+			input: [{}, {}],
+			nodeType: EU_TOOL_TYPE,
+			credentialType: EU_CREDENTIAL,
+			typeVersion: 1,
+			store: store(),
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.error, i.pairedItem])).toEqual([
+			[expect.stringMatching(/^Item 0, field "Allow Filing Statements": it is off/), { item: 0 }],
+			[expect.stringMatching(/^Item 1, field "Allow Filing Statements": it is off/), { item: 1 }],
+		]);
+		expect(eu.fake.requests().length).toBe(before);
+	});
 
 	it('with the setting on, a write goes ahead (here: Withdraw looks the statement up first)', async () => {
 		const before = eu.fake.requests().length;

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 import type { OperationsOf, Resource } from './node.type';
-import { refuseUngatedWrite } from './toolGate';
+import { refuseUngatedWrite, ungatedWriteReason } from './toolGate';
 import type { ResourceModule } from '../../../shared/descriptions/operationModule';
 import { routeOperation } from '../../../shared/descriptions/operationRouter';
 
@@ -15,10 +15,11 @@ export const resources: { [R in Resource]: ResourceModule & { operations: Operat
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// As an AI Agent tool, a write needs the tool's "Allow Filing Statements" (before any request).
-	refuseUngatedWrite(
+	const refusal = ungatedWriteReason(
 		this,
 		this.getNodeParameter('resource', 0) as string,
 		this.getNodeParameter('operation', 0) as string,
 	);
+	if (refusal !== undefined) return [await refuseUngatedWrite(this, refusal)];
 	return await routeOperation(this, resources);
 }

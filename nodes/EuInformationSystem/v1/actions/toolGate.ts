@@ -10,7 +10,8 @@
  *   only (setting off). The tool's two default to the first read, so turning the setting on
  *   never turns a read into a write by itself.
  * - The router refuses a write before any request when the node runs as a tool without the
- *   setting (a tool node saved with a write operation, then the setting turned off), naming it.
+ *   setting (a tool node saved with a write operation, then the setting turned off): a
+ *   pre-flight problem of the setting for every item, through the runner.
  * - Each operation has a Tool Description shown in the tool variant only (n8n then adds none of
  *   its own and sends this one to the model); those of the write operations say that they file
  *   statements with legal value.
@@ -19,11 +20,13 @@
  */
 import type {
 	IExecuteFunctions,
+	INodeExecutionData,
 	INodeProperties,
 	INodePropertyOptions,
 	IDisplayOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+
+import { runItems } from '../../../shared/runner';
 
 export const ALLOW_FILING = 'allowFilingStatements';
 export const ALLOW_FILING_LABEL = 'Allow Filing Statements';
@@ -150,21 +153,30 @@ export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
 }
 
 /**
- * Throws before any request when a tool without "Allow Filing Statements" is asked to file,
- * amend or withdraw (a tool node saved with a write operation, then the setting turned off).
+ * Why a tool may not run this operation (a write, as a tool, without "Allow Filing
+ * Statements": e.g. a tool node saved with Submit, then the setting turned off), or undefined.
  */
-export function refuseUngatedWrite(
+export function ungatedWriteReason(
 	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
 	resource: string,
 	operation: string,
-): void {
-	if (!isWriteOperation(resource, operation) || !runsAsTool(ctx)) return;
-	if (ctx.getNodeParameter(ALLOW_FILING, 0, false) === true) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`This AI Agent tool may not ${operation} statements: "${ALLOW_FILING_LABEL}" is off. Nothing was sent to the EU Information System.`,
-		{
-			description: `Filing, amending or withdrawing a statement has legal value, so an AI Agent may do it only when the tool's setting "${ALLOW_FILING_LABEL}" is on. Turn it on in this tool node if the agent is meant to ${operation} statements, or choose an operation that reads.`,
-		},
-	);
+): string | undefined {
+	if (!isWriteOperation(resource, operation) || !runsAsTool(ctx)) return undefined;
+	if (ctx.getNodeParameter(ALLOW_FILING, 0, false) === true) return undefined;
+	return `it is off, so this AI Agent tool may not ${operation} statements: that files a statement with legal value. Turn "${ALLOW_FILING_LABEL}" on in this tool node if the agent is meant to ${operation} statements, or choose an operation that reads.`;
+}
+
+/**
+ * The refusal of an ungated write, before any request: every item gets the setting's problem
+ * through the runner's pre-flight (one error naming it, or error items with Continue On Fail,
+ * which an AI Agent then reads as the tool's answer).
+ */
+export async function refuseUngatedWrite(
+	ctx: IExecuteFunctions,
+	reason: string,
+): Promise<INodeExecutionData[]> {
+	return await runItems(ctx, ctx.getInputData(), {
+		prepare: (_itemIndex, problems) => problems.field(ALLOW_FILING_LABEL, reason),
+		run: async () => [],
+	});
 }
