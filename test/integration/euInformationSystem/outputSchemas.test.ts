@@ -75,7 +75,7 @@ const statement: Statement = {
 describe('EU Information System output schemas (__schema__), from outputs at the defaults', () => {
 	const eu = useFakeEu({ availableAfterMs: 1000, ratePerSecond: 0 });
 
-	it('records Submit, Get, Get by Internal Reference, Get Content, Amend and Withdraw', async () => {
+	it('records Submit, Get, Get by Internal Reference, Get Content, Verify, Amend and Withdraw', async () => {
 		const user = eu.fake.users[0];
 		const store = euStore(eu.fake.url, user);
 		const { httpRequest } = plainHttp();
@@ -110,6 +110,16 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 			join(SCHEMA_DIR, 'dueDiligenceStatement/getContent.json'),
 			await run({
 				operation: 'getContent',
+				referenceNumber: String(got[0].referenceNumber),
+				verificationNumber: String(got[0].verificationNumber),
+			}),
+		);
+		// Declaration → Verify: the numbers of the statement Get found (usable, with a status)
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'declaration/verify.json'),
+			await run({
+				resource: 'declaration',
+				operation: 'verify',
 				referenceNumber: String(got[0].referenceNumber),
 				verificationNumber: String(got[0].verificationNumber),
 			}),

@@ -21,6 +21,7 @@ type NodeMap = {
 		| 'get'
 		| 'getByInternalReference'
 		| 'getContent';
+	declaration: 'verify';
 };
 
 export type EuInformationSystemType = AllEntities<NodeMap>;

@@ -3,8 +3,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
 import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
+import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 import * as simplifiedDeclaration from './simplifiedDeclaration';
+import { withToolGate } from './toolGate';
 
 /** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
 export type VersionDescription = Omit<
@@ -18,13 +20,20 @@ export const versionDescription: VersionDescription = {
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
 	credentials: [{ name: EU_CREDENTIAL_TYPE, required: true }],
-	properties: [
+	// As an AI Agent tool: the filing gate and each operation's Tool Description (toolGate.ts).
+	properties: withToolGate([
 		{
 			displayName: 'Resource',
 			name: 'resource',
 			type: 'options',
 			noDataExpression: true,
 			options: [
+				{
+					name: 'Declaration',
+					value: 'declaration',
+					description:
+						"Any declaration (a due diligence statement or a simplified declaration) by its reference and verification numbers, e.g. a supplier's",
+				},
 				{
 					name: 'Due Diligence Statement',
 					value: 'dueDiligenceStatement',
@@ -41,7 +50,8 @@ export const versionDescription: VersionDescription = {
 		},
 		...dueDiligenceStatement.description,
 		...simplifiedDeclaration.description,
+		...declaration.description,
 		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
 		requestTimeoutProperty,
-	],
+	]),
 };
