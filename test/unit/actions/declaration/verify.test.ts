@@ -13,6 +13,7 @@ describe('Declaration → Verify', () => {
 		expect((resource.options as INodePropertyOptions[]).map((o) => [o.name, o.value])).toEqual([
 			['Declaration', 'declaration'],
 			['Due Diligence Statement', 'dueDiligenceStatement'],
+			['Simplified Declaration', 'simplifiedDeclaration'],
 		]);
 		expect(resource.default).toBe('dueDiligenceStatement');
 	});

@@ -23,7 +23,11 @@ const values = (p?: INodeProperties) =>
 describe('Simplified Declaration resource description', () => {
 	it('is a second resource; Due Diligence Statement stays the default', () => {
 		const resource = v1.properties.find((p) => p.name === 'resource')!;
-		expect(values(resource)).toEqual(['dueDiligenceStatement', 'simplifiedDeclaration']);
+		expect(values(resource)).toEqual([
+			'declaration',
+			'dueDiligenceStatement',
+			'simplifiedDeclaration',
+		]);
 		expect(resource.default).toBe('dueDiligenceStatement');
 	});
 
