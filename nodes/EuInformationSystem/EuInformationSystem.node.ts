@@ -20,7 +20,7 @@ const subtitle = '={{$parameter["operation"]}}';
 
 /** What the nodes panel and the node's settings say of the node (every version). */
 const nodeDescription =
-	'File, amend, withdraw and read EUDR due-diligence statements in the EU Information System (TRACES, SOAP API V3)';
+	"File and read EUDR due-diligence statements and simplified declarations, and verify a supplier's reference, in the EU Information System (TRACES, SOAP API V3)";
 
 /**
  * Version 1 of the EU Information System node, with its whole description. It lives in this
