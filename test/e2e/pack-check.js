@@ -16,7 +16,7 @@ const os = require('node:os');
 const path = require('node:path');
 
 /** The packed tarball's size budget (see the check). */
-const PACKED_BUDGET_KB = 480;
+const PACKED_BUDGET_KB = 540;
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -99,8 +99,11 @@ function packAndCheck({ destination } = {}) {
 	// Validate's overlaps, and Read File's XML, zip and projection libraries: ~270 KB gzipped,
 	// unminified so that a reviewer can read them; the EU Information System node, issue 29,
 	// its SOAP client, rules and the Validate and Export code it reuses for the geolocation:
-	// ~300 KB unminified, +33 KB packed; raised from 400 KB then), the output schemas of both
-	// nodes, the README and the notices. A jump past it means something was bundled by mistake.
+	// ~300 KB unminified, +33 KB packed; raised from 400 KB then; issue 30: the EU Information
+	// System Trigger, a bundle of its own with the SOAP client and reads, ~117 KB unminified,
+	// and the Simplified Declaration and Verify resources with their output schemas: 432 →
+	// 481 KB packed, raised from 480 KB), the output schemas of the nodes, the README and the
+	// notices. A jump past it means something was bundled by mistake.
 	check(
 		`package size under ${PACKED_BUDGET_KB} KB (${Math.round(info.size / 1024)} KB packed)`,
 		info.size < PACKED_BUDGET_KB * 1024,
