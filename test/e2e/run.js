@@ -13,7 +13,9 @@
  * Then one queue-mode run (Redis + main + worker) of the workflows whose
  * assert module sets `queue = true`, and on n8n 2.x one run with the durable
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
- * (durable.js; N8N_E2E_DURABLE=0 skips it). On n8n 2.x, after the workflows, the browser
+ * (durable.js; N8N_E2E_DURABLE=0 skips it), and the restart pass (restart.js: the workflows
+ * of test/e2e/restart/ under each polling scheduler, across a SIGTERM restart of n8n and a
+ * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, after the workflows, the browser
  * check (browser.js): the editor in headless Chromium, every operation's panel at its
  * defaults and the examples (N8N_E2E_BROWSER=0 skips it; N8N_E2E_ONLY=browser runs only it).
  *
@@ -28,6 +30,7 @@ const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
 const durable = require('./durable');
+const restart = require('./restart');
 const browser = require('./browser');
 const {
 	loadWorkflowFiles,
@@ -178,6 +181,21 @@ async function main() {
 				test,
 				cleanups,
 				workflows: durableWorkflows,
+			});
+		}
+	}
+
+	const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
+	if (process.env.N8N_E2E_RESTART !== '0' && fakeOk && restartWorkflows.length) {
+		for (const v of versions) {
+			const res = await installs[v];
+			if (!res || res.error || res.install.major < 2) continue;
+			await restart.runRestartPass(res.install, {
+				fake,
+				packageDir,
+				test,
+				cleanups,
+				workflows: restartWorkflows,
 			});
 		}
 	}
