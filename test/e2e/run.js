@@ -280,14 +280,18 @@ function expectsError(w, ctx) {
 
 /**
  * A workflow without a Manual Trigger (e.g. our polling trigger): activate it
- * in the running n8n through the public API (n8n polls once at activation),
- * wait for its first finished execution, assert on it, deactivate.
+ * in the running n8n through the public API (n8n polls once at activation, and
+ * activation resolves after that poll), run the assert module's `afterActivate(ctx)` if any
+ * (make what should fire happen after the trigger's first look), wait for its first finished
+ * execution, assert on it, deactivate.
  */
 async function runActivated(inst, w, ctx) {
 	const id = w.imported.id;
 	if (w.assert && w.assert.before) await w.assert.before(ctx);
 	await n8n.activateWorkflow(inst, w.imported);
 	try {
+		// n8n's activation poll has run (activation awaits it): what should fire happens now
+		if (w.assert && w.assert.afterActivate) await w.assert.afterActivate(ctx);
 		const exec = await n8n.waitFor(
 			async () => {
 				const r = await n8n.publicApi(
