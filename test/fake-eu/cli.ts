@@ -3,12 +3,13 @@
  *
  *   npx ts-node --transpile-only test/fake-eu/cli.ts --port 5690
  *
- * prints ONE JSON line {url, username, key, clientId} and serves until killed. The lifecycle
+ * prints ONE JSON line {url, username, key, clientId, control} and serves until killed
+ * (`control` is the control API's base, `http://host:port/__fake-eu/`, README "Control API"). The lifecycle
  * clock follows real time here. Options: --port N (default 0 = any free port), --host H,
  * --available-after-ms N (default 60000), --code-style underscore|hyphen, --rate N (calls per
  * second per client, default 5, 0 = none).
  */
-import { startFakeEu } from './index';
+import { CONTROL_PREFIX, startFakeEu } from './index';
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -30,7 +31,13 @@ async function main(): Promise<void> {
 	});
 	const user = eu.users[0];
 	process.stdout.write(
-		`${JSON.stringify({ url: eu.url, username: user.username, key: user.key, clientId: user.clientId })}\n`,
+		`${JSON.stringify({
+			url: eu.url,
+			username: user.username,
+			key: user.key,
+			clientId: user.clientId,
+			control: `${new URL(eu.url).origin}${CONTROL_PREFIX}`,
+		})}\n`,
 	);
 	const stop = () => {
 		void eu.stop().then(() => process.exit(0));

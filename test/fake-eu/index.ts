@@ -10,6 +10,8 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeEuEvents } from './control';
+import { eventsOf } from './control';
 import type { CodeStyle } from './faults';
 import type { OperationOptions } from './operations';
 import type { FakeEuUser } from './security';
@@ -19,12 +21,14 @@ import type { FakeStatement } from './store';
 import { Store } from './store';
 
 export type { FakeEuUser } from './security';
-export type { FakeEuFaults, FakeRequestLog, Hold } from './server';
-export type { FakeStatement } from './store';
+export type { FakeEuFaults, FakeRequestLog, FakeService, Hold } from './server';
+export type { FakeEuEvents, ControlStatement, ControlLogEntry } from './control';
+export { CONTROL_PREFIX } from './control';
+export type { FakeStatement, StatementKind } from './store';
 export type { CodeStyle } from './faults';
 export { digestOf } from './security';
 export { MAX_MESSAGE_BYTES, DDS_PATH, ECHO_PATHS } from './server';
-export { AMEND_WINDOW_MS } from './store';
+export { AMEND_WINDOW_MS, MAX_COMMUNICATION_CHARS, UnknownStatement } from './store';
 
 /** Default delay on the lifecycle clock before a submitted statement is decided. */
 export const DEFAULT_AVAILABLE_AFTER_MS = 60_000;
@@ -80,6 +84,11 @@ export interface FakeEu {
 	statements(): FakeStatement[];
 	requests(): FakeRequestLog[];
 	faults: FakeEuFaults;
+	/**
+	 * What the EU side does to a statement, on the lifecycle clock (the statement's date becomes
+	 * clock.now()). An unknown uuid throws UnknownStatement.
+	 */
+	events: FakeEuEvents;
 	stop(): Promise<void>;
 }
 
@@ -98,6 +107,9 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 	const realStart = Date.now();
 	const start = o.startTime ?? realStart;
 	let advanced = 0;
+	const advance = (ms: number) => {
+		advanced += ms;
+	};
 	const lifecycleNow = () => start + advanced + (o.clock === 'real' ? Date.now() - realStart : 0);
 	let securityOffset = 0;
 	const securityNow = () => Date.now() + securityOffset;
@@ -113,6 +125,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		rateLimitAs: o.rateLimitAs ?? 'http429',
 		codeStyle: o.codeStyle ?? 'underscore',
 		checkSoapAction: o.checkSoapAction ?? true,
+		advance,
 		operations: {
 			notFoundFaultOnGet: o.notFoundFaultOnGet ?? false,
 			notFoundFaultOnEmptySearch: o.notFoundFaultOnEmptySearch ?? false,
@@ -143,12 +156,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 	const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 	return {
 		url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}/tracesnt/`,
-		clock: {
-			now: lifecycleNow,
-			advance: (ms: number) => {
-				advanced += ms;
-			},
-		},
+		clock: { now: lifecycleNow, advance },
 		securityClock: {
 			now: securityNow,
 			setOffset: (ms: number) => {
@@ -159,6 +167,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		statements: () => store.list(lifecycleNow()),
 		requests: () => server.log,
 		faults: server.faults,
+		events: eventsOf({ store, lifecycleNow }),
 		stop: () =>
 			new Promise<void>((resolve) => {
 				http.closeAllConnections();

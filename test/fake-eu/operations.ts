@@ -107,6 +107,7 @@ function submit(el: El, ctx: OperationContext): string {
 	const xml = storedStatement(statement);
 	const s: FakeStatement = {
 		uuid: newUuid(),
+		kind: 'dds',
 		operator: ctx.user.operator.name,
 		submittedBy: ctx.user.username,
 		role,
@@ -123,6 +124,7 @@ function submit(el: El, ctx: OperationContext): string {
 		groupedBy: null,
 		xml,
 		pendingRejection: null,
+		communication: null,
 	};
 	s.pendingRejection = rejectionOf(statement, xml, ctx);
 	ctx.store.add(s);
@@ -215,6 +217,12 @@ export function overview(s: FakeStatement): string {
 		(s.verificationNumber ? t('verificationNumber', s.verificationNumber, 'ns3') : '') +
 		t('status', s.status, 'ns3') +
 		(s.rejectionReason ? t('rejectionReason', s.rejectionReason.slice(0, 1000), 'ns3') : '') +
+		(s.communication
+			? '<ns3:communicationToOperator>' +
+				t('date', new Date(s.communication.date).toISOString(), 'ns3') +
+				t('content', s.communication.content, 'ns3') +
+				'</ns3:communicationToOperator>'
+			: '') +
 		t('date', new Date(s.updatedAt).toISOString(), 'ns3') +
 		t('updatedBy', s.submittedBy, 'ns3') +
 		t('version', String(s.version), 'ns3') +

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { EU_WSDL_DIR, validateEuXml } from '../helpers/euXsd';
+import { CONTROL_PREFIX, handleControl } from './control';
 import type { CodeStyle } from './faults';
 import {
 	EuFault,
@@ -40,10 +41,16 @@ export const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
 export const ECHO_PATHS = ['ws/eudr/echo', 'ws/EudrEchoService'];
 export const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
 
+export type FakeService = 'dds' | 'sd' | 'verify' | 'echo';
+
 export interface FakeRequestLog {
 	/** submitDds … getDdsByIdentifiers, testEcho, 'wsdl', or null when it could not be told. */
 	operation: string | null;
 	path: string;
+	/** The service the path names: 'dds', 'sd', 'verify', 'echo', or null (a file, an unknown path). */
+	service: FakeService | null;
+	/** Lifecycle clock when the request arrived (ms since the epoch). */
+	at: number;
 	/** 'accepted', the first fault code (EUDR_…, SCHEMA, UNAUTHENTICATED, SOAP_ACTION, …), or `http-<status>`. */
 	outcome: string;
 	status: number;
@@ -99,6 +106,8 @@ export interface ServerConfig {
 	/** Check the SOAPAction header against the WSDL. */
 	checkSoapAction: boolean;
 	operations: OperationOptions;
+	/** Moves the lifecycle clock (control API). */
+	advance: (ms: number) => void;
 }
 
 /** `?wsdl`, `?wsdl=N`, `?xsd=N` of each service, from the pack's catalog.xml. */
@@ -176,6 +185,13 @@ export class FakeEuServer {
 
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
+		if (url.pathname.startsWith(CONTROL_PREFIX))
+			return handleControl(req, res, url.pathname, {
+				store: this.c.store,
+				lifecycleNow: this.c.lifecycleNow,
+				advance: this.c.advance,
+				log: () => this.log,
+			});
 		const prefix = '/tracesnt/';
 		const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
 		if (req.method === 'GET' && path !== null) return this.serveFile(path, url.search, res);
@@ -186,6 +202,8 @@ export class FakeEuServer {
 			this.log.push({
 				operation: null,
 				path: url.pathname,
+				service: null,
+				at: this.c.lifecycleNow(),
 				outcome: 'http-404',
 				status: 404,
 				bytes: 0,
@@ -196,6 +214,8 @@ export class FakeEuServer {
 		const entry: FakeRequestLog = {
 			operation: null,
 			path: url.pathname,
+			service: isDds ? 'dds' : 'echo',
+			at: this.c.lifecycleNow(),
 			outcome: 'accepted',
 			status: 200,
 			bytes: 0,
@@ -401,6 +421,8 @@ export class FakeEuServer {
 		this.log.push({
 			operation: 'wsdl',
 			path: `/tracesnt/${path}${search}`,
+			service: null,
+			at: this.c.lifecycleNow(),
 			outcome: 'accepted',
 			status: 200,
 			bytes: 0,

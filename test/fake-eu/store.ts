@@ -10,8 +10,12 @@ import { COMMON_NS, DDS_NS, kidText, kids, serialize, standalone } from './xml';
 
 export const AMEND_WINDOW_MS = 72 * 3600_000;
 
+export type StatementKind = 'dds' | 'sd';
+
 export interface FakeStatement {
 	uuid: string;
+	/** Due diligence statement or simplified declaration (pack §4.1, §4.2). */
+	kind: StatementKind;
 	/** Operator name of the submitting user: statements are visible to that operator's users. */
 	operator: string;
 	submittedBy: string;
@@ -33,6 +37,17 @@ export interface FakeStatement {
 	xml: string;
 	/** What the lifecycle decided at submission: a rejection reason or null. */
 	pendingRejection: string | null;
+	/** The competent authority's last message (OverviewType communicationToOperator, pack §4.1). */
+	communication: { date: number; content: string } | null;
+}
+
+/** CommunicationToOperatorType content is at most 1000 characters [X-COM]. */
+export const MAX_COMMUNICATION_CHARS = 1000;
+
+export class UnknownStatement extends Error {
+	constructor(uuid: string) {
+		super(`The fake EU has no statement ${JSON.stringify(uuid)}`);
+	}
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
@@ -46,6 +61,11 @@ function randomChars(n: number): string {
 export function newReferenceNumber(now: number, country: string): string {
 	const yy = String(new Date(now).getUTCFullYear()).slice(2);
 	return `${yy}${(country || 'BE').slice(0, 2).toUpperCase()}${randomChars(10)}`;
+}
+
+/** SD reference numbers: 14 characters starting with `S`, like `S26FRNMNBSA96Q` [OPREF §8.1.1]. */
+export function newSdReferenceNumber(now: number, country: string): string {
+	return `S${newReferenceNumber(now, country).slice(0, 4)}${randomChars(9)}`;
 }
 
 /** Shaped like the EU samples: `SFFCB4Y3` (8 characters) [OPREF §5.1.5]. */
@@ -72,8 +92,55 @@ export class Store {
 			return;
 		}
 		s.status = 'AVAILABLE';
-		s.referenceNumber = newReferenceNumber(now, countryOf(s.xml));
+		s.referenceNumber = this.referenceFor(s, now);
 		s.verificationNumber = newVerificationNumber();
+	}
+
+	/** Any statement by uuid, whoever filed it (events, control API). */
+	find(uuid: string, now: number): FakeStatement | undefined {
+		const wanted = uuid.trim().toLowerCase();
+		return this.list(now).find((s) => s.uuid === wanted);
+	}
+
+	/**
+	 * A status change made by the EU side (competent authority, archiving …): any string, the
+	 * enumeration's or not. The statement's date becomes `now`. REJECTED carries `reason` (or a
+	 * default one); another status carries `reason` only when given. AVAILABLE gives numbers to
+	 * a statement that has none yet.
+	 */
+	setStatus(uuid: string, status: string, now: number, reason?: string): FakeStatement {
+		const s = this.find(uuid, now);
+		if (!s) throw new UnknownStatement(uuid);
+		if (!status) throw new Error('A status is needed');
+		s.status = status;
+		s.pendingRejection = null;
+		s.rejectionReason =
+			reason ?? (status === 'REJECTED' ? 'Rejected by the competent authority (fake EU)' : null);
+		if (status === 'AVAILABLE' && s.referenceNumber === null) {
+			s.referenceNumber = this.referenceFor(s, now);
+			s.verificationNumber = newVerificationNumber();
+		}
+		s.updatedAt = now;
+		return s;
+	}
+
+	/** A communication to the operator about the statement; its date (and the statement's) is `now`. */
+	communicate(uuid: string, content: string, now: number): FakeStatement {
+		const s = this.find(uuid, now);
+		if (!s) throw new UnknownStatement(uuid);
+		if (content.length > MAX_COMMUNICATION_CHARS)
+			throw new Error(
+				`A communication is at most ${MAX_COMMUNICATION_CHARS} characters (CommunicationToOperatorType)`,
+			);
+		s.communication = { date: now, content };
+		s.updatedAt = now;
+		return s;
+	}
+
+	private referenceFor(s: FakeStatement, now: number): string {
+		return s.kind === 'sd'
+			? newSdReferenceNumber(now, countryOf(s.xml))
+			: newReferenceNumber(now, countryOf(s.xml));
 	}
 
 	add(s: FakeStatement): void {

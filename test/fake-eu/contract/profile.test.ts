@@ -83,7 +83,7 @@ test('profile: an activity the profile does not allow; getDdsByIdentifiers refus
 	});
 });
 
-test('the command line prints one JSON line with url, username, key and clientId, and serves', async () => {
+test('the command line prints one JSON line with url, username, key, clientId and control, and serves both', async () => {
 	const child = spawn(
 		process.execPath,
 		[
@@ -103,7 +103,18 @@ test('the command line prints one JSON line with url, username, key and clientId
 			child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
 		});
 		const printed = JSON.parse(line) as Record<string, string>;
-		expect(Object.keys(printed).sort()).toEqual(['clientId', 'key', 'url', 'username']);
+		expect(Object.keys(printed).sort()).toEqual(['clientId', 'control', 'key', 'url', 'username']);
+		expect(printed.control).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__fake-eu\/$/);
+		expect(await (await fetch(`${printed.control}statements`)).json()).toEqual([]);
+		const before = Date.now();
+		const moved = await fetch(`${printed.control}clock/advance`, {
+			method: 'POST',
+			body: JSON.stringify({ ms: 3_600_000 }),
+		});
+		// the cli's lifecycle clock follows real time: an hour ahead of it now (same machine clock)
+		const now = Date.parse(((await moved.json()) as { now: string }).now);
+		expect(now).toBeGreaterThanOrEqual(before + 3_600_000);
+		expect(now).toBeLessThanOrEqual(Date.now() + 3_600_000);
 		expect(printed.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/tracesnt\/$/);
 		expect((await fetch(`${printed.url}ws/EUDRDueDiligenceStatementServiceV3?wsdl`)).status).toBe(
 			200,
