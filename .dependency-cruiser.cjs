@@ -19,7 +19,7 @@
  */
 
 const LAYERS = {
-	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap'],
+	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap', 'polling'],
 	transport: ['transport'],
 	runner: ['runner'],
 	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds'],
@@ -58,7 +58,7 @@ module.exports = {
 			'layer-1-basics-imports-only-basics',
 			BASICS,
 			`${TRANSPORT}|${DOMAIN}|${RUNNER}|${DESCRIPTIONS}`,
-			'Layer 1 (input, geometry, geoFiles, time, values, soap) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
+			'Layer 1 (input, geometry, geoFiles, time, values, soap, polling) is pure: it imports nothing from transport, the runner or the domain. Move the code that needs them up, or what it needs down.',
 		),
 		upward(
 			'layer-2-transport-imports-only-basics',

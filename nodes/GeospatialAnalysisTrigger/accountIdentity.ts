@@ -9,21 +9,17 @@
  * the API key (or the login's password) with the base URL (and, for a login, the user name) as
  * salt. Neither the secret nor the user name can be read back from it; testing a guess costs a
  * memory-hard scrypt (N = 2^14, r = 8: ~16 MB and tens of milliseconds) rather than a fast
- * hash; a changed key, user name or password changes it. (Earlier versions stored `key:` and a
+ * hash; a changed key, user name or password changes it (nodes/shared/polling/accountKey.ts). (Earlier versions stored `key:` and a
  * fast unsalted 53-bit hash of the key, or `user:` and the user name in clear: such state is
  * recognised in memory through `legacyAccount` and replaced on the next poll.)
  */
-import { createHmac, randomBytes, scrypt } from 'node:crypto';
 import type { IPollFunctions } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPES, credentialInfo } from '../shared/transport/nodeCredential';
 import type { TrackerIdentity } from './completionTracker';
+import { accountKey } from '../shared/polling/accountKey';
 
-/** The prefix of account values written by this version (`a2:` + 32 hex digits). */
-export const ACCOUNT_PREFIX = 'a2:';
-
-const SALT_LABEL = 'n8n-nodes-geospatial-analysis/trigger-account/v2';
-const SCRYPT = { N: 1 << 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+export { ACCOUNT_PREFIX, accountKey } from '../shared/polling/accountKey';
 
 /**
  * A 53-bit fingerprint of a text (cyrb53), as 14 hex digits: what earlier versions stored for
@@ -41,44 +37,6 @@ export function fingerprint(text: string): string {
 	h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
 	const value = 4294967296 * (2097151 & h2) + (h1 >>> 0);
 	return value.toString(16).padStart(14, '0');
-}
-
-/**
- * Derived values of this process, so that a poll pays for scrypt only when the credential
- * changed. Keyed by an HMAC under a key drawn when the process starts: the secrets are not
- * kept here, and nothing of this leaves the process.
- */
-const processKey = randomBytes(32);
-const derived = new Map<string, Promise<string>>();
-const MAX_DERIVED = 32;
-
-function scryptHex(secret: string, salt: string): Promise<string> {
-	return new Promise((resolve, reject) => {
-		scrypt(secret, salt, 16, SCRYPT, (error, key) =>
-			error ? reject(error) : resolve(key.toString('hex')),
-		);
-	});
-}
-
-/**
- * The account value stored for a secret on a service (and a user name, for a login): `a2:` and
- * 32 hex digits of scrypt(secret, label + base URL + user name).
- */
-export async function accountKey(secret: string, baseUrl: string, username = ''): Promise<string> {
-	const salt = JSON.stringify([SALT_LABEL, baseUrl, username]);
-	const cacheKey = createHmac('sha256', processKey)
-		.update(salt)
-		.update('\0')
-		.update(secret)
-		.digest('hex');
-	let value = derived.get(cacheKey);
-	if (!value) {
-		value = scryptHex(secret, salt);
-		derived.set(cacheKey, value);
-		value.catch(() => derived.get(cacheKey) === value && derived.delete(cacheKey));
-		if (derived.size > MAX_DERIVED) derived.delete(derived.keys().next().value!);
-	}
-	return `${ACCOUNT_PREFIX}${await value}`;
 }
 
 /** The service and account of the credential in use (checked like every request checks it). */

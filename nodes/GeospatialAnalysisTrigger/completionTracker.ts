@@ -80,11 +80,11 @@ import {
 	toMap,
 } from './trackerState';
 
-import type { PollStart, TrackerIdentity } from './pollStart';
-import { pollStart } from './pollStart';
+import type { PollStart, TrackerIdentity } from '../shared/polling/pollStart';
+import { pollStart } from '../shared/polling/pollStart';
 
-export type { PollStart, TrackerIdentity } from './pollStart';
-export { pollStart } from './pollStart';
+export type { PollStart, TrackerIdentity } from '../shared/polling/pollStart';
+export { pollStart } from '../shared/polling/pollStart';
 export type { RestoredState, TrackerState } from './trackerState';
 export {
 	MAX_PENDING_BYTES,

@@ -6,12 +6,12 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readNumber, readText } from '../shared/input';
-import type { NumberRule } from '../shared/input';
+import { readText } from '../shared/input';
+import { pollTimesOf, readPollOption } from '../shared/polling/pollOption';
 import { isFinalStatus } from '../shared/results/flatten';
 import type { TrackerSettings } from './completionTracker';
 import { DEFAULT_SETTINGS } from './completionTracker';
-import { firstPollGraceMs } from './pollSchedule';
+import { firstPollGraceMs } from '../shared/polling/pollSchedule';
 
 export type Output = 'job' | 'jobWithPlots' | 'perPlot';
 
@@ -27,20 +27,6 @@ export interface TriggerParams {
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
-
-/** One option of the Options collection as a number within its range, or its default. */
-function readOption(
-	ctx: IPollFunctions,
-	options: IDataObject,
-	field: { name: string; label: string; default: number; rule: NumberRule; hint: string },
-): number {
-	const read = readNumber(options[field.name], field.rule);
-	if (read.kind === 'missing') return field.default;
-	if (read.kind === 'value') return read.value;
-	throw new NodeOperationError(ctx.getNode(), `Field "${field.label}": ${read.reason}`, {
-		description: field.hint,
-	});
-}
 
 export function readParams(ctx: IPollFunctions): TriggerParams {
 	const statuses = (ctx.getNodeParameter('statuses', []) as string[]).filter((s) =>
@@ -62,14 +48,14 @@ export function readParams(ctx: IPollFunctions): TriggerParams {
 			description: 'Enter the text the job names must contain, or leave it empty for every job.',
 		});
 	const jobName = name.kind === 'value' ? name.value : '';
-	const lookBackHours = readOption(ctx, options, {
+	const lookBackHours = readPollOption(ctx, options, {
 		name: 'lookBackHours',
 		label: 'Look Back (Hours)',
 		default: 0,
 		rule: { min: 0 },
 		hint: 'Enter 0 to skip jobs that finished before activation (except those within two poll intervals plus five minutes before it), or the number of hours to look back.',
 	});
-	const maxTrackingDays = readOption(ctx, options, {
+	const maxTrackingDays = readPollOption(ctx, options, {
 		name: 'maxTrackingDays',
 		label: 'Watch Unfinished Jobs For (Days)',
 		default: DEFAULT_SETTINGS.maxAgeMs / DAY_MS,
@@ -77,12 +63,7 @@ export function readParams(ctx: IPollFunctions): TriggerParams {
 		hint: 'Enter how many days after its creation a job may take to finish, for example 7.',
 	});
 	const maxAgeMs = maxTrackingDays * DAY_MS;
-	let pollTimes: unknown;
-	try {
-		pollTimes = ctx.getNodeParameter('pollTimes', {});
-	} catch {
-		pollTimes = {};
-	}
+	const pollTimes = pollTimesOf(ctx);
 	return {
 		statuses,
 		output,

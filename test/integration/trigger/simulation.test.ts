@@ -28,7 +28,7 @@ import fc from 'fast-check';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { parseServiceTimestamp as parseServiceTime } from '../../../nodes/shared/time/serviceTime';
-import { firstPollGraceMs } from '../../../nodes/GeospatialAnalysisTrigger/pollSchedule';
+import { firstPollGraceMs } from '../../../nodes/shared/polling/pollSchedule';
 import type { FakeService } from '../../fake-service';
 import type { SharedClock, StateKeeping } from '../../helpers/poll';
 import { useFakeService } from '../../helpers/fakeService';

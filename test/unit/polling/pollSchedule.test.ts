@@ -5,7 +5,7 @@ import {
 	pollGapMs,
 	pollTimeGapMs,
 	UNKNOWN_SCHEDULE_GAP_MS,
-} from '../../../nodes/GeospatialAnalysisTrigger/pollSchedule';
+} from '../../../nodes/shared/polling/pollSchedule';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -1,9 +1,15 @@
 /**
- * How a poll starts, from the state and where the credential points now (pure): afresh
- * without state or on another service (base URL), the whole watch period once on another
- * account of the same service, else continuing. completionTracker.ts says what each means.
+ * How a poll of a trigger starts, from its stored state and where the credential points now
+ * (pure, shared by both triggers): afresh without state or on another service (base URL), the
+ * account's items found anew on another account of the same service, else continuing. Each
+ * trigger's tracker (completionTracker.ts, statementTracker.ts) says what each start means.
  */
-import type { TrackerState } from './trackerState';
+
+/** What a stored state says about where its ids come from. */
+export interface StateIdentity {
+	service?: string;
+	account?: string;
+}
 
 /** Where the jobs come from: the service (base URL) and the account on it. */
 export interface TrackerIdentity {
@@ -30,7 +36,7 @@ export function isLegacyAccount(account: string | undefined): boolean {
 export type PollStart = 'first' | 'newService' | 'newAccount' | 'continue';
 
 export function pollStart(
-	state: TrackerState | undefined,
+	state: StateIdentity | undefined,
 	identity: TrackerIdentity | undefined,
 ): PollStart {
 	if (!state) return 'first';

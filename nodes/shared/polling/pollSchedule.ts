@@ -3,8 +3,8 @@
  * parameter n8n adds to every polling node), and the grace period a poll without stored state
  * uses (see completionTracker.ts). Pure: no n8n imports.
  */
-import { MONTHS } from '../shared/input/dates';
-import { readNumber } from '../shared/input/numbers';
+import { MONTHS } from '../input/dates';
+import { readNumber } from '../input/numbers';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,0 +1,63 @@
+/**
+ * The requests of one poll, each through the EU node's reads (soapRequest: the 5 calls/s limiter,
+ * retries of reads, redaction): one search by internal reference per kind of statement, then the
+ * refresh batches the tracker planned (≤ 100 UUIDs each). Every answer is kept by UUID for the
+ * items of the changes.
+ */
+import type { StatementOverview } from '../shared/dds/statement';
+import type { ServiceContext } from '../shared/transport/serviceContext';
+import type { StatementReads } from './statementReads';
+import { STATEMENT_READS, observe } from './statementReads';
+import { uuidKey } from './statementState';
+import type { RefreshBatch, StatementObservation } from './statementTracker';
+import { MAX_UUIDS_PER_CALL } from './statementTracker';
+
+export interface ReadStatements {
+	observed: StatementObservation[];
+	/** UUID (lower case) → the overview as the EU sent it. */
+	overviews: Map<string, StatementOverview>;
+	/** Kinds whose search returned the EU's most (100): statements beyond may not be seen. */
+	capped: StatementReads['kind'][];
+}
+
+function collect(into: ReadStatements, kind: StatementReads['kind'], found: StatementOverview[]) {
+	for (const o of found) {
+		if (typeof o.uuid !== 'string' || o.uuid === '') continue;
+		into.observed.push(observe(o, kind));
+		into.overviews.set(uuidKey(o.uuid), o);
+	}
+}
+
+function empty(): ReadStatements {
+	return { observed: [], overviews: new Map(), capped: [] };
+}
+
+/** One search per kind for the prefix (the EU's search is a substring search: the tracker filters). */
+export async function searchStatements(
+	ctx: ServiceContext,
+	prefix: string,
+	reads: readonly StatementReads[] = STATEMENT_READS,
+): Promise<ReadStatements> {
+	const out = empty();
+	for (const kind of reads) {
+		const found = await kind.byInternalReference(ctx, prefix);
+		if (found.length >= MAX_UUIDS_PER_CALL) out.capped.push(kind.kind);
+		collect(out, kind.kind, found);
+	}
+	return out;
+}
+
+/** The refresh batches, one request each, in order. */
+export async function refreshStatements(
+	ctx: ServiceContext,
+	batches: readonly RefreshBatch[],
+	reads: readonly StatementReads[] = STATEMENT_READS,
+): Promise<ReadStatements> {
+	const out = empty();
+	for (const batch of batches) {
+		const kind = reads.find((r) => r.kind === batch.kind);
+		if (!kind || batch.uuids.length === 0) continue;
+		collect(out, batch.kind, await kind.byUuid(ctx, batch.uuids.slice(0, MAX_UUIDS_PER_CALL)));
+	}
+	return out;
+}
