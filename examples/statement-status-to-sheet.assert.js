@@ -145,7 +145,7 @@ module.exports.before = async (ctx) => {
 	for (const node of ctx.workflow.nodes) {
 		if (node.name === TRIGGER) {
 			node.parameters.internalReferencePrefix = prefix;
-			node.parameters.options = { ...node.parameters.options, includeRecentStatements: true };
+			node.parameters.options = { ...node.parameters.options, minAgeMinutes: 0 };
 		}
 		if (node.name === WRITE && ctx.major < 2)
 			node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };

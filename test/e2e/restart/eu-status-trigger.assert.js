@@ -1,4 +1,3 @@
-'use strict';
 /**
  * Issue 30's acceptance: in a real n8n, under each polling scheduler (restart.js runs this once
  * per scheduler), the EU Information System Trigger emits each of 50 status changes exactly
@@ -6,10 +5,11 @@
  *
  * Ten statements are filed in the fake EU before activation (by SOAP from this process: filed
  * outside n8n, found by the trigger through their Internal Reference prefix) and are AVAILABLE
- * when the trigger starts watching: that is the baseline, nothing of it fires. Then five rounds
- * change each statement's status once (10 × 5 = 50 changes, through the fake's control API
- * `POST /__fake-eu/statements/<uuid>/status`):
- *   1. right after activation (under the durable scheduler, before its first scheduled poll);
+ * when the trigger is activated: with Look Back 1 hour, the activation poll emits each one's
+ * AVAILABLE (and never again). The trigger asks for statements of any age (Wait After Filing
+ * 0: they are seconds old here). Then five rounds change each statement's status once
+ * (10 × 5 = 50 changes, through the fake's control API `POST /__fake-eu/statements/<uuid>/status`):
+ *   1. right after activation (n8n's activation poll has run);
  *   2. while n8n runs;
  *   3. half just before n8n gets SIGTERM, half while no n8n runs (n8n is then started again);
  *   4. half just before the credential is edited to another user of the same operator (another
@@ -18,9 +18,9 @@
  * A round starts only once every change of the one before has fired (a poller cannot see two
  * changes of one statement between two polls: each change must be visible to a poll), except
  * where the point is that n8n is down or being changed. Then two more polls with nothing to
- * emit. Per statement, the statuses emitted, in order, must be exactly its five changes: none
- * lost, none twice, nothing else emitted. Every wait is for an event (executions appearing, the
- * fake's request log), with a generous deadline.
+ * emit. Per statement, the statuses emitted, in order, must be exactly AVAILABLE and its five
+ * changes: none lost, none twice, nothing else emitted. Every wait is for an event (executions
+ * appearing, the fake's request log), with a generous deadline.
  */
 const assert = require('assert');
 const { fileStatement } = require('../eu-soap');
@@ -40,7 +40,8 @@ const SEQUENCES = [
 	['SUSPENDED', 'AVAILABLE', UNKNOWN_STATUS, 'AVAILABLE', 'ARCHIVED'],
 	['SUSPENDED', 'AVAILABLE', 'SUSPENDED', 'AVAILABLE', 'REJECTED'],
 ];
-const ROUNDS = SEQUENCES[0].length;
+/** What each statement emits: its arrival (AVAILABLE, within the Look Back), then its changes. */
+const expected = (i) => ['AVAILABLE', ...SEQUENCES[i % SEQUENCES.length]];
 /** A round's changes fire within this (polls every minute; n8n may be restarting). */
 const ROUND_DEADLINE_MS = 7 * 60000;
 
@@ -78,13 +79,9 @@ function triggerOutput(execution) {
 	return runs.flatMap((run) => (run.data?.main?.[0] || []).map((i) => i.json));
 }
 
-/** The statement and the status of one emitted item. */
+/** The statement, the event and the status of one emitted item (Simplify on, the default). */
 function changeOf(json) {
-	const statement = json.statement && typeof json.statement === 'object' ? json.statement : {};
-	return {
-		uuid: String(json.uuid ?? statement.uuid ?? '').toLowerCase(),
-		status: json.status ?? json.newStatus ?? statement.status,
-	};
+	return { uuid: String(json.uuid ?? '').toLowerCase(), event: json.event, status: json.status };
 }
 
 /** uuid → the statuses emitted for it, in execution order; and what matched no statement. */
@@ -93,8 +90,9 @@ function emitted(executions, uuids) {
 	const strays = [];
 	for (const e of executions) {
 		for (const json of triggerOutput(e)) {
-			const { uuid, status } = changeOf(json);
-			if (byUuid.has(uuid)) byUuid.get(uuid).push({ status, json, execution: e.id });
+			const { uuid, event, status } = changeOf(json);
+			if (byUuid.has(uuid) && event === 'statusChange')
+				byUuid.get(uuid).push({ status, json, execution: e.id });
 			else strays.push({ execution: e.id, json });
 		}
 	}
@@ -169,7 +167,7 @@ module.exports.scenario = async (ctx) => {
 		for (const [uuid, got] of byUuid)
 			assert.deepStrictEqual(
 				got.map((x) => x.status),
-				SEQUENCES[uuids.indexOf(uuid) % SEQUENCES.length].slice(0, round),
+				expected(uuids.indexOf(uuid)).slice(0, items),
 				`after round ${round}, ${refs.get(uuid)} emitted each change once, in order:\n${describe(byUuid, refs)}`,
 			);
 		assert.deepStrictEqual(strays, [], 'nothing emitted for any other statement');
@@ -233,8 +231,15 @@ module.exports.scenario = async (ctx) => {
 		total += got.length;
 		assert.deepStrictEqual(
 			got.map((x) => x.status),
-			SEQUENCES[uuids.indexOf(uuid) % SEQUENCES.length],
-			`${refs.get(uuid)}: each of its five changes exactly once:\n${describe(byUuid, refs)}`,
+			expected(uuids.indexOf(uuid)),
+			`${refs.get(uuid)}: its arrival and each of its five changes exactly once:\n${describe(byUuid, refs)}`,
+		);
+		got.forEach((x, i) =>
+			assert.strictEqual(
+				x.json.previousStatus ?? null,
+				i === 0 ? (x.json.previousStatus ?? null) : got[i - 1].status,
+				`${refs.get(uuid)}: change ${i} names the status before it: ${JSON.stringify(x.json)}`,
+			),
 		);
 		const rejected = got.find((x) => x.status === 'REJECTED');
 		if (rejected)
@@ -243,7 +248,11 @@ module.exports.scenario = async (ctx) => {
 				`the REJECTED item carries the rejection reason: ${JSON.stringify(rejected.json)}`,
 			);
 	}
-	assert.strictEqual(total, 50, 'fifty status changes, each emitted once');
+	assert.strictEqual(
+		total,
+		STATEMENTS + 50,
+		'ten arrivals and fifty status changes, each emitted once',
+	);
 	for (const e of all) assert.strictEqual(e.status, 'success', `execution ${e.id} ${e.status}`);
 
 	// The polls after the edit used the edited credential (the fake logs who called).
