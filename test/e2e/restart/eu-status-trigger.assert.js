@@ -144,15 +144,16 @@ module.exports.scenario = async (ctx) => {
 		for (let i = from; i < to; i++) await change(i, round);
 	};
 	const half = STATEMENTS / 2;
-	/** Waits until every statement has `round` changes emitted; fails at once on more. */
+	/** Waits until every statement has its arrival and `round` changes emitted; fails on more. */
 	const roundFired = async (round) => {
+		const items = round + 1; // the arrival, then one per round
 		const list = await ctx
 			.waitForExecutions(
 				(executions) => {
 					const { byUuid } = emitted(executions, uuids);
 					const counts = [...byUuid.values()].map((l) => l.length);
-					if (counts.some((c) => c > round)) return true; // fail below, with the whole story
-					return counts.every((c) => c === round);
+					if (counts.some((c) => c > items)) return true; // fail below, with the whole story
+					return counts.every((c) => c === items);
 				},
 				{
 					timeoutMs: ROUND_DEADLINE_MS,
