@@ -8,8 +8,7 @@
  * what a user without a spreadsheet service uses for rows): before the run the table
  * "Shipments" is created through n8n's REST API with four shipment rows. The example selects
  * the table By Name (n8n 2.x); n8n 1.x's Data Table node has no By Name, so there the run
- * selects it by its id. After activation (n8n's activation poll has looked once), three
- * statements are filed in the fake EU for three of the shipments, from outside n8n (SOAP from
+ * selects it by its id. After the activation request, three statements are filed in the fake EU for three of the shipments, from outside n8n (SOAP from
  * this process): two become AVAILABLE, one REJECTED (its comment holds the fake's reject
  * marker). The rows must then carry exactly what the fake EU holds: the reference and
  * verification numbers of the AVAILABLE ones, the reason of the rejected one; the fourth
@@ -152,7 +151,11 @@ module.exports.before = async (ctx) => {
 	}
 };
 
-/** After the activation poll: three statements filed from outside n8n. */
+/**
+ * After the activation request: three statements filed from outside n8n. Whether n8n's
+ * activation poll has run yet or not (n8n 2.x answers the request before it), they are new to
+ * the trigger and dated after its activation: each fires once, AVAILABLE or REJECTED.
+ */
 module.exports.afterActivate = async (ctx) => {
 	for (const s of ctx.sheet.shipments.filter((x) => x.file))
 		await fileStatement(ctx.fake.eu, {

@@ -17,8 +17,9 @@
  * ctx (besides the usual: fake, credentials, version, …; see suite.js makeCtx):
  *   ctx.scheduler                  'poller' | 'durable'
  *   ctx.workflow                   the workflow as imported; change its nodes before activate()
- *   ctx.activate()                 saves it through the public API and activates it (n8n's
- *                                  activation poll has run when this resolves)
+ *   ctx.activate()                 saves it through the public API and activates it (n8n
+ *                                  2.x may answer before its activation poll has run: wait
+ *                                  for an event of that poll, e.g. its execution)
  *   ctx.executions()               every finished execution with its data, oldest first
  *   ctx.waitForExecutions(test, { timeoutMs, what })
  *                                  the executions, once test(executions) is true

@@ -280,9 +280,9 @@ function expectsError(w, ctx) {
 
 /**
  * A workflow without a Manual Trigger (e.g. our polling trigger): activate it
- * in the running n8n through the public API (n8n polls once at activation, and
- * activation resolves after that poll), run the assert module's `afterActivate(ctx)` if any
- * (make what should fire happen after the trigger's first look), wait for its first finished
+ * in the running n8n through the public API (n8n polls once at activation; 2.x may answer
+ * the activation request before that poll), run the assert module's `afterActivate(ctx)` if
+ * any (what should fire, made after the activation request), wait for its first finished
  * execution, assert on it, deactivate.
  */
 async function runActivated(inst, w, ctx) {
@@ -290,7 +290,8 @@ async function runActivated(inst, w, ctx) {
 	if (w.assert && w.assert.before) await w.assert.before(ctx);
 	await n8n.activateWorkflow(inst, w.imported);
 	try {
-		// n8n's activation poll has run (activation awaits it): what should fire happens now
+		// after the activation request (n8n 1.x answers it after the activation poll, 2.x may
+		// answer before: afterActivate must not assume that the poll has run)
 		if (w.assert && w.assert.afterActivate) await w.assert.afterActivate(ctx);
 		const exec = await n8n.waitFor(
 			async () => {

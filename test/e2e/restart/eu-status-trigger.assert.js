@@ -9,7 +9,8 @@
  * AVAILABLE (and never again). The trigger asks for statements of any age (Wait After Filing
  * 0: they are seconds old here). Then five rounds change each statement's status once
  * (10 × 5 = 50 changes, through the fake's control API `POST /__fake-eu/statements/<uuid>/status`):
- *   1. right after activation (n8n's activation poll has run);
+ *   1. right after the activation poll (its execution, the arrivals, is waited for: n8n 2.x
+ *      answers the activation request before that poll has run);
  *   2. while n8n runs;
  *   3. half just before n8n gets SIGTERM, half while no n8n runs (n8n is then started again);
  *   4. half just before the credential is edited to another user of the same operator (another
@@ -174,8 +175,12 @@ module.exports.scenario = async (ctx) => {
 		assert.deepStrictEqual(strays, [], 'nothing emitted for any other statement');
 	};
 
-	// 1. Right after activation (n8n's activation poll has run when activate() resolves).
+	// 0. Activation: n8n's activation poll emits the ten arrivals. n8n 2.x may answer the
+	//    activation before that poll has run: its execution is the event to wait for.
 	await ctx.activate();
+	await roundFired(0);
+
+	// 1. Right after the activation poll.
 	await changeAll(1);
 	await roundFired(1);
 
