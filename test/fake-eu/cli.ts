@@ -7,7 +7,8 @@
  * (`control` is the control API's base, `http://host:port/__fake-eu/`, README "Control API"). The lifecycle
  * clock follows real time here. Options: --port N (default 0 = any free port), --host H,
  * --available-after-ms N (default 60000), --code-style underscore|hyphen, --rate N (calls per
- * second per client, default 5, 0 = none).
+ * second per client, default 5, 0 = none), --verify-usable AVAILABLE,ARCHIVED (the statuses
+ * verifyDeclaration answers EXISTING_USABLE, default AVAILABLE).
  */
 import { CONTROL_PREFIX, startFakeEu } from './index';
 
@@ -28,6 +29,10 @@ async function main(): Promise<void> {
 		availableAfterMs: number('available-after-ms'),
 		ratePerSecond: number('rate'),
 		codeStyle: style === 'hyphen' ? 'hyphen' : 'underscore',
+		verifyUsableStatuses: arg('verify-usable')
+			?.split(',')
+			.map((x) => x.trim())
+			.filter(Boolean),
 	});
 	const user = eu.users[0];
 	process.stdout.write(

@@ -76,6 +76,8 @@ export function controlStatement(s: FakeStatement): ControlStatement {
 
 /** One request of the log as the control API shows it. */
 export interface ControlLogEntry {
+	/** Position in the log (0 = first request): `GET log?since=<index>` answers from there on. */
+	index: number;
 	operation: string | null;
 	service: string | null;
 	/** Lifecycle clock when the request arrived, ISO 8601. */
@@ -147,9 +149,11 @@ function stringField(body: Record<string, unknown>, name: string, required: bool
 export async function handleControl(
 	req: IncomingMessage,
 	res: ServerResponse,
-	path: string,
+	url: URL,
 	d: ControlDeps,
 ): Promise<void> {
+	const path = url.pathname;
+	const query = url.searchParams;
 	try {
 		const parts = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean);
 		const route = `${req.method ?? ''} ${parts.map((p, i) => (parts[0] === 'statements' && i === 1 ? ':uuid' : p)).join('/')}`;
@@ -181,22 +185,31 @@ export async function handleControl(
 			}
 			case 'GET clock':
 				return reply(res, 200, { now: new Date(now).toISOString() });
-			case 'GET log':
+			case 'GET log': {
+				const since = query.get('since');
+				if (since !== null && !/^\d+$/.test(since))
+					throw new Refusal(400, '"since" must be a whole number (an index of the log)');
+				const from = since === null ? 0 : Number(since);
 				return reply(
 					res,
 					200,
-					d.log().map(
-						(e): ControlLogEntry => ({
-							operation: e.operation,
-							service: e.service,
-							at: new Date(e.at).toISOString(),
-							status: e.status,
-							outcome: e.outcome,
-							username: e.username,
-							lost: e.lost ?? false,
-						}),
-					),
+					d
+						.log()
+						.slice(from)
+						.map(
+							(e, i): ControlLogEntry => ({
+								index: from + i,
+								operation: e.operation,
+								service: e.service,
+								at: new Date(e.at).toISOString(),
+								status: e.status,
+								outcome: e.outcome,
+								username: e.username,
+								lost: e.lost ?? false,
+							}),
+						),
 				);
+			}
 			default:
 				throw new Refusal(404, `No control route ${route}`);
 		}

@@ -78,11 +78,13 @@ export function okEnvelope(body: string, requestId: string, now: Date): string {
 	return `<S:Envelope xmlns:S="${SOAP_ENV_NS}">${responseHeader(requestId, now)}<S:Body>${body}</S:Body></S:Envelope>`;
 }
 
+/** `serviceNs`: the namespace of the service's exception elements (pack §7). */
 export function faultEnvelope(
 	fault: EuFault,
 	requestId: string,
 	now: Date,
 	style: CodeStyle,
+	serviceNs = DDS_NS,
 ): string {
 	let detail = '';
 	if (fault.faultName) {
@@ -94,7 +96,7 @@ export function faultEnvelope(
 					'</ns4:Error>',
 			)
 			.join('');
-		detail = `<detail><ns5:${fault.faultName} xmlns:ns5="${DDS_NS}" xmlns:ns4="${ERROR_NS}">${errors}</ns5:${fault.faultName}></detail>`;
+		detail = `<detail><ns5:${fault.faultName} xmlns:ns5="${serviceNs}" xmlns:ns4="${ERROR_NS}">${errors}</ns5:${fault.faultName}></detail>`;
 	}
 	return (
 		`<S:Envelope xmlns:S="${SOAP_ENV_NS}">${responseHeader(requestId, now)}<S:Body><S:Fault>` +

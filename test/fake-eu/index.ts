@@ -19,6 +19,7 @@ import type { FakeEuFaults, FakeRequestLog, Hold } from './server';
 import { FakeEuServer } from './server';
 import type { FakeStatement } from './store';
 import { Store } from './store';
+import { DEFAULT_USABLE_STATUSES } from './verify';
 
 export type { FakeEuUser } from './security';
 export type { FakeEuFaults, FakeRequestLog, FakeService, Hold } from './server';
@@ -27,7 +28,9 @@ export { CONTROL_PREFIX } from './control';
 export type { FakeStatement, StatementKind } from './store';
 export type { CodeStyle } from './faults';
 export { digestOf } from './security';
-export { MAX_MESSAGE_BYTES, DDS_PATH, ECHO_PATHS } from './server';
+export { MAX_MESSAGE_BYTES, DDS_PATH, SD_PATH, VERIFY_PATH, ECHO_PATHS } from './server';
+export { SD_ROLES } from './sd';
+export { DEFAULT_USABLE_STATUSES } from './verify';
 export { AMEND_WINDOW_MS, MAX_COMMUNICATION_CHARS, UnknownStatement } from './store';
 
 /** Default delay on the lifecycle clock before a submitted statement is decided. */
@@ -71,6 +74,8 @@ export interface FakeEuOptions {
 	codeStyle?: CodeStyle;
 	/** Refuse a SOAPAction that does not match the WSDL (default true). */
 	checkSoapAction?: boolean;
+	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE'], README "Verify"). */
+	verifyUsableStatuses?: string[];
 }
 
 export interface FakeEu {
@@ -129,6 +134,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		operations: {
 			notFoundFaultOnGet: o.notFoundFaultOnGet ?? false,
 			notFoundFaultOnEmptySearch: o.notFoundFaultOnEmptySearch ?? false,
+			usableStatuses: o.verifyUsableStatuses ?? DEFAULT_USABLE_STATUSES,
 			reject:
 				o.reject ??
 				(({ comment }) =>

@@ -1,9 +1,13 @@
-/** The six operations of EUDRDueDiligenceStatementServiceV3 on the fake's store [W-DDS], [OPREF §4.1, §5.1]. */
+/**
+ * The six operations of EUDRDueDiligenceStatementServiceV3 on the fake's store [W-DDS],
+ * [OPREF §4.1, §5.1], and the pieces the SD service (sd.ts) shares with them: grouping, the
+ * reject rule, the amend/withdraw refusals, the searches, overviews.
+ */
 import type { FaultError } from './faults';
 import { EuFault, businessFault, notFoundFault } from './faults';
 import { statementRuleErrors } from './rules';
 import type { FakeEuUser } from './security';
-import type { FakeStatement, Store } from './store';
+import type { FakeStatement, StatementKind, Store } from './store';
 import { AMEND_WINDOW_MS, groupedReferences, newUuid, storedStatement } from './store';
 import type { El } from './xml';
 import { COMMON_NS, DDS_NS, escapeText, kid, kidText, kids } from './xml';
@@ -19,6 +23,8 @@ export interface OperationOptions {
 		comment: string;
 		internalReference: string;
 	}) => string | undefined;
+	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE']). */
+	usableStatuses: string[];
 }
 
 export interface OperationContext {
@@ -28,45 +34,69 @@ export interface OperationContext {
 	options: OperationOptions;
 }
 
+/** One operation of a service: its request element, its SOAPAction (as the WSDL binds it), its work. */
+export interface Operation {
+	request: string;
+	action: string;
+	run: (el: El, ctx: OperationContext) => string;
+}
+
 const NS = `xmlns:ns5="${DDS_NS}" xmlns:ns3="${COMMON_NS}"`;
-const t = (name: string, value: string, prefix = 'ns5') =>
+export const t = (name: string, value: string, prefix = 'ns5') =>
 	`<${prefix}:${name}>${escapeText(value)}</${prefix}:${name}>`;
 
-export const OPERATIONS: Record<
-	string,
-	{ request: string; run: (el: El, ctx: OperationContext) => string }
-> = {
-	submitDds: { request: 'SubmitDdsRequest', run: submit },
-	amendDds: { request: 'AmendDdsRequest', run: amend },
-	withdrawDds: { request: 'WithdrawDdsRequest', run: withdraw },
-	getDds: { request: 'GetDdsRequest', run: getDds },
-	getDdsByInternalReference: {
-		request: 'GetDdsByInternalReferenceRequest',
-		run: getByInternalReference,
-	},
-	getDdsByIdentifiers: { request: 'GetDdsByIdentifiersRequest', run: getByIdentifiers },
+const dds = (request: string, run: Operation['run'], operation: string): Operation => ({
+	request,
+	action: `${DDS_NS}/${operation}`,
+	run,
+});
+
+export const DDS_OPERATIONS: Record<string, Operation> = {
+	submitDds: dds('SubmitDdsRequest', submit, 'submitDds'),
+	amendDds: dds('AmendDdsRequest', amend, 'amendDds'),
+	withdrawDds: dds('WithdrawDdsRequest', withdraw, 'withdrawDds'),
+	getDds: dds('GetDdsRequest', getDds, 'getDds'),
+	getDdsByInternalReference: dds(
+		'GetDdsByInternalReferenceRequest',
+		getByInternalReference,
+		'getDdsByInternalReference',
+	),
+	getDdsByIdentifiers: dds('GetDdsByIdentifiersRequest', getByIdentifiers, 'getDdsByIdentifiers'),
 };
 
-function checkGroups(
+/**
+ * The grouped references must be AVAILABLE statements, not the statement itself; a DDS may
+ * group DDS and SD, an SD only SD (`only: 'sd'`, pack §6 [W-SD]).
+ */
+export function checkGroups(
 	statement: El,
 	ctx: OperationContext,
 	self?: FakeStatement,
+	ns = DDS_NS,
+	only?: StatementKind,
 ): { refs: string[]; errors: FaultError[] } {
-	const refs = groupedReferences(statement);
+	const refs = groupedReferences(statement, ns);
 	const errors: FaultError[] = [];
 	refs.forEach((ref, i) => {
 		const target = ctx.store.byReference(ref, ctx.now);
-		if (!target || target.status !== 'AVAILABLE' || (self && target.uuid === self.uuid))
+		const field = `groupedDeclarations[${i + 1}].groupedDeclaration`;
+		if (target && only && target.kind !== only)
+			errors.push({
+				id: 'EUDR_REFERENCED_STATEMENT_NOT_FOUND',
+				message: `Referenced statement ${ref} is a due diligence statement: a simplified declaration may group simplified declarations only`,
+				field,
+			});
+		else if (!target || target.status !== 'AVAILABLE' || (self && target.uuid === self.uuid))
 			errors.push({
 				id: 'EUDR_REFERENCED_STATEMENT_NOT_FOUND',
 				message: `Referenced statement ${ref} was not found or is not AVAILABLE`,
-				field: `groupedDeclarations[${i + 1}].groupedDeclaration`,
+				field,
 			});
 	});
 	return { refs, errors };
 }
 
-function applyGroups(owner: FakeStatement, refs: string[], ctx: OperationContext): void {
+export function applyGroups(owner: FakeStatement, refs: string[], ctx: OperationContext): void {
 	for (const ref of refs) {
 		const target = ctx.store.byReference(ref, ctx.now);
 		if (target) {
@@ -78,7 +108,7 @@ function applyGroups(owner: FakeStatement, refs: string[], ctx: OperationContext
 	owner.groups = refs;
 }
 
-function releaseGroups(owner: FakeStatement, ctx: OperationContext): void {
+export function releaseGroups(owner: FakeStatement, ctx: OperationContext): void {
 	for (const s of ctx.store.list(ctx.now))
 		if (s.groupedBy === owner.uuid) {
 			s.groupedBy = null;
@@ -88,12 +118,17 @@ function releaseGroups(owner: FakeStatement, ctx: OperationContext): void {
 	owner.groups = [];
 }
 
-function rejectionOf(statement: El, xml: string, ctx: OperationContext): string | null {
+export function rejectionOf(
+	statement: El,
+	xml: string,
+	ctx: OperationContext,
+	ns = DDS_NS,
+): string | null {
 	return (
 		ctx.options.reject({
 			statementXml: xml,
-			comment: kidText(statement, DDS_NS, 'comment') ?? '',
-			internalReference: kidText(statement, DDS_NS, 'internalReferenceNumber') ?? '',
+			comment: kidText(statement, ns, 'comment') ?? '',
+			internalReference: kidText(statement, ns, 'internalReferenceNumber') ?? '',
 		}) ?? null
 	);
 }
@@ -108,6 +143,7 @@ function submit(el: El, ctx: OperationContext): string {
 	const s: FakeStatement = {
 		uuid: newUuid(),
 		kind: 'dds',
+		history: [],
 		operator: ctx.user.operator.name,
 		submittedBy: ctx.user.username,
 		role,
@@ -132,11 +168,15 @@ function submit(el: El, ctx: OperationContext): string {
 	return `<ns5:SubmitDdsResponse ${NS}>${t('uuid', s.uuid)}</ns5:SubmitDdsResponse>`;
 }
 
-/** The amend/withdraw refusals of README §7 (CF5/CF6 §6.3), in the order they are checked. */
-function changeRefusal(
+/**
+ * The amend/withdraw refusals of README §7 (CF5/CF6 §6.3), in the order they are checked; the
+ * 72-hour window is the DDS's only (`window: false` for SD, pack §5).
+ */
+export function changeRefusal(
 	action: 'amend' | 'withdraw',
 	s: FakeStatement | undefined,
 	ctx: OperationContext,
+	window = true,
 ): FaultError | undefined {
 	if (!s) return { id: 'EUDR_API_NO_DDS', message: 'No statement with this UUID', field: 'uuid' };
 	if (s.status === 'GROUPED' || s.groupedBy)
@@ -157,7 +197,7 @@ function changeRefusal(
 					message: `Withdraw is not allowed for status ${s.status}`,
 					field: 'uuid',
 				};
-	if (ctx.now > s.submittedAt + AMEND_WINDOW_MS)
+	if (window && ctx.now > s.submittedAt + AMEND_WINDOW_MS)
 		return {
 			id: 'EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE',
 			message: 'The 72-hour window after submission has passed',
@@ -208,9 +248,31 @@ function withdraw(el: El, ctx: OperationContext): string {
 	return `<ns5:WithdrawDdsResponse ${NS}>${t('uuid', s.uuid)}${t('status', s.status)}</ns5:WithdrawDdsResponse>`;
 }
 
-export function overview(s: FakeStatement): string {
+/**
+ * One OverviewType entry (prefix ns5 = the response's service namespace, ns3 = common). `old`:
+ * a superseded version, answered with its own reference, date and version and the status
+ * OBSOLETE ("superseded declaration" [OPREF §6.1.5]; our reading, pack §5 UNCERTAIN).
+ */
+export function overview(
+	s: FakeStatement,
+	list = 'ddsOverviewList',
+	old?: FakeStatement['history'][number],
+): string {
+	if (old)
+		return (
+			`<ns5:${list}>` +
+			t('uuid', s.uuid, 'ns3') +
+			t('internalReferenceNumber', old.internalReferenceNumber, 'ns3') +
+			(s.referenceNumber ? t('referenceNumber', s.referenceNumber, 'ns3') : '') +
+			(s.verificationNumber ? t('verificationNumber', s.verificationNumber, 'ns3') : '') +
+			t('status', 'OBSOLETE', 'ns3') +
+			t('date', new Date(old.updatedAt).toISOString(), 'ns3') +
+			t('updatedBy', s.submittedBy, 'ns3') +
+			t('version', String(old.version), 'ns3') +
+			`</ns5:${list}>`
+		);
 	return (
-		'<ns5:ddsOverviewList>' +
+		`<ns5:${list}>` +
 		t('uuid', s.uuid, 'ns3') +
 		t('internalReferenceNumber', s.internalReferenceNumber, 'ns3') +
 		(s.referenceNumber ? t('referenceNumber', s.referenceNumber, 'ns3') : '') +
@@ -226,14 +288,14 @@ export function overview(s: FakeStatement): string {
 		t('date', new Date(s.updatedAt).toISOString(), 'ns3') +
 		t('updatedBy', s.submittedBy, 'ns3') +
 		t('version', String(s.version), 'ns3') +
-		'</ns5:ddsOverviewList>'
+		`</ns5:${list}>`
 	);
 }
 
 function getDds(el: El, ctx: OperationContext): string {
 	const uuids = kids(el, DDS_NS, 'uuidList').map((u) => (u.textContent ?? '').trim());
 	const found = uuids
-		.map((u) => ctx.store.byUuid(u, ctx.user.operator.name, ctx.now))
+		.map((u) => ctx.store.byUuid(u, ctx.user.operator.name, ctx.now, 'dds'))
 		.filter((s): s is FakeStatement => s !== undefined);
 	if (ctx.options.notFoundFaultOnGet && found.length < uuids.length)
 		throw notFoundFault(
@@ -245,17 +307,24 @@ function getDds(el: El, ctx: OperationContext): string {
 					field: 'uuidList',
 				})),
 		);
-	return `<ns5:GetDdsResponse ${NS}>${found.map(overview).join('')}</ns5:GetDdsResponse>`;
+	return `<ns5:GetDdsResponse ${NS}>${found.map((s) => overview(s)).join('')}</ns5:GetDdsResponse>`;
 }
 
 export const MAX_SEARCH_RESULTS = 100;
 
-function getByInternalReference(el: El, ctx: OperationContext): string {
-	const wanted = (kidText(el, DDS_NS, 'internalReference') ?? '').trim().toLowerCase();
+/** The operator's statements of this kind whose internal reference contains the search (case-insensitive, ≤ 100). */
+export function searchByInternalReference(
+	el: El,
+	ctx: OperationContext,
+	ns: string,
+	kind: StatementKind,
+): FakeStatement[] {
+	const wanted = (kidText(el, ns, 'internalReference') ?? '').trim().toLowerCase();
 	const found = ctx.store
 		.list(ctx.now)
 		.filter(
 			(s) =>
+				s.kind === kind &&
 				s.operator === ctx.user.operator.name &&
 				wanted !== '' &&
 				s.internalReferenceNumber.toLowerCase().includes(wanted),
@@ -269,10 +338,24 @@ function getByInternalReference(el: El, ctx: OperationContext): string {
 				field: 'internalReference',
 			},
 		]);
-	return `<ns5:GetDdsByInternalReferenceResponse ${NS}>${found.map(overview).join('')}</ns5:GetDdsByInternalReferenceResponse>`;
+	return found;
 }
 
-function getByIdentifiers(el: El, ctx: OperationContext): string {
+function getByInternalReference(el: El, ctx: OperationContext): string {
+	const found = searchByInternalReference(el, ctx, DDS_NS, 'dds');
+	return `<ns5:GetDdsByInternalReferenceResponse ${NS}>${found.map((s) => overview(s)).join('')}</ns5:GetDdsByInternalReferenceResponse>`;
+}
+
+/**
+ * The full-content lookup of getDdsByIdentifiers / getSdByIdentifiers: non-SME operators only
+ * (pack §9), the number checks of CF7, and only AVAILABLE or ARCHIVED statements (pack §5).
+ */
+export function identifiersLookup(
+	el: El,
+	ctx: OperationContext,
+	ns: string,
+	kind: StatementKind,
+): FakeStatement {
 	if (ctx.user.operator.sme)
 		throw new EuFault('PermissionDeniedException', 'Permission denied', [
 			{
@@ -281,7 +364,7 @@ function getByIdentifiers(el: El, ctx: OperationContext): string {
 				field: null,
 			},
 		]);
-	const pair = kid(el, DDS_NS, 'referenceAndVerificationNumber');
+	const pair = kid(el, ns, 'referenceAndVerificationNumber');
 	const ref = (kidText(pair, COMMON_NS, 'referenceNumber') ?? '').trim();
 	const ver = (kidText(pair, COMMON_NS, 'verificationNumber') ?? '').trim();
 	const errors: FaultError[] = [];
@@ -316,7 +399,7 @@ function getByIdentifiers(el: El, ctx: OperationContext): string {
 			field: 'verificationNumber',
 		});
 	if (errors.length) throw businessFault(errors);
-	const s = ctx.store.byReference(ref, ctx.now);
+	const s = ctx.store.byReference(ref, ctx.now, kind);
 	if (!s || s.verificationNumber !== ver || !['AVAILABLE', 'ARCHIVED'].includes(s.status))
 		throw notFoundFault([
 			{
@@ -325,15 +408,23 @@ function getByIdentifiers(el: El, ctx: OperationContext): string {
 				field: 'referenceNumber',
 			},
 		]);
-	const inner = s.xml.replace(/^<([A-Za-z0-9_.-]+:)?statement\b/, '<$1statement');
-	return `<ns5:GetDdsByIdentifiersResponse ${NS}>${inner}</ns5:GetDdsByIdentifiersResponse>`;
+	return s;
+}
+
+function getByIdentifiers(el: El, ctx: OperationContext): string {
+	const s = identifiersLookup(el, ctx, DDS_NS, 'dds');
+	return `<ns5:GetDdsByIdentifiersResponse ${NS}>${s.xml}</ns5:GetDdsByIdentifiersResponse>`;
 }
 
 /** The operation's answer body, or the fault it raised (any other error propagates). */
-export function runOperation(operation: string, el: El, ctx: OperationContext): string | EuFault {
+export function runOperation(
+	operation: Operation,
+	el: El,
+	ctx: OperationContext,
+): string | EuFault {
 	let answer: string | EuFault;
 	try {
-		answer = OPERATIONS[operation].run(el, ctx);
+		answer = operation.run(el, ctx);
 	} catch (error) {
 		if (!(error instanceof EuFault))
 			answer = new EuFault(null, `Internal error of the fake: ${String(error)}`, [], 'S:Server');

@@ -6,7 +6,50 @@
 import type { FaultError } from './faults';
 import type { FakeEuUser } from './security';
 import type { El } from './xml';
-import { COMMON_NS, DDS_NS, kid, kidText, kids } from './xml';
+import { COMMON_NS, DDS_NS, SD_NS, kid, kidText, kids } from './xml';
+
+/**
+ * Where a statement's parts are: the DDS (pack §4.1) or the SD (pack §4.2: no speciesInfo;
+ * producers as producerCountry/producerName/producerLocation with a choice of geometry, postal
+ * addresses or cadastral identifiers; roles MICRO_OPERATOR / REPRESENTATIVE_MSPO / MEMBER_STATE).
+ */
+export interface StatementDialect {
+	ns: string;
+	/** The role that imports/exports on its own account (needs an EORI for IMPORT/EXPORT). */
+	ownRole: string;
+	/** The role acting for another operator (needs representedOperator). */
+	representativeRole: string;
+	/** speciesInfo exists (DDS only): wood needs a scientific and a common name. */
+	species: boolean;
+	/** The producer's Base64 GeoJSON, undefined when located otherwise, and its field path. */
+	geometry(producer: El): { base64: string | undefined; path: string } | null;
+}
+
+export const DDS_DIALECT: StatementDialect = {
+	ns: DDS_NS,
+	ownRole: 'OPERATOR',
+	representativeRole: 'REPRESENTATIVE_OPERATOR',
+	species: true,
+	geometry: (producer) => ({
+		base64: kidText(producer, DDS_NS, 'geometryGeojson'),
+		path: 'geometryGeojson',
+	}),
+};
+
+export const SD_DIALECT: StatementDialect = {
+	ns: SD_NS,
+	ownRole: 'MICRO_OPERATOR',
+	representativeRole: 'REPRESENTATIVE_MSPO',
+	species: false,
+	geometry: (producer) => {
+		const location = kid(producer, SD_NS, 'producerLocation');
+		const geometry = kid(location, SD_NS, 'geometryGeojson');
+		// a postal address or a cadastral identifier has no geometry to check (the XSD checks them)
+		return geometry
+			? { base64: geometry.textContent ?? '', path: 'producerLocation.geometryGeojson' }
+			: null;
+	},
+};
 
 /**
  * Annex I of Regulation (EU) 2023/1115 as HS prefixes. The pack has no Annex I list (README §6
@@ -118,13 +161,19 @@ const GEO_TYPES = ['Point', 'MultiPoint', 'Polygon', 'MultiPolygon', 'GeometryCo
 export const MAX_PRODUCERS_PER_COMMODITY = 1000;
 export const MAX_PRODUCERS_PER_STATEMENT = 10_000;
 
-export function statementRuleErrors(statement: El, role: string, user: FakeEuUser): FaultError[] {
+export function statementRuleErrors(
+	statement: El,
+	role: string,
+	user: FakeEuUser,
+	dialect: StatementDialect = DDS_DIALECT,
+): FaultError[] {
 	const errors: FaultError[] = [];
 	const add = (id: string, message: string, field: string) => errors.push({ id, message, field });
-	const activity = (kidText(statement, DDS_NS, 'activityType') ?? '').trim();
+	const NS = dialect.ns;
+	const activity = (kidText(statement, NS, 'activityType') ?? '').trim();
 	if (
 		(activity === 'IMPORT' || activity === 'EXPORT') &&
-		role === 'OPERATOR' &&
+		role === dialect.ownRole &&
 		!user.operator.hasEori
 	)
 		add(
@@ -144,21 +193,21 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 			`The user's profile does not allow the activity ${activity}`,
 			'activityType',
 		);
-	if (role === 'REPRESENTATIVE_OPERATOR' && !kid(statement, DDS_NS, 'representedOperator'))
+	if (role === dialect.representativeRole && !kid(statement, NS, 'representedOperator'))
 		add(
 			'EUDR_BEHALF_OPERATOR_NOT_PROVIDED',
 			'The represented operator must be given',
 			'representedOperator',
 		);
-	const commodities = kids(statement, DDS_NS, 'commodities');
-	const hasGroups = kids(statement, DDS_NS, 'groupedDeclarations').length > 0;
+	const commodities = kids(statement, NS, 'commodities');
+	const hasGroups = kids(statement, NS, 'groupedDeclarations').length > 0;
 	let producersTotal = 0;
 	commodities.forEach((commodity, ci) => {
 		const at = `commodities[${ci + 1}]`;
-		const hs = (kidText(commodity, DDS_NS, 'hsHeading') ?? '').trim();
+		const hs = (kidText(commodity, NS, 'hsHeading') ?? '').trim();
 		if (!isAnnexI(hs))
 			add('EUDR_COMMODITIES_HS_CODE_INVALID', `HS code ${hs} is not in Annex I`, `${at}.hsHeading`);
-		const measure = kid(kid(commodity, DDS_NS, 'descriptors'), COMMON_NS, 'goodsMeasure');
+		const measure = kid(kid(commodity, NS, 'descriptors'), COMMON_NS, 'goodsMeasure');
 		const num = (name: string) => {
 			const t = kidText(measure, COMMON_NS, name);
 			return t === undefined ? undefined : Number(t.trim());
@@ -249,11 +298,12 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 					`${m}.${name}`,
 				);
 		if (
-			hs.startsWith('44') ||
-			hs.startsWith('47') ||
-			hs.startsWith('48') ||
-			hs.startsWith('49') ||
-			hs.startsWith('94')
+			dialect.species &&
+			(hs.startsWith('44') ||
+				hs.startsWith('47') ||
+				hs.startsWith('48') ||
+				hs.startsWith('49') ||
+				hs.startsWith('94'))
 		) {
 			const species = kids(commodity, DDS_NS, 'speciesInfo');
 			if (!species.some((s) => (kidText(s, DDS_NS, 'scientificName') ?? '').trim()))
@@ -269,7 +319,7 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 					`${at}.speciesInfo.commonName`,
 				);
 		}
-		const producers = kids(commodity, DDS_NS, 'producers');
+		const producers = kids(commodity, NS, 'producers');
 		producersTotal += producers.length;
 		if (producers.length > MAX_PRODUCERS_PER_COMMODITY)
 			add(
@@ -280,13 +330,16 @@ export function statementRuleErrors(statement: El, role: string, user: FakeEuUse
 		if (producers.length === 0 && !hasGroups)
 			add(
 				'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY',
-				'Each commodity needs at least one producer with geolocation',
+				dialect.species
+					? 'Each commodity needs at least one producer with geolocation'
+					: 'Each commodity needs at least one producer with a location',
 				`${at}.producers`,
 			);
 		producers.forEach((producer, pi) => {
-			const field = `${at}.producers[${pi + 1}].geometryGeojson`;
-			const problem = geoProblem(kidText(producer, DDS_NS, 'geometryGeojson'), hs);
-			if (problem) add(problem.id, problem.message, field);
+			const geometry = dialect.geometry(producer);
+			if (!geometry) return;
+			const problem = geoProblem(geometry.base64, hs);
+			if (problem) add(problem.id, problem.message, `${at}.producers[${pi + 1}].${geometry.path}`);
 		});
 	});
 	if (producersTotal > MAX_PRODUCERS_PER_STATEMENT)

@@ -30,8 +30,12 @@ export interface FakeEuUser {
 		euEstablished: boolean;
 		/** Activity types the profile allows (default all three; pack §9, [VR]). */
 		activities?: string[];
-		/** An SME: getDdsByIdentifiers is refused (non-SME operators only, pack §9 [W-DDS]). */
+		/** An SME: getDdsByIdentifiers / getSdByIdentifiers are refused (non-SME operators only, pack §9 [W-DDS], [W-SD]). */
 		sme?: boolean;
+		/** The SD roles the profile allows (default all three of SdOperatorRoleType; pack §9). */
+		sdRoles?: string[];
+		/** false: verifyDeclaration is refused with a PermissionDeniedException (default allowed, pack §9). */
+		mayVerify?: boolean;
 	};
 	/** BodyIdentity identifiers this user may present; undefined = any (pack §3.1). */
 	accessIdentifiers?: string[];

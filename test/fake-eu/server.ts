@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import type { EuSchema } from '../helpers/euXsd';
 import { EU_WSDL_DIR, validateEuXml } from '../helpers/euXsd';
 import { CONTROL_PREFIX, handleControl } from './control';
 import type { CodeStyle } from './faults';
@@ -17,16 +18,20 @@ import {
 	okEnvelope,
 	styled,
 } from './faults';
-import type { OperationOptions } from './operations';
-import { OPERATIONS, runOperation } from './operations';
+import type { Operation, OperationOptions } from './operations';
+import { DDS_OPERATIONS, runOperation } from './operations';
+import { SD_OPERATIONS } from './sd';
 import type { FakeEuUser } from './security';
 import { NonceBook, checkSecurity } from './security';
 import type { Store } from './store';
+import { VERIFY_OPERATIONS } from './verify';
 import type { El } from './xml';
 import {
 	BODY_NS,
 	DDS_NS,
 	ECHO_NS,
+	SD_NS,
+	VERIFY_NS,
 	SOAP_ENV_NS,
 	elementChildren,
 	kid,
@@ -38,10 +43,50 @@ import {
 export const MAX_MESSAGE_BYTES = 25_000_000;
 
 export const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
+export const SD_PATH = 'ws/EUDRSimplifiedDeclarationServiceV3';
+export const VERIFY_PATH = 'ws/EUDRVerifyDeclarationServiceV3';
 export const ECHO_PATHS = ['ws/eudr/echo', 'ws/EudrEchoService'];
 export const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
 
 export type FakeService = 'dds' | 'sd' | 'verify' | 'echo';
+
+/** A SOAP service of the fake (pack §2, §4): its path, namespace, schema set and operations. */
+interface ServiceDef {
+	service: Exclude<FakeService, 'echo'>;
+	path: string;
+	ns: string;
+	schema: EuSchema;
+	/** The WSDL binds the BodyIdentity header (DDS and SD); Verify does not (pack §3.1, [W-V]). */
+	bodyIdentity: boolean;
+	operations: Record<string, Operation>;
+}
+
+const SERVICES: ServiceDef[] = [
+	{
+		service: 'dds',
+		path: DDS_PATH,
+		ns: DDS_NS,
+		schema: 'dds',
+		bodyIdentity: true,
+		operations: DDS_OPERATIONS,
+	},
+	{
+		service: 'sd',
+		path: SD_PATH,
+		ns: SD_NS,
+		schema: 'sd',
+		bodyIdentity: true,
+		operations: SD_OPERATIONS,
+	},
+	{
+		service: 'verify',
+		path: VERIFY_PATH,
+		ns: VERIFY_NS,
+		schema: 'verify',
+		bodyIdentity: false,
+		operations: VERIFY_OPERATIONS,
+	},
+];
 
 export interface FakeRequestLog {
 	/** submitDds … getDdsByIdentifiers, testEcho, 'wsdl', or null when it could not be told. */
@@ -186,7 +231,7 @@ export class FakeEuServer {
 	async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
 		const url = new URL(req.url ?? '/', 'http://fake');
 		if (url.pathname.startsWith(CONTROL_PREFIX))
-			return handleControl(req, res, url.pathname, {
+			return handleControl(req, res, url, {
 				store: this.c.store,
 				lifecycleNow: this.c.lifecycleNow,
 				advance: this.c.advance,
@@ -195,9 +240,9 @@ export class FakeEuServer {
 		const prefix = '/tracesnt/';
 		const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : null;
 		if (req.method === 'GET' && path !== null) return this.serveFile(path, url.search, res);
-		const isDds = path === DDS_PATH;
+		const def = SERVICES.find((d) => d.path === path);
 		const isEcho = path !== null && ECHO_PATHS.includes(path);
-		if (req.method !== 'POST' || (!isDds && !isEcho)) {
+		if (req.method !== 'POST' || (!def && !isEcho)) {
 			res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
 			this.log.push({
 				operation: null,
@@ -214,7 +259,7 @@ export class FakeEuServer {
 		const entry: FakeRequestLog = {
 			operation: null,
 			path: url.pathname,
-			service: isDds ? 'dds' : 'echo',
+			service: def ? def.service : 'echo',
 			at: this.c.lifecycleNow(),
 			outcome: 'accepted',
 			status: 200,
@@ -247,7 +292,13 @@ export class FakeEuServer {
 			entry.outcome = styled(outcome, this.c.codeStyle);
 			return send(
 				500,
-				faultEnvelope(f, requestId, new Date(this.c.lifecycleNow()), this.c.codeStyle),
+				faultEnvelope(
+					f,
+					requestId,
+					new Date(this.c.lifecycleNow()),
+					this.c.codeStyle,
+					def?.ns ?? DDS_NS,
+				),
 			);
 		};
 
@@ -302,11 +353,13 @@ export class FakeEuServer {
 			return fault(new EuFault(null, 'Not a SOAP 1.1 envelope with a Body element'), 'NOT_SOAP');
 		const header = kid(envelope, SOAP_ENV_NS, 'Header');
 
-		const operation = isEcho
-			? 'testEcho'
-			: Object.entries(OPERATIONS).find(
-					([, o]) => operationEl.localName === o.request && operationEl.namespaceURI === DDS_NS,
-				)?.[0];
+		const found =
+			isEcho || !def
+				? undefined
+				: Object.entries(def.operations).find(
+						([, o]) => operationEl.localName === o.request && operationEl.namespaceURI === def.ns,
+					);
+		const operation = isEcho ? 'testEcho' : found?.[0];
 		entry.operation = operation ?? null;
 		const injected = this.take('status', entry.operation);
 		if (injected && injected.kind === 'status') {
@@ -318,7 +371,7 @@ export class FakeEuServer {
 				.end(text);
 			return;
 		}
-		if (isEcho) return this.echo(entry, header, operationEl, req, send);
+		if (isEcho || !def) return this.echo(entry, header, operationEl, req, send);
 		const security = checkSecurity(header, this.c.users, this.c.securityNow(), this.nonces);
 		if (!security.ok) {
 			entry.detail = security.reason;
@@ -331,7 +384,7 @@ export class FakeEuServer {
 		}
 		entry.username = security.user.username;
 		const action = soapAction(req);
-		if (!operation)
+		if (!operation || !found)
 			return fault(
 				new EuFault(
 					null,
@@ -339,15 +392,26 @@ export class FakeEuServer {
 				),
 				'NO_OPERATION',
 			);
-		if (this.c.checkSoapAction && action !== `${DDS_NS}/${operation}`)
+		const expected = found[1].action;
+		if (this.c.checkSoapAction && action !== expected)
 			return fault(
 				new EuFault(
 					null,
-					`The SOAPAction ${JSON.stringify(action)} does not match the operation ${operation} (expected ${DDS_NS}/${operation})`,
+					`The SOAPAction ${JSON.stringify(action)} does not match the operation ${operation} (expected ${expected})`,
 				),
 				'SOAP_ACTION',
 			);
 		const identity = header ? kid(header, BODY_NS, 'BodyIdentity') : undefined;
+		// strict, like the SOAPAction: a header the service's WSDL does not bind is refused, so
+		// that a client sending it is noticed (a real server might ignore it, UNCERTAIN)
+		if (identity && !def.bodyIdentity)
+			return fault(
+				new EuFault(
+					null,
+					`The ${def.path} service has no BodyIdentity header (its WSDL binds none)`,
+				),
+				'BODY_IDENTITY',
+			);
 		if (identity) {
 			const checked = await validateEuXml(standalone(identity), 'headers');
 			if (!checked.valid) {
@@ -356,13 +420,13 @@ export class FakeEuServer {
 				return fault(new EuFault(null, `Unmarshalling Error: ${first}`), 'SCHEMA');
 			}
 		}
-		const xsd = await validateEuXml(standalone(operationEl), 'dds');
+		const xsd = await validateEuXml(standalone(operationEl), def.schema);
 		if (!xsd.valid) {
 			const first = (xsd.errors[0] ?? 'invalid').replace(/^[^:]*\.xml:\d+:\s*/, '');
 			entry.detail = xsd.errors.join('\n');
 			return fault(new EuFault(null, `Unmarshalling Error: ${first}`), 'SCHEMA');
 		}
-		const answer = runOperation(operation, operationEl, {
+		const answer = runOperation(found[1], operationEl, {
 			user: security.user,
 			now: this.c.lifecycleNow(),
 			store: this.c.store,

@@ -12,6 +12,14 @@ export const AMEND_WINDOW_MS = 72 * 3600_000;
 
 export type StatementKind = 'dds' | 'sd';
 
+/** A superseded version of a statement, as it was when the next version replaced it. */
+export interface FakeVersion {
+	version: number;
+	internalReferenceNumber: string;
+	xml: string;
+	updatedAt: number;
+}
+
 export interface FakeStatement {
 	uuid: string;
 	/** Due diligence statement or simplified declaration (pack §4.1, §4.2). */
@@ -37,6 +45,8 @@ export interface FakeStatement {
 	xml: string;
 	/** What the lifecycle decided at submission: a rejection reason or null. */
 	pendingRejection: string | null;
+	/** Earlier versions (SD updates keep them for getSd with a version number, pack §4.2). */
+	history: FakeVersion[];
 	/** The competent authority's last message (OverviewType communicationToOperator, pack §4.1). */
 	communication: { date: number; content: string } | null;
 }
@@ -114,6 +124,8 @@ export class Store {
 		if (!status) throw new Error('A status is needed');
 		s.status = status;
 		s.pendingRejection = null;
+		// the status is the truth: a statement set to anything but GROUPED is no longer held by its group
+		if (status !== 'GROUPED') s.groupedBy = null;
 		s.rejectionReason =
 			reason ?? (status === 'REJECTED' ? 'Rejected by the competent authority (fake EU)' : null);
 		if (status === 'AVAILABLE' && s.referenceNumber === null) {
@@ -147,14 +159,23 @@ export class Store {
 		this.all.push(s);
 	}
 
-	byUuid(uuid: string, operator: string, now: number): FakeStatement | undefined {
+	/** A statement of this kind filed by this operator (the get/amend/withdraw operations). */
+	byUuid(
+		uuid: string,
+		operator: string,
+		now: number,
+		kind: StatementKind = 'dds',
+	): FakeStatement | undefined {
 		return this.list(now).find(
-			(s) => s.uuid === uuid.trim().toLowerCase() && s.operator === operator,
+			(s) => s.uuid === uuid.trim().toLowerCase() && s.operator === operator && s.kind === kind,
 		);
 	}
 
-	byReference(ref: string, now: number): FakeStatement | undefined {
-		return this.list(now).find((s) => s.referenceNumber === ref);
+	/** Any operator's statement with this reference number (of this kind when given). */
+	byReference(ref: string, now: number, kind?: StatementKind): FakeStatement | undefined {
+		return this.list(now).find(
+			(s) => s.referenceNumber === ref && (kind === undefined || s.kind === kind),
+		);
 	}
 }
 
@@ -167,10 +188,10 @@ export function newUuid(): string {
 }
 
 /** The statement element stored standalone, decimals padded to six places as the EU echoes them [OPREF §5.1.7]. */
-export function storedStatement(statement: El): string {
+export function storedStatement(statement: El, ns = DDS_NS): string {
 	const copy = statement.cloneNode(true) as El;
-	for (const commodity of kids(copy, DDS_NS, 'commodities'))
-		for (const d of kids(commodity, DDS_NS, 'descriptors'))
+	for (const commodity of kids(copy, ns, 'commodities'))
+		for (const d of kids(commodity, ns, 'descriptors'))
 			for (const m of kids(d, COMMON_NS, 'goodsMeasure'))
 				for (const name of ['netWeight', 'supplementaryUnit']) {
 					const el = kids(m, COMMON_NS, name)[0];
@@ -194,8 +215,8 @@ function standaloneFrom(original: El, copy: El): string {
 	}
 }
 
-export function groupedReferences(statement: El): string[] {
-	return kids(statement, DDS_NS, 'groupedDeclarations').map((g) =>
+export function groupedReferences(statement: El, ns = DDS_NS): string[] {
+	return kids(statement, ns, 'groupedDeclarations').map((g) =>
 		(kidText(g, COMMON_NS, 'groupedDeclaration') ?? '').trim(),
 	);
 }

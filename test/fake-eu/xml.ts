@@ -16,6 +16,11 @@ export const PASSWORD_DIGEST_TYPE =
 export const BASE_NS = 'http://ec.europa.eu/sanco/tracesnt/base/v4';
 export const BODY_NS = 'http://ec.europa.eu/tracesnt/body/v3';
 export const DDS_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+export const SD_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/simplified-declaration/v3';
+export const VERIFY_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/verify-declaration/v3';
+/** The Verify operation's SOAPAction (not in the service namespace, pack §2). */
+export const VERIFY_ACTION =
+	'http://ec.europa.eu/tracesnt/certificate/eudr/verification/v3/verify-declaration';
 export const COMMON_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/common/v3';
 export const ERROR_NS = 'http://ec.europa.eu/sanco/tracesnt/error/v01';
 export const MESSAGE_NS = 'http://ec.europa.eu/sanco/tracesnt/message/v1';

@@ -15,7 +15,7 @@ import {
 } from '../index';
 import { COMMON_NS, standalone } from '../xml';
 import type { Read } from './harness';
-import { getDdsBody, request, submit } from './harness';
+import { getDdsBody, request, submit, withdrawBody } from './harness';
 
 let eu: FakeEu;
 const START = Date.parse('2026-03-02T08:00:00Z');
@@ -82,6 +82,17 @@ describe('in-process events', () => {
 		const uuid = await available();
 		eu.events.setStatus(uuid, 'DRAFT');
 		expect(text(await overview(uuid), 'status')).toBe('DRAFT');
+	});
+
+	test('a GROUPED statement set to another status is no longer held by its group', async () => {
+		const member = await available('MEMBER');
+		const ref = eu.statements().find((x) => x.uuid === member)!.referenceNumber!;
+		await submit(eu, { internalReference: 'GROUP', grouped: [ref] });
+		expect(eu.statements().find((x) => x.uuid === member)!.status).toBe('GROUPED');
+		eu.events.setStatus(member, 'AVAILABLE');
+		const read = await request(eu, 'withdrawDds', withdrawBody(member));
+		expect(read.status).toBe(200);
+		expect(eu.statements().find((x) => x.uuid === member)!.status).toBe('WITHDRAWN');
 	});
 
 	test('AVAILABLE set on a SUBMITTED statement gives it numbers at once', async () => {
@@ -210,8 +221,14 @@ describe('control API', () => {
 		expect(log[0].at).toBe(new Date(START).toISOString());
 		expect(log[2].at).toBe(new Date(START + DEFAULT_AVAILABLE_AFTER_MS).toISOString());
 		expect(log[0]).toMatchObject({ username: 'fake-eu-operator', lost: false });
+		expect(log.map((e) => e.index)).toEqual([0, 1, 2]);
 		// control calls are not in the log
 		expect(eu.requests()).toHaveLength(3);
+		// since=<index>: only what came after
+		const later = await getJson<ControlLogEntry[]>('log?since=2');
+		expect(later.map((e) => [e.index, e.operation, e.status])).toEqual([[2, 'getDds', 200]]);
+		expect(await getJson<ControlLogEntry[]>('log?since=3')).toEqual([]);
+		expect((await fetch(control('log?since=-1'))).status).toBe(400);
 	});
 
 	test('refusals: unknown uuid 404, bad bodies 400, unknown route 404, the statement unchanged', async () => {
