@@ -14,7 +14,7 @@ import { euPollLog } from './pollLog';
 import { readEuState } from './statementState';
 import type { EuTrackerIdentity } from './statementTracker';
 import { advance, planPoll, toRefresh } from './statementTracker';
-import { STATEMENT_READS } from './statementReads';
+import { readsFor } from './statementReads';
 import { triggerProperties } from './triggerDescription';
 import { changeItems, manualPoll } from './triggerItems';
 import { readEuParams } from './triggerParams';
@@ -78,10 +78,11 @@ export class EuInformationSystemTrigger implements INodeType {
 		log.planned(plan);
 
 		// Every request happens before the state changes: a failure throws and loses nothing.
-		const searched = await searchStatements(this, params.prefix);
+		const reads = readsFor(params.kinds);
+		const searched = await searchStatements(this, params.prefix, reads);
 		log.searched(searched.capped, params.prefix);
-		const refresh = toRefresh(plan, searched.observed, STATEMENT_READS.length);
-		const refreshed = await refreshStatements(this, refresh.batches);
+		const refresh = toRefresh(plan, searched.observed, reads.length);
+		const refreshed = await refreshStatements(this, refresh.batches, reads);
 		const result = advance(plan, {
 			searched: searched.observed,
 			refreshed: refreshed.observed,

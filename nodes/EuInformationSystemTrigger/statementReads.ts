@@ -5,6 +5,7 @@
  * And the overview as the tracker sees it (statementTracker.ts's StatementObservation).
  */
 import { statementsByInternalReference, statementsByUuid } from '../shared/dds/euReads';
+import { declarationsByInternalReference, declarationsByUuid } from '../shared/dds/sdReads';
 import type { StatementOverview } from '../shared/dds/statement';
 import { parseServiceTimestamp } from '../shared/time/serviceTime';
 import type { ServiceContext } from '../shared/transport/serviceContext';
@@ -27,8 +28,25 @@ export const DDS_READS: StatementReads = {
 	byUuid: async (ctx, uuids) => await statementsByUuid(ctx, uuids),
 };
 
-/** The reads of every kind the trigger watches. */
-export const STATEMENT_READS: readonly StatementReads[] = [DDS_READS];
+/** Simplified declarations: their current version (no version asked). */
+export const SD_READS: StatementReads = {
+	kind: 'sd',
+	byInternalReference: async (ctx, reference) =>
+		await declarationsByInternalReference(ctx, reference),
+	byUuid: async (ctx, uuids) =>
+		await declarationsByUuid(
+			ctx,
+			uuids.map((uuid) => ({ uuid })),
+		),
+};
+
+/** The reads of every kind the trigger can watch. */
+export const STATEMENT_READS: readonly StatementReads[] = [DDS_READS, SD_READS];
+
+/** The reads of the kinds selected (parameter `statementTypes`). */
+export function readsFor(kinds: readonly StatementKind[]): StatementReads[] {
+	return STATEMENT_READS.filter((r) => kinds.includes(r.kind));
+}
 
 /** What the tracker needs of an overview. */
 export function observe(o: StatementOverview, kind: StatementKind): StatementObservation {

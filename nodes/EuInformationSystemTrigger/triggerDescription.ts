@@ -48,6 +48,22 @@ export const triggerProperties: INodeProperties[] = [
 			'The beginning of the internal references of the statements to watch (3 to 50 characters, not case-sensitive). The EU answers at most 100 statements per search: choose a prefix that matches fewer, for example with the year or month.',
 	},
 	{
+		displayName: 'Watch',
+		name: 'statementTypes',
+		type: 'multiOptions',
+		options: [
+			{ name: 'Due Diligence Statements', value: 'dueDiligenceStatement' },
+			{
+				name: 'Simplified Declarations',
+				value: 'simplifiedDeclaration',
+				description: 'One more search per poll; needs an account allowed to file them',
+			},
+		],
+		default: ['dueDiligenceStatement'],
+		required: true,
+		description: 'Which kinds of statements to watch',
+	},
+	{
 		displayName: 'Trigger On',
 		name: 'events',
 		type: 'multiOptions',

@@ -14,6 +14,7 @@ import type { StatementChange } from './statementTracker';
 import { hasPrefix } from './statementTracker';
 import type { EuTriggerParams } from './triggerParams';
 import { wanted } from './triggerParams';
+import { readsFor } from './statementReads';
 import { searchStatements } from './triggerRequests';
 
 const STATEMENT_TYPES = { dds: 'dueDiligenceStatement', sd: 'simplifiedDeclaration' } as const;
@@ -52,7 +53,7 @@ export async function manualPoll(
 	this: IPollFunctions,
 	params: EuTriggerParams,
 ): Promise<INodeExecutionData[][]> {
-	const found = await searchStatements(this, params.prefix);
+	const found = await searchStatements(this, params.prefix, readsFor(params.kinds));
 	let latest:
 		| { overview: StatementOverview; kind: StatementChange['kind']; at: number }
 		| undefined;

@@ -11,10 +11,18 @@ import { firstPollGraceMs } from '../shared/polling/pollSchedule';
 import { pollTimesOf, readPollOption } from '../shared/polling/pollOption';
 import type { ChangeEvent, EuTrackerSettings, StatementChange } from './statementTracker';
 import { EU_DEFAULT_SETTINGS } from './statementTracker';
+import type { StatementKind } from './statementState';
 import { ALL_STATUSES } from './triggerDescription';
+
+const KINDS: Readonly<Record<string, StatementKind>> = {
+	dueDiligenceStatement: 'dds',
+	simplifiedDeclaration: 'sd',
+};
 
 export interface EuTriggerParams {
 	prefix: string;
+	/** The kinds of statements watched. */
+	kinds: StatementKind[];
 	events: ChangeEvent[];
 	/** Selected statuses; 'other' stands for every status not offered. */
 	statuses: string[];
@@ -56,6 +64,15 @@ export function readEuParams(ctx: IPollFunctions): EuTriggerParams {
 			ctx,
 			`Field "Internal Reference Starts With": ${problem}`,
 			`Enter ${PREFIX_MIN} to ${PREFIX_MAX} characters that begin the internal references of the statements to watch.`,
+		);
+	const kinds = (ctx.getNodeParameter('statementTypes', ['dueDiligenceStatement']) as string[])
+		.map((t) => KINDS[t])
+		.filter((k): k is StatementKind => k !== undefined);
+	if (kinds.length === 0)
+		refuse(
+			ctx,
+			'Nothing selected in "Watch"',
+			'Select Due Diligence Statements, Simplified Declarations or both.',
 		);
 	const events = (ctx.getNodeParameter('events', []) as string[]).filter(
 		(e): e is ChangeEvent => e === 'statusChange' || e === 'communication',
@@ -107,6 +124,7 @@ export function readEuParams(ctx: IPollFunctions): EuTriggerParams {
 	});
 	return {
 		prefix,
+		kinds,
 		events,
 		statuses,
 		simplify,

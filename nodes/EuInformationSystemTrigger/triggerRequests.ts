@@ -7,7 +7,7 @@
 import type { StatementOverview } from '../shared/dds/statement';
 import type { ServiceContext } from '../shared/transport/serviceContext';
 import type { StatementReads } from './statementReads';
-import { STATEMENT_READS, observe } from './statementReads';
+import { observe } from './statementReads';
 import { uuidKey } from './statementState';
 import type { RefreshBatch, StatementObservation } from './statementTracker';
 import { MAX_UUIDS_PER_CALL } from './statementTracker';
@@ -36,7 +36,7 @@ function empty(): ReadStatements {
 export async function searchStatements(
 	ctx: ServiceContext,
 	prefix: string,
-	reads: readonly StatementReads[] = STATEMENT_READS,
+	reads: readonly StatementReads[],
 ): Promise<ReadStatements> {
 	const out = empty();
 	for (const kind of reads) {
@@ -51,7 +51,7 @@ export async function searchStatements(
 export async function refreshStatements(
 	ctx: ServiceContext,
 	batches: readonly RefreshBatch[],
-	reads: readonly StatementReads[] = STATEMENT_READS,
+	reads: readonly StatementReads[],
 ): Promise<ReadStatements> {
 	const out = empty();
 	for (const batch of batches) {

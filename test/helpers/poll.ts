@@ -8,6 +8,7 @@ import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
+	INodeType,
 	INodeParameters,
 	IPollFunctions,
 	WorkflowActivateMode,
@@ -31,12 +32,37 @@ import { followFakeClock, useFakeService } from './fakeService';
 
 export { CredentialStore };
 
-const trigger = new GeospatialAnalysisTrigger();
 // n8n's loader puts "Poll Times" first among a polling node's properties (DirectoryLoader).
 const { commonPollingParameters } =
 	require('n8n-core/dist/nodes-loader/constants') as typeof import('n8n-core/dist/nodes-loader/constants');
-trigger.description.properties.unshift(...commonPollingParameters);
-registerNodeType(TRIGGER_NODE_TYPE, trigger);
+
+/** A polling trigger as the harness runs it: the node, its type name, its credential. */
+export interface PollTrigger {
+	node: INodeType & { poll: NonNullable<INodeType['poll']> };
+	type: string;
+	/** The node's default name. */
+	name: string;
+	/** The credential type the node uses with these parameters. */
+	credentialType(parameters: INodeParameters): string;
+	/** Parameters every run starts from (the test's parameters override them). */
+	baseParameters?: INodeParameters;
+}
+
+/** Registers a polling trigger with the harness, "Poll Times" first as n8n's loader does. */
+export function pollTrigger(setup: PollTrigger): PollTrigger {
+	setup.node.description.properties.unshift(...commonPollingParameters);
+	registerNodeType(setup.type, setup.node);
+	return setup;
+}
+
+const geospatialTrigger = pollTrigger({
+	node: new GeospatialAnalysisTrigger(),
+	type: TRIGGER_NODE_TYPE,
+	name: 'Geospatial Analysis Trigger',
+	credentialType: (parameters) =>
+		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi',
+	baseParameters: { authentication: 'apiKey' },
+});
 
 export interface LogEntry {
 	level: 'warn' | 'error' | 'info' | 'debug';
@@ -53,6 +79,8 @@ export interface RunPollOptions {
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
 	nodeName?: string;
+	/** The trigger polled (default: the Geospatial Analysis Trigger). */
+	trigger?: PollTrigger;
 }
 
 export interface RunPollResult {
@@ -73,6 +101,7 @@ interface PollSetup {
 	nodeName?: string;
 	mode?: WorkflowExecuteMode;
 	activation?: WorkflowActivateMode;
+	trigger?: PollTrigger;
 }
 
 /**
@@ -85,14 +114,15 @@ function buildContext(
 	logs: LogEntry[],
 ): { workflow: Workflow; ctx: IPollFunctions; nodeName: string } {
 	prepareContainer();
-	const nodeName = options.nodeName ?? 'Geospatial Analysis Trigger';
-	const parameters: INodeParameters = { authentication: 'apiKey', ...options.parameters };
-	const credentialType =
-		parameters.authentication === 'login' ? 'geospatialAnalysisLoginApi' : 'geospatialAnalysisApi';
+	const polled = options.trigger ?? geospatialTrigger;
+	const trigger = polled.node;
+	const nodeName = options.nodeName ?? polled.name;
+	const parameters: INodeParameters = { ...polled.baseParameters, ...options.parameters };
+	const credentialType = polled.credentialType(parameters);
 	const node: INode = {
 		id: 'trigger',
 		name: nodeName,
-		type: TRIGGER_NODE_TYPE,
+		type: polled.type,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
@@ -145,9 +175,10 @@ function buildContext(
 /** Runs poll() once on `ctx`; its items, or the error it threw. */
 async function pollOnce(
 	ctx: IPollFunctions,
+	polled: PollTrigger = geospatialTrigger,
 ): Promise<{ items: INodeExecutionData[] | null; error?: RunPollResult['error'] }> {
 	try {
-		const out = await trigger.poll.call(ctx);
+		const out = await polled.node.poll.call(ctx);
 		return { items: out ? (out[0] ?? []) : null };
 	} catch (e) {
 		return { items: null, error: e as RunPollResult['error'] };
@@ -164,7 +195,7 @@ function copyStaticData(workflow: Workflow, nodeName: string) {
 export async function runPoll(options: RunPollOptions): Promise<RunPollResult> {
 	const logs: LogEntry[] = [];
 	const { workflow, ctx, nodeName } = buildContext(options, options.staticData, logs);
-	const { items, error } = await pollOnce(ctx);
+	const { items, error } = await pollOnce(ctx, options.trigger);
 	return { items, error, ...copyStaticData(workflow, nodeName), logs };
 }
 
@@ -238,7 +269,7 @@ export class Poller {
 		} else {
 			live = { ...buildContext(this.options, this.saved, logs), logs };
 		}
-		const { items, error } = await pollOnce(live!.ctx);
+		const { items, error } = await pollOnce(live!.ctx, this.options.trigger);
 		const after = copyStaticData(live!.workflow, live!.nodeName);
 		const result = { items, error, ...after, logs: [...live!.logs], activation, kept: false };
 		if (error) {

@@ -1,5 +1,5 @@
 /**
- * The answers of the Due Diligence Statement service V3, read from the namespace-aware tree
+ * The answers of the Due Diligence Statement and the Simplified Declaration services V3, read from the namespace-aware tree
  * of soap/xml.ts by namespace URI and local name (answers use any prefixes). Tolerant where
  * the contract is silent (children matched by local name in any namespace): unknown child
  * elements are passed through as extra fields, unknown
@@ -24,9 +24,10 @@ function required(el: XmlElement, name: string, what: string): string {
 	return value;
 }
 
-/** SubmitDdsResponse: the new statement's UUID. */
+/** SubmitDdsResponse (`uuid`) / SubmitSdResponse (`sdIdentifier`): the new statement's UUID. */
 export function readSubmitAnswer(el: XmlElement): { uuid: string } {
-	return { uuid: required(el, 'uuid', 'statement UUID') };
+	const name = el.children.some((c) => c.name === 'sdIdentifier') ? 'sdIdentifier' : 'uuid';
+	return { uuid: required(el, name, 'statement UUID') };
 }
 
 /** AmendDdsResponse / WithdrawDdsResponse (DdsModificationResponseType). */
@@ -35,6 +36,15 @@ export function readStatusAnswer(el: XmlElement): { uuid: string; status: string
 		uuid: required(el, 'uuid', 'statement UUID'),
 		status: required(el, 'status', 'status'),
 	};
+}
+
+/** UpdateSdResponse / WithdrawSdResponse (SdModificationResponseType): also the version, null when absent. */
+export function readSdStatusAnswer(el: XmlElement): {
+	uuid: string;
+	status: string;
+	version: string | null;
+} {
+	return { ...readStatusAnswer(el), version: textOf(el, 'version') || null };
 }
 
 /** Sets a key as an own property (a name such as `__proto__` stays data). */
@@ -99,9 +109,15 @@ function readOverview(entry: XmlElement): StatementOverview {
 	return overview;
 }
 
-/** GetDdsResponse / GetDdsByInternalReferenceResponse: every ddsOverviewList entry. */
+/** The overview lists of the DDS and the SD answers (both OverviewType). */
+const OVERVIEW_LISTS = ['ddsOverviewList', 'sdOverviewList'];
+
+/**
+ * GetDdsResponse / GetDdsByInternalReferenceResponse (ddsOverviewList) and GetSdResponse /
+ * GetSdByInternalReferenceResponse (sdOverviewList): every overview entry.
+ */
 export function readOverviews(el: XmlElement): StatementOverview[] {
-	return el.children.filter((c) => c.name === 'ddsOverviewList').map(readOverview);
+	return el.children.filter((c) => OVERVIEW_LISTS.includes(c.name)).map(readOverview);
 }
 
 /** Elements repeated by the XSD: always arrays in the JSON, even with one entry. */
@@ -111,6 +127,9 @@ const REPEATED = new Set([
 	'speciesInfo',
 	'groupedDeclarations',
 	'operatorReferenceNumber',
+	// the SD's producer locations
+	'postalAddress',
+	'cadastralIdentifier',
 ]);
 
 /** A producer's geometryGeojson, Base64 of UTF-8 GeoJSON text, decoded to the object. */
@@ -178,7 +197,7 @@ function statementJson(el: XmlElement): Record<string, unknown> {
 }
 
 /**
- * GetDdsByIdentifiersResponse: the full statement as JSON in the XSD's names; decimals as the
+ * GetDdsByIdentifiersResponse / GetSdByIdentifiersResponse: the full statement as JSON in the XSD's names; decimals as the
  * service sent them (it pads to six decimals, pack §4.1); each producer's geometryGeojson
  * decoded to the GeoJSON object, or null with `geometryGeojsonProblem` saying why.
  */

@@ -14,17 +14,21 @@ function isNotFound(error: unknown): boolean {
 	return euFailureOf(error)?.faultName === 'NotFoundException';
 }
 
-/** A lookup's overviews; "nothing found" (NotFoundException) is an empty list. */
-async function overviews(
+/**
+ * A lookup's overviews (DDS: getDds, getDdsByInternalReference; SD: getSd,
+ * getSdByInternalReference); "nothing found" (NotFoundException) is an empty list.
+ */
+export async function overviews(
 	ctx: ServiceContext,
-	operation: 'getDds' | 'getDdsByInternalReference',
+	service: 'dds' | 'sd',
+	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
 	body: string,
 	itemIndex: number | undefined,
 ): Promise<StatementOverview[]> {
 	let failed: unknown;
 	try {
 		const ok = await soapRequest.call(ctx, {
-			service: 'dds',
+			service,
 			operation,
 			body,
 			idempotent: true,
@@ -45,7 +49,7 @@ export async function statementsByInternalReference(
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
 	const body = getDdsByInternalReferenceBody(internalReference);
-	return await overviews(ctx, 'getDdsByInternalReference', body, itemIndex);
+	return await overviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex);
 }
 
 /** The overviews of up to 100 UUIDs (those the EU does not know are absent). */
@@ -54,7 +58,7 @@ export async function statementsByUuid(
 	uuids: readonly string[],
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
-	return await overviews(ctx, 'getDds', getDdsBody(uuids), itemIndex);
+	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex);
 }
 
 /**

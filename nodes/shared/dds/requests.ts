@@ -36,25 +36,33 @@ export const DDS_OPERATIONS = [
 export type DdsOperation = (typeof DDS_OPERATIONS)[number];
 
 const D = 'dds';
-const C = 'eudrCommon';
+/** The common namespace's prefix, declared on every operation element. */
+export const C = 'eudrCommon';
 
 /** `<prefix:name>text</prefix:name>`, text escaped; nothing when the value is absent. */
-function el(prefix: string, name: string, value: string | number | boolean | undefined): string {
+export function el(
+	prefix: string,
+	name: string,
+	value: string | number | boolean | undefined,
+): string {
 	if (value === undefined) return '';
 	return `<${prefix}:${name}>${escapeXml(String(value))}</${prefix}:${name}>`;
 }
 
 /** `<prefix:name>…children…</prefix:name>` around already written XML. */
-function wrap(prefix: string, name: string, inner: string): string {
+export function wrap(prefix: string, name: string, inner: string): string {
 	return `<${prefix}:${name}>${inner}</${prefix}:${name}>`;
 }
 
-/** The operation element with both namespace declarations on it. */
-function operation(name: string, inner: string): string {
-	return `<${D}:${name} xmlns:${D}="${DDS_NS}" xmlns:${C}="${COMMON_NS}">${inner}</${D}:${name}>`;
+/** An operation element of a service (`prefix` bound to `ns`) with both namespace declarations on it. */
+export function operationElement(prefix: string, ns: string, name: string, inner: string): string {
+	return `<${prefix}:${name} xmlns:${prefix}="${ns}" xmlns:${C}="${COMMON_NS}">${inner}</${prefix}:${name}>`;
 }
 
-function representedOperatorXml(o: RepresentedOperator): string {
+const operation = (name: string, inner: string) => operationElement(D, DDS_NS, name, inner);
+
+/** representedOperator: the wrapper in the service namespace (`prefix`), its children common. */
+function representedOperatorXml(prefix: string, o: RepresentedOperator): string {
 	const ids = (o.operatorReferenceNumber ?? [])
 		.map((r) =>
 			wrap(
@@ -77,7 +85,7 @@ function representedOperatorXml(o: RepresentedOperator): string {
 			)
 		: '';
 	return wrap(
-		D,
+		prefix,
 		'representedOperator',
 		ids +
 			address +
@@ -122,39 +130,84 @@ function producerXml(p: Producer): string {
 	);
 }
 
-function commodityXml(c: Commodity): string {
+/**
+ * A commodity's opening, shared by the DDS and the SD commodity types: position?,
+ * descriptors (children common), hsHeading; `rest` is what the type has after it.
+ */
+export function commodityXml(
+	prefix: string,
+	c: Pick<Commodity, 'position' | 'descriptors' | 'hsHeading'>,
+	rest: string,
+): string {
 	return wrap(
-		D,
+		prefix,
 		'commodities',
-		el(D, 'position', c.position) +
+		el(prefix, 'position', c.position) +
 			wrap(
-				D,
+				prefix,
 				'descriptors',
 				el(C, 'descriptionOfGoods', c.descriptors.descriptionOfGoods) +
 					goodsMeasureXml(c.descriptors.goodsMeasure),
 			) +
-			el(D, 'hsHeading', c.hsHeading) +
-			(c.speciesInfo ?? []).map(speciesXml).join('') +
-			(c.producers ?? []).map(producerXml).join(''),
+			el(prefix, 'hsHeading', c.hsHeading) +
+			rest,
+	);
+}
+
+/**
+ * The `statement` element of the DDS (DueDiligenceStatementBaseType) and of the SD
+ * (SimplifiedDeclarationBaseType): the same sequence in each service's namespace (`prefix`),
+ * the commodities written by the caller (`commodities`, already XML).
+ */
+export function declarationXml(
+	prefix: string,
+	s: Omit<Statement, 'commodities'>,
+	commodities: string,
+): string {
+	return wrap(
+		prefix,
+		'statement',
+		el(prefix, 'internalReferenceNumber', s.internalReferenceNumber) +
+			el(prefix, 'activityType', s.activityType) +
+			(s.representedOperator ? representedOperatorXml(prefix, s.representedOperator) : '') +
+			el(prefix, 'countryOfActivity', s.countryOfActivity) +
+			el(prefix, 'borderCrossCountry', s.borderCrossCountry) +
+			el(prefix, 'comment', s.comment) +
+			commodities +
+			el(prefix, 'geoLocationConfidential', s.geoLocationConfidential ? 'true' : 'false') +
+			(s.groupedDeclarations ?? [])
+				.map((reference) =>
+					wrap(prefix, 'groupedDeclarations', el(C, 'groupedDeclaration', reference)),
+				)
+				.join(''),
 	);
 }
 
 /** The `statement` element (DueDiligenceStatementBaseType), in the XSD's order. */
 export function statementXml(s: Statement): string {
+	const commodities = s.commodities
+		.map((c) =>
+			commodityXml(
+				D,
+				c,
+				(c.speciesInfo ?? []).map(speciesXml).join('') +
+					(c.producers ?? []).map(producerXml).join(''),
+			),
+		)
+		.join('');
+	return declarationXml(D, s, commodities);
+}
+
+/** `<prefix:name>…</prefix:name>` of a referenceAndVerificationNumber (children common). */
+export function referenceAndVerificationXml(
+	prefix: string,
+	referenceNumber: string,
+	verificationNumber: string,
+): string {
 	return wrap(
-		D,
-		'statement',
-		el(D, 'internalReferenceNumber', s.internalReferenceNumber) +
-			el(D, 'activityType', s.activityType) +
-			(s.representedOperator ? representedOperatorXml(s.representedOperator) : '') +
-			el(D, 'countryOfActivity', s.countryOfActivity) +
-			el(D, 'borderCrossCountry', s.borderCrossCountry) +
-			el(D, 'comment', s.comment) +
-			s.commodities.map(commodityXml).join('') +
-			el(D, 'geoLocationConfidential', s.geoLocationConfidential ? 'true' : 'false') +
-			(s.groupedDeclarations ?? [])
-				.map((reference) => wrap(D, 'groupedDeclarations', el(C, 'groupedDeclaration', reference)))
-				.join(''),
+		prefix,
+		'referenceAndVerificationNumber',
+		el(C, 'referenceNumber', referenceNumber) + el(C, 'verificationNumber', verificationNumber),
 	);
 }
 
@@ -191,11 +244,7 @@ export function getDdsByIdentifiersBody(
 ): string {
 	return operation(
 		'GetDdsByIdentifiersRequest',
-		wrap(
-			D,
-			'referenceAndVerificationNumber',
-			el(C, 'referenceNumber', referenceNumber) + el(C, 'verificationNumber', verificationNumber),
-		),
+		referenceAndVerificationXml(D, referenceNumber, verificationNumber),
 	);
 }
 

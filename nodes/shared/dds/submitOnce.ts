@@ -9,6 +9,8 @@
  *    statement found is the one this run filed (its answer was lost); none found is an
  *    error saying so, and that running again is safe because the node checks first;
  * 3. a submission is never sent twice in one run (the transport never retries it).
+ * The same for a Simplified Declaration (`SD_FILING`: submitSd, looked up by its mandatory
+ * internal reference with getSdByInternalReference).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -17,6 +19,7 @@ import { euFailureOf } from '../transport/euFailure';
 import { soapRequest } from '../transport/soapRequest';
 import { AnswerShapeError, readSubmitAnswer } from './answers';
 import { statementsByInternalReference } from './euReads';
+import { declarationsByInternalReference } from './sdReads';
 import type { StatementOverview } from './statement';
 import {
 	NUMBERS_NOT_YET,
@@ -35,9 +38,42 @@ export const FILED_BY = {
 	recovered: 'this run, answer lost',
 } as const;
 
+/** What is filed: the service, its submit operation, its lookup and its words. */
+export interface Filing {
+	service: 'dds' | 'sd';
+	operation: 'submitDds' | 'submitSd';
+	lookup: (
+		ctx: IExecuteFunctions,
+		internalReference: string,
+		itemIndex: number,
+	) => Promise<StatementOverview[]>;
+	/** "statement" / "declaration", in messages. */
+	noun: string;
+	/** The operation that changes a filed one ("Amend" / "Update"). */
+	change: string;
+}
+
+export const DDS_FILING: Filing = {
+	service: 'dds',
+	operation: 'submitDds',
+	lookup: statementsByInternalReference,
+	noun: 'statement',
+	change: 'Amend',
+};
+
+export const SD_FILING: Filing = {
+	service: 'sd',
+	operation: 'submitSd',
+	lookup: declarationsByInternalReference,
+	noun: 'declaration',
+	change: 'Update',
+};
+
 export interface SubmitOnce {
+	/** What is filed; the DDS when absent. */
+	filing?: Filing;
 	internalReference: string;
-	/** The SubmitDdsRequest body (built and size-checked in the pre-flight). */
+	/** The SubmitDdsRequest / SubmitSdRequest body (built and size-checked in the pre-flight). */
 	body: string;
 	itemIndex: number;
 	ifAlreadyFiled: IfAlreadyFiled;
@@ -46,8 +82,10 @@ export interface SubmitOnce {
 	itemsLabel: string;
 }
 
+const filingOf = (o: SubmitOnce): Filing => o.filing ?? DDS_FILING;
+
 async function standing(ctx: IExecuteFunctions, o: SubmitOnce): Promise<StatementOverview[]> {
-	const found = await statementsByInternalReference(ctx, o.internalReference, o.itemIndex);
+	const found = await filingOf(o).lookup(ctx, o.internalReference, o.itemIndex);
 	return activeStatements(exactReferenceMatches(found, o.internalReference));
 }
 
@@ -64,16 +102,16 @@ export async function submitOnce(
 	ctx: IExecuteFunctions,
 	o: SubmitOnce,
 ): Promise<Array<Record<string, unknown>>> {
+	const { service, operation, noun, change } = filingOf(o);
 	const before = await standing(ctx, o);
 	if (before.length > 0) {
 		if (o.ifAlreadyFiled === 'fail')
 			throw new NodeOperationError(
 				ctx.getNode(),
-				`A statement with Internal Reference "${o.internalReference}" (${o.itemsLabel}) is already filed: ${before.map(describeStatement).join('; ')}`,
+				`A ${noun} with Internal Reference "${o.internalReference}" (${o.itemsLabel}) is already filed: ${before.map(describeStatement).join('; ')}`,
 				{
 					itemIndex: o.itemIndex,
-					description:
-						'Nothing was sent. To output the statement already filed instead, set the option "If Already Filed" to "Return the Existing Statement"; to change it, use Amend with its UUID; to file a new one, give another Internal Reference.',
+					description: `Nothing was sent. To output the ${noun} already filed instead, set the option "If Already Filed" to "Return the Existing ${noun === 'statement' ? 'Statement' : 'Declaration'}"; to change it, use ${change} with its UUID; to file a new one, give another Internal Reference.`,
 				},
 			);
 		return before.map((s) => output(s, o.simplify, FILED_BY.earlier));
@@ -81,8 +119,8 @@ export async function submitOnce(
 	let failed: unknown;
 	try {
 		const ok = await soapRequest.call(ctx, {
-			service: 'dds',
-			operation: 'submitDds',
+			service,
+			operation,
 			body: o.body,
 			idempotent: false,
 			itemIndex: o.itemIndex,
@@ -119,23 +157,24 @@ async function recover(
 	error: unknown,
 ): Promise<Array<Record<string, unknown>>> {
 	const what = (error as { message?: string }).message ?? String(error);
+	const { noun } = filingOf(o);
 	let after: StatementOverview[];
 	try {
 		after = await standing(ctx, o);
 	} catch {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The submission of statement "${o.internalReference}" (${o.itemsLabel}) may have reached the EU Information System, but its answer was lost and the check that followed failed too`,
+			`The submission of ${noun} "${o.internalReference}" (${o.itemsLabel}) may have reached the EU Information System, but its answer was lost and the check that followed failed too`,
 			{
 				itemIndex: o.itemIndex,
-				description: `${what} Whether the statement was filed is not known. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice. Or look for "${o.internalReference}" in the EU Information System first.`,
+				description: `${what} Whether the ${noun} was filed is not known. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice. Or look for "${o.internalReference}" in the EU Information System first.`,
 			},
 		);
 	}
 	if (after.length > 0) return after.map((s) => output(s, o.simplify, FILED_BY.recovered));
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`The statement "${o.internalReference}" (${o.itemsLabel}) was not filed: its submission got no answer, and the EU Information System shows no statement with this Internal Reference now`,
+		`The ${noun} "${o.internalReference}" (${o.itemsLabel}) was not filed: its submission got no answer, and the EU Information System shows no ${noun} with this Internal Reference now`,
 		{
 			itemIndex: o.itemIndex,
 			description: `${what} As far as the EU Information System shows now, the submission did not arrive. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice.`,

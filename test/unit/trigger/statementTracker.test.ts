@@ -11,6 +11,10 @@ import {
 } from '../../../nodes/EuInformationSystemTrigger/statementTracker';
 import type { EuTrackerState } from '../../../nodes/EuInformationSystemTrigger/statementState';
 import {
+	ALL_STATUSES,
+	triggerProperties,
+} from '../../../nodes/EuInformationSystemTrigger/triggerDescription';
+import {
 	decodeRecord,
 	encodeRecord,
 	readEuState,
@@ -187,6 +191,20 @@ describe('statementTracker', () => {
 		expect(later.refresh.batches).toEqual([{ kind: 'dds', uuids: [uuid(1)] }]);
 	});
 
+	test('refresh batches are of one kind each (getDds or getSd)', () => {
+		const mixed = Array.from({ length: 150 }, (_, i) =>
+			obs(i, 'AVAILABLE', T0 - 60 * MIN, { kind: i % 3 === 0 ? 'sd' : 'dds' }),
+		);
+		const first = poll(undefined, T0, mixed);
+		const plan = planPoll(first.state, T0 + MIN, settings, identity);
+		const refresh = toRefresh(plan, [], 2);
+		expect(refresh.batches.map((b) => [b.kind, b.uuids.length])).toEqual([
+			['sd', 50],
+			['dds', 100],
+		]);
+		expect(refresh.deferred).toBe(0);
+	});
+
 	test('a statement asked for and not shown is gone', () => {
 		const first = poll(undefined, T0, [obs(1, 'AVAILABLE', T0 - 60 * MIN)]);
 		const next = poll(first.state, T0 + 60 * MIN, [], new Map());
@@ -239,5 +257,12 @@ describe('statementTracker', () => {
 		);
 		const r = poll(undefined, T0, many);
 		expect(stateBytes(r.state) / 1000).toBeLessThan(70);
+	});
+});
+
+describe('triggerDescription', () => {
+	test('the Statuses default is every status offered', () => {
+		const statuses = triggerProperties.find((p) => p.name === 'statuses')!;
+		expect(statuses.default).toEqual(ALL_STATUSES);
 	});
 });

@@ -8,10 +8,10 @@ import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { amendDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from './changeCheck';
-import { overviewJson, readSimplify, simplify, uuidField } from './fields';
-import { statementBatches } from './statementChecks';
-import { readStatementRow } from './statementFields';
+import { checkedOverview } from '../statements/changeCheck';
+import { overviewJson, readSimplify, simplify, uuidField } from '../statements/fields';
+import { statementBatches } from '../statements/statementChecks';
+import { readStatementRow } from '../statements/statementFields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['amend'] } };
 

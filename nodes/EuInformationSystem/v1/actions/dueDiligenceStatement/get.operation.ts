@@ -8,7 +8,7 @@ import { statementsByUuid } from '../../../../shared/dds/euReads';
 import { MAX_UUIDS_PER_GET } from '../../../../shared/dds/requests';
 import type { Batch, BatchOutput } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { overviewJson, readSimplify, simplify } from './fields';
+import { overviewJson, readSimplify, simplify } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['get'] } };
 

@@ -7,7 +7,7 @@ import { statementsByInternalReference } from '../../../../shared/dds/euReads';
 import { exactReferenceMatches } from '../../../../shared/dds/statementOutput';
 import { readText } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
-import { overviewJson, readSimplify, simplify } from './fields';
+import { overviewJson, readSimplify, simplify } from '../statements/fields';
 
 const displayOptions = {
 	show: { resource: ['dueDiligenceStatement'], operation: ['getByInternalReference'] },

@@ -6,7 +6,7 @@ import * as amend from './amend.operation';
 import * as get from './get.operation';
 import * as getByInternalReference from './getByInternalReference.operation';
 import * as getContent from './getContent.operation';
-import { statementFields } from './statementFields';
+import { statementFields } from '../statements/statementFields';
 import * as submit from './submit.operation';
 import * as withdraw from './withdraw.operation';
 

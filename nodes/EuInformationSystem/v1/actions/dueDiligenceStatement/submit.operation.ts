@@ -7,9 +7,9 @@ import { submitDdsBody } from '../../../../shared/dds/requests';
 import type { IfAlreadyFiled } from '../../../../shared/dds/submitOnce';
 import { submitOnce } from '../../../../shared/dds/submitOnce';
 import { runItems } from '../../../../shared/runner';
-import { readSimplify, simplify } from './fields';
-import { statementBatches } from './statementChecks';
-import { readStatementRow } from './statementFields';
+import { readSimplify, simplify } from '../statements/fields';
+import { statementBatches } from '../statements/statementChecks';
+import { readStatementRow } from '../statements/statementFields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['submit'] } };
 

@@ -8,8 +8,8 @@ import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from './changeCheck';
-import { overviewJson, readSimplify, simplify, uuidField } from './fields';
+import { checkedOverview } from '../statements/changeCheck';
+import { overviewJson, readSimplify, simplify, uuidField } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
 

@@ -3,8 +3,8 @@
  * one commodity per HS heading + description, one producer per country + name with its plots
  * in one FeatureCollection; disagreeing rows are named, quantities never added up.
  */
-import { groupStatements } from '../../../../nodes/EuInformationSystem/v1/actions/dueDiligenceStatement/groupStatements';
-import type { StatementRow } from '../../../../nodes/EuInformationSystem/v1/actions/dueDiligenceStatement/statementRows';
+import { groupStatements } from '../../../../nodes/EuInformationSystem/v1/actions/statements/groupStatements';
+import type { StatementRow } from '../../../../nodes/EuInformationSystem/v1/actions/statements/statementRows';
 
 const feature = (x: number) =>
 	`{"type":"Feature","properties":{"ProducerCountry":"CI"},"geometry":{"type":"Point","coordinates":[${x},6.5]}}`;

@@ -1,0 +1,52 @@
+/**
+ * The reads of Simplified Declarations: by internal reference, by UUID (and version), and the
+ * content by reference and verification number. Reads are idempotent (the transport retries
+ * them); "nothing found" (NotFoundException) is an empty list. The overviews are read by
+ * answers.ts's tolerant reader, the same as the DDS's (unknown statuses and fields passed
+ * through).
+ */
+import type { ServiceContext } from '../transport/serviceContext';
+import { soapRequest } from '../transport/soapRequest';
+import { readStatementContent } from './answers';
+import { overviews } from './euReads';
+import { getSdBody, getSdByIdentifiersBody, getSdByInternalReferenceBody } from './sdRequests';
+import type { StatementOverview } from './statement';
+
+/** Every SD the EU lists for `internalReference` (a case-insensitive substring search there). */
+export async function declarationsByInternalReference(
+	ctx: ServiceContext,
+	internalReference: string,
+	itemIndex?: number,
+): Promise<StatementOverview[]> {
+	const body = getSdByInternalReferenceBody(internalReference);
+	return await overviews(ctx, 'sd', 'getSdByInternalReference', body, itemIndex);
+}
+
+/**
+ * The overviews of up to 100 SDs (a version asks for that version, none for the current one);
+ * those the EU does not know are absent.
+ */
+export async function declarationsByUuid(
+	ctx: ServiceContext,
+	wanted: ReadonlyArray<{ uuid: string; version?: number }>,
+	itemIndex?: number,
+): Promise<StatementOverview[]> {
+	return await overviews(ctx, 'sd', 'getSd', getSdBody(wanted), itemIndex);
+}
+
+/** The full content of an SD (geolocation decoded), by its reference and verification numbers. */
+export async function declarationContent(
+	ctx: ServiceContext,
+	referenceNumber: string,
+	verificationNumber: string,
+	itemIndex?: number,
+): Promise<Record<string, unknown>> {
+	const ok = await soapRequest.call(ctx, {
+		service: 'sd',
+		operation: 'getSdByIdentifiers',
+		body: getSdByIdentifiersBody(referenceNumber, verificationNumber),
+		idempotent: true,
+		itemIndex,
+	});
+	return readStatementContent(ok.element);
+}
