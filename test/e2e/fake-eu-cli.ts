@@ -8,10 +8,12 @@
  *
  *   npx ts-node --transpile-only test/e2e/fake-eu-cli.ts --port 0 --available-after-ms 3000
  *
- * prints ONE JSON line {url, username, key, clientId, users: [{username, key, clientId}, …]}
- * (the first user's fields at the top level, as cli.ts prints them) and serves until killed.
+ * prints ONE JSON line {url, username, key, clientId, control, users: [{username, key,
+ * clientId}, …]} (the first user's fields and the control API's base at the top level, as
+ * cli.ts prints them) and serves until killed. Flags as cli.ts: --port, --host,
+ * --available-after-ms, --rate, --verify-usable.
  */
-import { DEFAULT_USER, startFakeEu } from '../fake-eu';
+import { CONTROL_PREFIX, DEFAULT_USER, startFakeEu } from '../fake-eu';
 
 /** The second web-service user: the same operator (statements are visible per operator). */
 export const SECOND_USER = {
@@ -37,9 +39,14 @@ async function main(): Promise<void> {
 		availableAfterMs: number('available-after-ms'),
 		ratePerSecond: number('rate'),
 		users: [DEFAULT_USER, SECOND_USER],
+		verifyUsableStatuses: arg('verify-usable')
+			?.split(',')
+			.map((x) => x.trim())
+			.filter(Boolean),
 	});
 	const users = eu.users.map((u) => ({ username: u.username, key: u.key, clientId: u.clientId }));
-	process.stdout.write(`${JSON.stringify({ url: eu.url, ...users[0], users })}\n`);
+	const control = `${new URL(eu.url).origin}${CONTROL_PREFIX}`;
+	process.stdout.write(`${JSON.stringify({ url: eu.url, ...users[0], control, users })}\n`);
 	const stop = () => {
 		void eu.stop().then(() => process.exit(0));
 	};

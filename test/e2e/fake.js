@@ -33,8 +33,8 @@ function tsNodeCommand(cli, args) {
  * its own process group: it prints one JSON line with its base URL, its first user (username,
  * key, clientId) and `users` (a second user of the same operator, for credential edits). A
  * statement becomes AVAILABLE `availableAfterMs` after its submission (real time; the EU takes
- * minutes). `eu.control(method, path, body)` calls its control API (`/__fake-eu/…`, JSON) and
- * throws on an answer ≥ 300.
+ * minutes). `eu.control(method, path, body)` calls its control API (`/__fake-eu/…`, JSON; its
+ * base is `eu.controlUrl`) and throws on an answer ≥ 300.
  */
 async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 	const port = await freePort();
@@ -75,7 +75,8 @@ async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 		await stopGroup(eu);
 		throw e;
 	});
-	Object.assign(eu, info);
+	const { control: controlUrl, ...rest } = info;
+	Object.assign(eu, rest, { controlUrl });
 	if (!Array.isArray(eu.users))
 		eu.users = [{ username: eu.username, key: eu.key, clientId: eu.clientId }];
 	eu.origin = new URL(eu.url).origin;
