@@ -430,6 +430,13 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {
 			const wid = w.imported.id;
 			await test(`${tag} browser: example ${w.rel}`, async () => {
+				// what the example's nodes refer to in the instance (e.g. a Data Table), as a user has it
+				if (w.assert && w.assert.editorSetup)
+					await w.assert.editorSetup({
+						rest: (method, p, body) => n8n.rest(inst, method, p, body),
+						version: inst.version,
+						major: inst.major,
+					});
 				const mark = markOf(seen);
 				await openCanvas(page, inst, wid);
 				await save(`${path.basename(w.rel, '.json')}-canvas`);
