@@ -20,13 +20,14 @@ const subtitle = '={{$parameter["operation"]}}';
 
 /** What the nodes panel and the node's settings say of the node (every version). */
 const nodeDescription =
-	'File, amend, withdraw and read EUDR due-diligence statements in the EU Information System (TRACES, SOAP API V3)';
+	"File and read EUDR due-diligence statements and simplified declarations, and verify a supplier's reference, in the EU Information System (TRACES, SOAP API V3)";
 
 /**
  * Version 1 of the EU Information System node, with its whole description. It lives in this
  * file, beside the versioned wrapper, for the reason GeospatialAnalysis.node.ts gives (n8n
- * resolves every version's icon relative to the file it loads). Not `usableAsTool`: filing a
- * statement has legal value, and an AI Agent filing one needs a gate first (issue 30).
+ * resolves every version's icon relative to the file it loads). An AI Agent tool: reads and
+ * Verify as they are; filing, amending or withdrawing (legal value) only with the tool's
+ * "Allow Filing Statements" setting, off by default (v1/actions/toolGate.ts).
  */
 export class EuInformationSystemV1 implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,9 +37,8 @@ export class EuInformationSystemV1 implements INodeType {
 		description: nodeDescription,
 		icon,
 		subtitle,
-		// Deliberately NOT an AI Agent tool (yet): filing a statement with legal value from an
-		// agent needs a gate first (issue 30). Named here, unset, so the decision is visible.
-		usableAsTool: undefined,
+		// Writes are gated in the tool variant (v1/actions/toolGate.ts).
+		usableAsTool: true,
 		...versionDescription,
 	};
 

@@ -27,7 +27,8 @@
  * (the Geospatial trigger's lesson, test/e2e/durable/). Later polls keep `since`.
  *
  * When the credential points to another service (base URL), the records are of no use there:
- * the poll starts afresh with `since` at the last poll (what changed there since fires). When
+ * the poll starts afresh with `since` at the last poll less the clock skew margin (5 minutes:
+ * that service's clock and n8n's may differ a little): what changed there since fires. When
  * only the account changed (same service, UUIDs unique there), the records are kept; those the
  * new account cannot read are dropped as gone.
  *
@@ -39,6 +40,7 @@
  * refresh batches together).
  */
 import type { PollStart, StateIdentity } from '../shared/polling/pollStart';
+import { CLOCK_SKEW_MARGIN_MS } from '../shared/time/serviceTime';
 import { pollStart } from '../shared/polling/pollStart';
 import type { EuTrackerState, StatementKind } from './statementState';
 import {
@@ -178,7 +180,7 @@ export function planPoll(
 		start === 'first'
 			? now - Math.max(settings.graceMs, settings.lookBackMs)
 			: start === 'newService'
-				? Math.min(state!.polledAt, now)
+				? Math.min(state!.polledAt, now) - CLOCK_SKEW_MARGIN_MS
 				: state!.since;
 	return { start, state, now, settings, ...(identity ? { identity } : {}), since };
 }

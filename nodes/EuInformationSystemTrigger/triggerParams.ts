@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readText } from '../shared/input';
+import { readText } from '../shared/input/text';
 import { firstPollGraceMs } from '../shared/polling/pollSchedule';
 import { pollTimesOf, readPollOption } from '../shared/polling/pollOption';
 import type { ChangeEvent, EuTrackerSettings, StatementChange } from './statementTracker';

@@ -68,6 +68,8 @@ function operationsOf(description) {
 	for (const p of description.properties) {
 		const resources = p.displayOptions && p.displayOptions.show && p.displayOptions.show.resource;
 		if (p.name !== 'operation' || !Array.isArray(resources)) continue;
+		// the tool variant's own Operation lists (the EU node's filing gate): not the node's
+		if ((p.displayOptions.show['@tool'] || []).includes(true)) continue;
 		for (const o of p.options || []) {
 			// n8n's own "Custom API Call" entry (added to nodes with an HTTP credential)
 			if (o.value === '__CUSTOM_API_CALL__') continue;

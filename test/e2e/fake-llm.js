@@ -8,8 +8,11 @@
  *   1. When tools are offered and no tool result follows the last user message: one assistant
  *      message calling every offered tool once (parallel tool calls). Arguments come from each
  *      tool's JSON schema: a property whose name mentions "plot" gets the plot ids found in the
- *      last user message (numbers of 6 or more digits); other properties an empty value of
- *      their type, which our node reports as a missing input.
+ *      last user message (numbers of 6 or more digits); one that mentions "reference" or
+ *      "verification" gets the word after "reference number" / "verification number" in it
+ *      (the EU Information System's numbers), one that mentions "uuid" the UUIDs in it;
+ *      other properties an empty value of their type,
+ *      which our node reports as a missing input.
  *   2. Once tool results follow the last user message: a final message quoting every result
  *      verbatim, one paragraph per tool ("<tool name> returned: <content>").
  * `GET /v1/models`: one model (what n8n's credential test asks for).
@@ -32,9 +35,28 @@ function text(content) {
 	return content == null ? '' : JSON.stringify(content);
 }
 
-/** An argument for one schema property: plot ids for plot properties, else an empty value. */
-function argumentFor(name, schema, plotIds) {
+/** The word after "reference number" / "verification number" in the question (EU numbers). */
+function euNumbers(question) {
+	const after = (label) => {
+		const m = new RegExp(`${label} number\\s*(?:is\\s*)?[:#]?\\s*([A-Za-z0-9-]+)`, 'i').exec(
+			question,
+		);
+		return m ? m[1] : '';
+	};
+	return { reference: after('reference'), verification: after('verification') };
+}
+
+/**
+ * An argument for one schema property: plot ids for plot properties, the EU numbers for
+ * reference/verification number properties, else an empty value.
+ */
+function argumentFor(name, schema, plotIds, numbers = { reference: '', verification: '' }) {
 	const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+	if (type === 'string' || type === undefined) {
+		if (/verification/i.test(name)) return numbers.verification;
+		if (/reference/i.test(name)) return numbers.reference;
+		if (/uuid/i.test(name)) return plotIds.filter((id) => id.includes('-')).join(', ');
+	}
 	const isPlot = /plot/i.test(name);
 	if (type === 'array') return isPlot ? plotIds : [];
 	if (type === 'number' || type === 'integer') return isPlot && plotIds.length ? +plotIds[0] : 0;
@@ -54,6 +76,7 @@ function reply(body) {
 
 	if (results.length === 0 && tools.length > 0) {
 		const plotIds = question.match(PLOT_ID) || [];
+		const numbers = euNumbers(question);
 		return {
 			role: 'assistant',
 			content: null,
@@ -61,7 +84,7 @@ function reply(body) {
 				const props = (t.function.parameters && t.function.parameters.properties) || {};
 				const args = {};
 				for (const [name, schema] of Object.entries(props))
-					args[name] = argumentFor(name, schema || {}, plotIds);
+					args[name] = argumentFor(name, schema || {}, plotIds, numbers);
 				return {
 					id: `call_${k + 1}_${t.function.name}`,
 					type: 'function',

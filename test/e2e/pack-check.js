@@ -114,7 +114,7 @@ function report(checks) {
 	return checks.filter((c) => !c.ok).length;
 }
 
-module.exports = { packAndCheck, report };
+module.exports = { packAndCheck, report, PACKED_BUDGET_KB };
 
 if (require.main === module) {
 	const dest = fs.mkdtempSync(path.join(os.tmpdir(), 'pack-check-'));

@@ -198,6 +198,7 @@ function makeCtx({ inst, fake, creds, workflow, mode = 'cli' }) {
 		workflow: workflow && workflow.imported,
 		file: workflow && workflow.rel,
 		rest: (method, p, body) => n8n.rest(inst, method, p, body),
+		publicApi: (method, p, body) => n8n.publicApi(inst, method, p, body),
 		output: (nodeName, output = 0, runIndex = -1) =>
 			n8n.nodeOutput(ctx.run?.data?.resultData?.runData, nodeName, output, runIndex),
 		items: (nodeName, output = 0, runIndex = -1) => {

@@ -1,11 +1,15 @@
 /**
- * A stateful fake of the EU Information System's V3 SOAP services (dev/test only), written
- * from the reference pack (/work/shared/spec/eu-information-system/, the WSDL/XSD in
- * test/fixtures/eu-information-system/wsdl/), not from the node. See README.md here.
+ * A stateful fake of the EU Information System's V3 SOAP services (DDS, SD, Verify, echo;
+ * dev/test only), written from the reference pack (/work/shared/spec/eu-information-system/,
+ * the WSDL/XSD in test/fixtures/eu-information-system/wsdl/), not from the node. See README.md
+ * here.
  *
  *   const eu = await startFakeEu();
  *   // credential: base URL eu.url, eu.users[0].username / key / clientId
  *   eu.clock.advance(60_000); // SUBMITTED → AVAILABLE
+ *   eu.events.setStatus(uuid, 'REJECTED', { reason: '…' }); // what the EU side does
+ *   eu.events.communicate(uuid, 'Please send …');
+ *   // from another process: the control API under /__fake-eu/ (control.ts)
  *   await eu.stop();
  */
 import { createServer } from 'node:http';

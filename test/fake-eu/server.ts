@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { EuSchema } from '../helpers/euXsd';
 import { EU_WSDL_DIR, validateEuXml } from '../helpers/euXsd';
 import { CONTROL_PREFIX, handleControl } from './control';
 import type { CodeStyle } from './faults';
@@ -18,20 +17,18 @@ import {
 	okEnvelope,
 	styled,
 } from './faults';
-import type { Operation, OperationOptions } from './operations';
-import { DDS_OPERATIONS, runOperation } from './operations';
-import { SD_OPERATIONS } from './sd';
+import type { OperationOptions } from './operations';
+import { runOperation } from './operations';
 import type { FakeEuUser } from './security';
 import { NonceBook, checkSecurity } from './security';
+import type { FakeService } from './services';
+import { DDS_PATH, SERVICES } from './services';
 import type { Store } from './store';
-import { VERIFY_OPERATIONS } from './verify';
 import type { El } from './xml';
 import {
 	BODY_NS,
 	DDS_NS,
 	ECHO_NS,
-	SD_NS,
-	VERIFY_NS,
 	SOAP_ENV_NS,
 	elementChildren,
 	kid,
@@ -42,51 +39,10 @@ import {
 /** 25 MB submission limit [OPREF §2.4], [VR] (whole request, README §6). */
 export const MAX_MESSAGE_BYTES = 25_000_000;
 
-export const DDS_PATH = 'ws/EUDRDueDiligenceStatementServiceV3';
-export const SD_PATH = 'ws/EUDRSimplifiedDeclarationServiceV3';
-export const VERIFY_PATH = 'ws/EUDRVerifyDeclarationServiceV3';
+export { DDS_PATH, SD_PATH, VERIFY_PATH } from './services';
+export type { FakeService } from './services';
 export const ECHO_PATHS = ['ws/eudr/echo', 'ws/EudrEchoService'];
 export const ECHO_ACTION = 'http://ec.europa.eu/tracesnt/eudr/echo';
-
-export type FakeService = 'dds' | 'sd' | 'verify' | 'echo';
-
-/** A SOAP service of the fake (pack §2, §4): its path, namespace, schema set and operations. */
-interface ServiceDef {
-	service: Exclude<FakeService, 'echo'>;
-	path: string;
-	ns: string;
-	schema: EuSchema;
-	/** The WSDL binds the BodyIdentity header (DDS and SD); Verify does not (pack §3.1, [W-V]). */
-	bodyIdentity: boolean;
-	operations: Record<string, Operation>;
-}
-
-const SERVICES: ServiceDef[] = [
-	{
-		service: 'dds',
-		path: DDS_PATH,
-		ns: DDS_NS,
-		schema: 'dds',
-		bodyIdentity: true,
-		operations: DDS_OPERATIONS,
-	},
-	{
-		service: 'sd',
-		path: SD_PATH,
-		ns: SD_NS,
-		schema: 'sd',
-		bodyIdentity: true,
-		operations: SD_OPERATIONS,
-	},
-	{
-		service: 'verify',
-		path: VERIFY_PATH,
-		ns: VERIFY_NS,
-		schema: 'verify',
-		bodyIdentity: false,
-		operations: VERIFY_OPERATIONS,
-	},
-];
 
 export interface FakeRequestLog {
 	/** submitDds … getDdsByIdentifiers, testEcho, 'wsdl', or null when it could not be told. */

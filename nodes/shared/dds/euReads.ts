@@ -61,6 +61,29 @@ export async function statementsByUuid(
 	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex);
 }
 
+/** The full content of a statement (DDS: getDdsByIdentifiers; SD: getSdByIdentifiers), geolocation decoded. */
+export async function contentOf(
+	ctx: ServiceContext,
+	service: 'dds' | 'sd',
+	operation: 'getDdsByIdentifiers' | 'getSdByIdentifiers',
+	body: string,
+	itemIndex: number | undefined,
+): Promise<Record<string, unknown>> {
+	const ok = await soapRequest.call(ctx, { service, operation, body, idempotent: true, itemIndex });
+	return readStatementContent(ok.element);
+}
+
+/** The full content of a DDS (geolocation decoded), by its reference and verification numbers. */
+export async function statementContent(
+	ctx: ServiceContext,
+	referenceNumber: string,
+	verificationNumber: string,
+	itemIndex?: number,
+): Promise<Record<string, unknown>> {
+	const body = getDdsByIdentifiersBody(referenceNumber, verificationNumber);
+	return await contentOf(ctx, 'dds', 'getDdsByIdentifiers', body, itemIndex);
+}
+
 /**
  * The activity type of a filed statement, read from its content (by reference and
  * verification number), or undefined when the EU does not show it to this account (SME
@@ -73,14 +96,13 @@ export async function filedActivityType(
 ): Promise<string | undefined> {
 	if (!overview.referenceNumber || !overview.verificationNumber) return undefined;
 	try {
-		const ok = await soapRequest.call(ctx, {
-			service: 'dds',
-			operation: 'getDdsByIdentifiers',
-			body: getDdsByIdentifiersBody(overview.referenceNumber, overview.verificationNumber),
-			idempotent: true,
+		const content = await statementContent(
+			ctx,
+			overview.referenceNumber,
+			overview.verificationNumber,
 			itemIndex,
-		});
-		const activity = readStatementContent(ok.element).activityType;
+		);
+		const activity = content.activityType;
 		return typeof activity === 'string' && activity !== '' ? activity : undefined;
 	} catch {
 		return undefined;

@@ -6,9 +6,7 @@
  * through).
  */
 import type { ServiceContext } from '../transport/serviceContext';
-import { soapRequest } from '../transport/soapRequest';
-import { readStatementContent } from './answers';
-import { overviews } from './euReads';
+import { contentOf, overviews } from './euReads';
 import { getSdBody, getSdByIdentifiersBody, getSdByInternalReferenceBody } from './sdRequests';
 import type { StatementOverview } from './statement';
 
@@ -41,12 +39,6 @@ export async function declarationContent(
 	verificationNumber: string,
 	itemIndex?: number,
 ): Promise<Record<string, unknown>> {
-	const ok = await soapRequest.call(ctx, {
-		service: 'sd',
-		operation: 'getSdByIdentifiers',
-		body: getSdByIdentifiersBody(referenceNumber, verificationNumber),
-		idempotent: true,
-		itemIndex,
-	});
-	return readStatementContent(ok.element);
+	const body = getSdByIdentifiersBody(referenceNumber, verificationNumber);
+	return await contentOf(ctx, 'sd', 'getSdByIdentifiers', body, itemIndex);
 }

@@ -14,7 +14,11 @@ export const INACTIVE_STATUSES: readonly string[] = ['REJECTED', 'WITHDRAWN'];
 export const NUMBERS_NOT_YET =
 	'The EU Information System shows the reference and verification numbers only once the statement is AVAILABLE: ask for it with Get no sooner than about 30 minutes after submitting.';
 
-export function simplifyOverview(o: StatementOverview): Record<string, unknown> {
+/**
+ * `version`: also the version after the date (the SD's versions, made by Update; the DDS's
+ * simplified output has none).
+ */
+export function simplifyOverview(o: StatementOverview, version = false): Record<string, unknown> {
 	const out: Record<string, unknown> = {
 		status: o.status,
 		referenceNumber: o.referenceNumber,
@@ -25,14 +29,19 @@ export function simplifyOverview(o: StatementOverview): Record<string, unknown> 
 		communication: o.communicationToOperator?.content ?? null,
 		communicationDate: o.communicationToOperator?.date ?? null,
 		date: o.date,
+		...(version ? { version: o.version } : {}),
 	};
 	if (o.referenceNumber === null && o.status !== 'REJECTED') out.numbersNote = NUMBERS_NOT_YET;
 	return out;
 }
 
 /** The overview as output: simplified, or as read. */
-export function overviewOutput(o: StatementOverview, simplify: boolean): Record<string, unknown> {
-	return simplify ? simplifyOverview(o) : { ...o };
+export function overviewOutput(
+	o: StatementOverview,
+	simplify: boolean,
+	version = false,
+): Record<string, unknown> {
+	return simplify ? simplifyOverview(o, version) : { ...o };
 }
 
 /** The overviews the EU listed for a lookup whose internal reference is exactly `reference`. */

@@ -90,11 +90,12 @@ async function standing(ctx: IExecuteFunctions, o: SubmitOnce): Promise<Statemen
 }
 
 function output(
+	filing: Filing,
 	overview: StatementOverview,
 	simplify: boolean,
 	filedBy: string,
 ): Record<string, unknown> {
-	return { ...overviewOutput(overview, simplify), filedBy };
+	return { ...overviewOutput(overview, simplify, filing.service === 'sd'), filedBy };
 }
 
 /** Files the statement unless it stands already; returns the statement(s) to output. */
@@ -114,7 +115,7 @@ export async function submitOnce(
 					description: `Nothing was sent. To output the ${noun} already filed instead, set the option "If Already Filed" to "Return the Existing ${noun === 'statement' ? 'Statement' : 'Declaration'}"; to change it, use ${change} with its UUID; to file a new one, give another Internal Reference.`,
 				},
 			);
-		return before.map((s) => output(s, o.simplify, FILED_BY.earlier));
+		return before.map((s) => output(filingOf(o), s, o.simplify, FILED_BY.earlier));
 	}
 	let failed: unknown;
 	try {
@@ -138,7 +139,7 @@ export async function submitOnce(
 			updatedBy: null,
 			version: null,
 		};
-		const out = output(fresh, o.simplify, FILED_BY.now);
+		const out = output(filingOf(o), fresh, o.simplify, FILED_BY.now);
 		out.numbersNote = NUMBERS_NOT_YET;
 		return [out];
 	} catch (error) {
@@ -171,7 +172,8 @@ async function recover(
 			},
 		);
 	}
-	if (after.length > 0) return after.map((s) => output(s, o.simplify, FILED_BY.recovered));
+	if (after.length > 0)
+		return after.map((s) => output(filingOf(o), s, o.simplify, FILED_BY.recovered));
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`The ${noun} "${o.internalReference}" (${o.itemsLabel}) was not filed: its submission got no answer, and the EU Information System shows no ${noun} with this Internal Reference now`,

@@ -19,7 +19,7 @@
 import { MISSING, invalid, isPlainObject, kindOf, quoted, value } from './internal';
 import type { Reading } from './reading';
 
-export type IdNoun = 'plot' | 'job' | 'area' | 'run' | 'check' | 'statement';
+export type IdNoun = 'plot' | 'job' | 'area' | 'run' | 'check' | 'statement' | 'declaration';
 
 const NOUNS: Record<IdNoun, { thing: string; name: string; key: string; example: string }> = {
 	plot: { thing: 'plot', name: 'plot id', key: 'plot_id', example: '100001' },
@@ -32,6 +32,13 @@ const NOUNS: Record<IdNoun, { thing: string; name: string; key: string; example:
 	statement: {
 		thing: 'due-diligence statement',
 		name: 'statement UUID',
+		key: 'uuid',
+		example: '1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
+	},
+	// A simplified declaration's UUID, as Submit outputs it.
+	declaration: {
+		thing: 'simplified declaration',
+		name: 'declaration UUID',
 		key: 'uuid',
 		example: '1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
 	},
@@ -54,7 +61,8 @@ const MAX_DEPTH = 8;
 
 function listExample(noun: IdNoun): string {
 	const { example } = NOUNS[noun];
-	if (noun === 'statement') return `${example}, 7c0e8b1a-5d2f-4e3b-8a6c-9f1d2e3b4c5a`;
+	if (noun === 'statement' || noun === 'declaration')
+		return `${example}, 7c0e8b1a-5d2f-4e3b-8a6c-9f1d2e3b4c5a`;
 	return /^\d+$/.test(example) ? `${example}, ${Number(example) + 1}` : `${example}, deforestation`;
 }
 

@@ -6,8 +6,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { NumberRule } from '../input';
-import { readNumber } from '../input';
+import type { NumberRule } from '../input/numbers';
+import { readNumber } from '../input/numbers';
 
 export interface PollOptionField {
 	/** The option's name in the collection. */

@@ -75,7 +75,7 @@ const statement: Statement = {
 describe('EU Information System output schemas (__schema__), from outputs at the defaults', () => {
 	const eu = useFakeEu({ availableAfterMs: 1000, ratePerSecond: 0 });
 
-	it('records Submit, Get, Get by Internal Reference, Get Content, Amend and Withdraw', async () => {
+	it('records Submit, Get, Get by Internal Reference, Get Content, Verify, Amend and Withdraw', async () => {
 		const user = eu.fake.users[0];
 		const store = euStore(eu.fake.url, user);
 		const { httpRequest } = plainHttp();
@@ -110,6 +110,16 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 			join(SCHEMA_DIR, 'dueDiligenceStatement/getContent.json'),
 			await run({
 				operation: 'getContent',
+				referenceNumber: String(got[0].referenceNumber),
+				verificationNumber: String(got[0].verificationNumber),
+			}),
+		);
+		// Declaration → Verify: the numbers of the statement Get found (usable, with a status)
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'declaration/verify.json'),
+			await run({
+				resource: 'declaration',
+				operation: 'verify',
 				referenceNumber: String(got[0].referenceNumber),
 				verificationNumber: String(got[0].verificationNumber),
 			}),
@@ -153,6 +163,57 @@ describe('EU Information System output schemas (__schema__), from outputs at the
 		checkSchemaFile(
 			join(SCHEMA_DIR, 'dueDiligenceStatement/withdraw.json'),
 			await run({ operation: 'withdraw', uuid }),
+		);
+	});
+
+	it('records the Simplified Declaration: Submit, Get, Get by Internal Reference, Get Content, Update and Withdraw', async () => {
+		const store = euStore(eu.fake.url, eu.fake.users[0]);
+		const sdRun = async (parameters: INodeParameters, input?: IDataObject[]) => {
+			const { items, error } = await runEu({
+				parameters: { resource: 'simplifiedDeclaration', ...parameters },
+				input,
+				store,
+			});
+			if (error) throw new Error(`SD ${String(parameters.operation)}: ${error.message}`);
+			return items.map((i) => i.json);
+		};
+		const fields = {
+			internalReference: 'SCHEMA-SD-1',
+			activityType: 'DOMESTIC',
+			countryOfActivity: 'FR',
+			commodity: 'coffee',
+			hsHeading: '0901',
+			descriptionOfGoods: 'Green coffee',
+			netWeight: '1200',
+			pointArea: '2',
+		};
+		const row = { country: 'FR', latitude: 44.512345, longitude: 2.512345 };
+		const submitted = await sdRun({ operation: 'submit', ...fields }, [row]);
+		checkSchemaFile(join(SCHEMA_DIR, 'simplifiedDeclaration/submit.json'), submitted);
+		const uuid = String(submitted[0].uuid);
+		eu.fake.clock.advance(2000);
+		const got = await sdRun({ operation: 'get', uuids: uuid });
+		expect(got[0]).toMatchObject({ uuid, status: 'AVAILABLE' });
+		checkSchemaFile(join(SCHEMA_DIR, 'simplifiedDeclaration/get.json'), got);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'simplifiedDeclaration/getByInternalReference.json'),
+			await sdRun({ operation: 'getByInternalReference', internalReference: 'SCHEMA-SD-1' }),
+		);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'simplifiedDeclaration/getContent.json'),
+			await sdRun({
+				operation: 'getContent',
+				referenceNumber: String(got[0].referenceNumber),
+				verificationNumber: String(got[0].verificationNumber),
+			}),
+		);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'simplifiedDeclaration/update.json'),
+			await sdRun({ operation: 'update', uuid, ...fields, netWeight: '1100' }, [row]),
+		);
+		checkSchemaFile(
+			join(SCHEMA_DIR, 'simplifiedDeclaration/withdraw.json'),
+			await sdRun({ operation: 'withdraw', uuid }),
 		);
 	});
 });

@@ -43,6 +43,10 @@ test('another Base URL: what changed there since the last poll fires; the old se
 	await file(b, 'SHIP-B-OLD');
 	clock.advance(2 * MIN);
 	await poller.poll();
+	// the last poll on A 10 minutes after SHIP-B-OLD became AVAILABLE (more than the 5 minutes
+	// by which another service's clock may differ)
+	clock.advance(10 * MIN);
+	await poller.poll();
 	clock.advance(10 * MIN);
 	const onB = await file(b, 'SHIP-B1');
 	const aLater = await file(a, 'SHIP-A2');
@@ -52,7 +56,7 @@ test('another Base URL: what changed there since the last poll fires; the old se
 	const moved = await poller.poll();
 	expect(moved.error).toBeUndefined();
 	expect(moved.logs.some((l) => /now points to/.test(l.message))).toBe(true);
-	// SHIP-B1 became AVAILABLE after the last poll; SHIP-B-OLD long before it
+	// SHIP-B1 became AVAILABLE after the last poll; SHIP-B-OLD 10 minutes before it
 	expect(moved.items!.map((i) => i.json.uuid)).toEqual([onB]);
 	clock.advance(MIN);
 	expect((await poller.poll()).items).toBeNull();

@@ -7,6 +7,7 @@ import type { FakeEu } from '../../fake-eu';
 import { REJECT_MARKER, startFakeEu } from '../../fake-eu';
 import { request, withdrawBody } from '../../fake-eu/contract/harness';
 import { callSd, submitSd, withdrawSdBody } from '../../fake-eu/contract/sdHarness';
+import { encodeRecord, records } from '../../../nodes/EuInformationSystemTrigger/statementState';
 import type { CredentialStore } from '../../helpers/engine';
 import type { EuClock } from './helpers';
 import {
@@ -243,4 +244,47 @@ test('simplified declarations when Watch includes them: their changes once, thei
 	]);
 	clock.advance(MIN);
 	expect((await both.poll()).items).toBeNull();
+});
+
+test('a poll of 10 requests keeps the EU limit of 5 calls a second (the fake refuses none); the cap forgets with a warning', async () => {
+	const model = await file(eu, 'SHIP-0');
+	cloneStatements(eu, model, 999, 'SHIP-X');
+	const others = cloneStatements(eu, model, 100, 'XSHIP-');
+	const all = eu.statements();
+	all.unshift(...all.splice(all.length - others.length, others.length));
+	clock.advance(40 * MIN);
+	// a state that knows the 1,000 statements (found over time), all old enough to be asked
+	const seenMs = clock.now() - 35 * MIN;
+	const s = records(
+		all
+			.filter((x) => x.internalReferenceNumber.startsWith('SHIP-'))
+			.map((x): [string, string] => [
+				x.uuid,
+				encodeRecord({ kind: 'dds', status: x.status, communication: '', seenMs }),
+			]),
+	);
+	const staticData = {
+		'node:EU Information System Trigger': {
+			statements: { v: 1, since: seenMs, polledAt: seenMs, rr: '', s },
+		},
+	};
+	const mark = eu.requests().length;
+	const full = await pollEu(store, {}, staticData);
+	expect(full.error).toBeUndefined();
+	const calls = eu.requests().slice(mark);
+	expect(calls.map((c) => c.operation)).toEqual([
+		'getDdsByInternalReference',
+		...Array<string>(9).fill('getDds'),
+	]);
+	expect(calls.filter((c) => c.outcome !== 'accepted')).toEqual([]);
+
+	const capped = await pollEu(store, { options: { maxStatements: 50 } }, staticData);
+	expect(capped.error).toBeUndefined();
+	expect(
+		capped.logs.some(
+			(l) => l.level === 'warn' && /more than 50 statements watched/.test(l.message),
+		),
+	).toBe(true);
+	const stored = capped.nodeStaticData.statements as { s: Record<string, string> };
+	expect(Object.keys(stored.s)).toHaveLength(50);
 });

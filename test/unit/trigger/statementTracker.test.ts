@@ -238,7 +238,7 @@ describe('statementTracker', () => {
 			service: 'http://other/',
 		});
 		expect(other.start).toBe('newService');
-		expect(other.since).toBe(T0);
+		expect(other.since).toBe(T0 - 5 * MIN);
 		const moved = advance(other, {
 			searched: [obs(9, 'AVAILABLE', T0 + 30_000)],
 			refreshed: [],

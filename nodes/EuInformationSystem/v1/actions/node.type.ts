@@ -14,6 +14,14 @@ type NodeMap = {
 		| 'get'
 		| 'getByInternalReference'
 		| 'getContent';
+	simplifiedDeclaration:
+		| 'submit'
+		| 'update'
+		| 'withdraw'
+		| 'get'
+		| 'getByInternalReference'
+		| 'getContent';
+	declaration: 'verify';
 };
 
 export type EuInformationSystemType = AllEntities<NodeMap>;

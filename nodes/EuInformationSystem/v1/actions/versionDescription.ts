@@ -3,7 +3,10 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { requestTimeoutProperty } from '../../../shared/transport/authenticationFields';
 import { EU_CREDENTIAL_TYPE } from '../../../shared/transport/euCredential';
+import * as declaration from './declaration';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
+import * as simplifiedDeclaration from './simplifiedDeclaration';
+import { withToolGate } from './toolGate';
 
 /** What version 1 describes beyond the texts of EuInformationSystem.node.ts. */
 export type VersionDescription = Omit<
@@ -17,7 +20,8 @@ export const versionDescription: VersionDescription = {
 	inputs: [NodeConnectionTypes.Main],
 	outputs: [NodeConnectionTypes.Main],
 	credentials: [{ name: EU_CREDENTIAL_TYPE, required: true }],
-	properties: [
+	// As an AI Agent tool: the filing gate and each operation's Tool Description (toolGate.ts).
+	properties: withToolGate([
 		{
 			displayName: 'Resource',
 			name: 'resource',
@@ -25,15 +29,29 @@ export const versionDescription: VersionDescription = {
 			noDataExpression: true,
 			options: [
 				{
+					name: 'Declaration',
+					value: 'declaration',
+					description:
+						"Any declaration (a due diligence statement or a simplified declaration) by its reference and verification numbers, e.g. a supplier's",
+				},
+				{
 					name: 'Due Diligence Statement',
 					value: 'dueDiligenceStatement',
 					description: 'An EUDR due-diligence statement (DDS) filed in the EU Information System',
+				},
+				{
+					name: 'Simplified Declaration',
+					value: 'simplifiedDeclaration',
+					description:
+						'A simplified declaration (SD) of a micro or small primary operator in a low-risk country',
 				},
 			],
 			default: 'dueDiligenceStatement',
 		},
 		...dueDiligenceStatement.description,
+		...simplifiedDeclaration.description,
+		...declaration.description,
 		// Read by soapRequest (the node's Request Timeout) for every call of every operation.
 		requestTimeoutProperty,
-	],
+	]),
 };

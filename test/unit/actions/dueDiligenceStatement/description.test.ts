@@ -32,8 +32,9 @@ describe('EU Information System node description', () => {
 		});
 	});
 
-	it('is not offered as an AI Agent tool (filing needs a gate first, issue 30)', () => {
-		expect(v1.usableAsTool).toBeUndefined();
+	// Issue 30 made it a tool, with filing gated: test/unit/actions/euInformationSystem/toolGate.test.ts
+	it('is offered as an AI Agent tool', () => {
+		expect(v1.usableAsTool).toBe(true);
 	});
 
 	it('offers the six operations of the Due Diligence Statement resource', () => {

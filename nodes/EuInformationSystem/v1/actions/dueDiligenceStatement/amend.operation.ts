@@ -1,43 +1,27 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { idField } from '../../../../shared/descriptions/idField';
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
-import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { amendDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview } from '../statements/changeCheck';
-import { overviewJson, readSimplify, simplify, uuidField } from '../statements/fields';
+import type { ChangeRow } from '../statements/fields';
+import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
 import { statementBatches } from '../statements/statementChecks';
-import { readStatementRow } from '../statements/statementFields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['amend'] } };
 
-export const description = updateDisplayOptions(displayOptions, [
-	idField(
-		'Statement UUID',
-		'uuid',
-		'e.g. 1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
-		'The uuid of the statement to amend, as Submit output it. Amend replaces the WHOLE statement with the one the fields below describe; it is allowed within 72 hours of submission, for a statement that is not grouped, without changing the activity type.',
-	),
-	simplify,
-]);
-
-interface Prepared {
-	uuid: string;
-	row: ReturnType<typeof readStatementRow>;
-	simplify: boolean;
-}
+export const description = changeFields(
+	displayOptions,
+	'Statement UUID',
+	'The uuid of the statement to amend, as Submit output it. Amend replaces the WHOLE statement with the one the fields below describe; it is allowed within 72 hours of submission, for a statement that is not grouped, without changing the activity type.',
+);
 
 export const execute: OperationModule['execute'] = async function (items) {
-	return await runItems<Prepared>(this, items, {
-		prepare: (i, problems) => ({
-			uuid: takeId(this, i, problems, uuidField),
-			row: readStatementRow(this, i, problems, 'amend'),
-			simplify: readSimplify(this, i),
-		}),
+	return await runItems<ChangeRow>(this, items, {
+		prepare: (i, problems) => readChangeRow(this, i, problems, uuidField, 'amend'),
 		plan: async (ready) =>
 			await statementBatches(this, ready, {
 				bodyOf: (g, preparedOf) => {

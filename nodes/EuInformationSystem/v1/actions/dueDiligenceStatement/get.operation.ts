@@ -1,4 +1,4 @@
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 import { noticeField } from '../../../../shared/descriptions/noticeField';
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
@@ -6,9 +6,9 @@ import type { IdField } from '../../../../shared/descriptions/takeId';
 import { takeIdList } from '../../../../shared/descriptions/takeId';
 import { statementsByUuid } from '../../../../shared/dds/euReads';
 import { MAX_UUIDS_PER_GET } from '../../../../shared/dds/requests';
-import type { Batch, BatchOutput } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
-import { overviewJson, readSimplify, simplify } from '../statements/fields';
+import { readSimplify, simplify } from '../statements/fields';
+import { uuidBatches } from '../statements/reads';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['get'] } };
 
@@ -36,61 +36,21 @@ export const description = updateDisplayOptions(displayOptions, [
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {
 		prepare: (i, problems) => ({
-			uuids: takeIdList(this, i, problems, uuidsField),
+			wanted: takeIdList(this, i, problems, uuidsField).map((uuid) => ({ uuid })),
 			simplify: readSimplify(this, i),
 		}),
 		// The UUIDs of all items, each asked once, at most 100 per call.
-		plan: (ready) => {
-			const askedBy = new Map<string, number[]>();
-			const simplifyOf = new Map(ready.map((r) => [r.itemIndex, r.value.simplify]));
-			for (const { itemIndex, value } of ready)
-				for (const uuid of value.uuids) {
-					const asking = askedBy.get(uuid) ?? [];
-					if (!asking.includes(itemIndex)) asking.push(itemIndex);
-					askedBy.set(uuid, asking);
-				}
-			const all = [...askedBy.keys()];
-			const batches: Batch[] = [];
-			for (let at = 0; at < all.length; at += MAX_UUIDS_PER_GET) {
-				const chunk = all.slice(at, at + MAX_UUIDS_PER_GET);
-				const chunkItems = [...new Set(chunk.flatMap((u) => askedBy.get(u)!))].sort(
-					(a, b) => a - b,
-				);
-				batches.push({
-					items: chunkItems,
-					send: async () => {
-						const found = await statementsByUuid(this, chunk, chunkItems[0]);
-						const outputs: BatchOutput[] = [];
-						for (const uuid of chunk) {
-							const asking = askedBy.get(uuid)!;
-							const overviews = found.filter((o) => o.uuid === uuid);
-							if (overviews.length === 0) {
-								for (const item of asking)
-									outputs.push({
-										item,
-										error: new NodeOperationError(
-											this.getNode(),
-											`No statement with UUID ${uuid} is visible to this account in the EU Information System`,
-											{
-												itemIndex: item,
-												description:
-													'Check the Statement UUID (the uuid Submit output) and that the credential is the one of the operator that filed it.',
-											},
-										),
-									});
-								continue;
-							}
-							for (const o of overviews)
-								outputs.push({
-									item: asking.length === 1 ? asking[0] : asking,
-									json: overviewJson(o, simplifyOf.get(asking[0]) ?? true),
-								});
-						}
-						return outputs;
-					},
-				});
-			}
-			return batches;
-		},
+		plan: (ready) =>
+			uuidBatches(this, ready, {
+				max: MAX_UUIDS_PER_GET,
+				fetch: async (chunk, item) =>
+					await statementsByUuid(
+						this,
+						chunk.map((w) => w.uuid),
+						item,
+					),
+				noun: 'statement',
+				label: 'Statement UUID',
+			}),
 	});
 };

@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { idField } from '../../../../shared/descriptions/idField';
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
@@ -9,19 +7,15 @@ import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview } from '../statements/changeCheck';
-import { overviewJson, readSimplify, simplify, uuidField } from '../statements/fields';
+import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
 
-export const description = updateDisplayOptions(displayOptions, [
-	idField(
-		'Statement UUID',
-		'uuid',
-		'e.g. 1f5c2c4e-0d7a-4f7b-9a2e-3c1d2b6e8f90',
-		'The uuid of the statement to withdraw, as Submit output it. Allowed within 72 hours of submission, for a statement that is not grouped.',
-	),
-	simplify,
-]);
+export const description = changeFields(
+	displayOptions,
+	'Statement UUID',
+	'The uuid of the statement to withdraw, as Submit output it. Allowed within 72 hours of submission, for a statement that is not grouped.',
+);
 
 export const execute: OperationModule['execute'] = async function (items) {
 	return await runItems(this, items, {

@@ -6,21 +6,32 @@
  * and name) one producer, its geolocation one FeatureCollection.
  */
 import type { StatementProblem } from '../../../../shared/dds/rules';
-import type {
-	Commodity,
-	OperatorRole,
-	Producer,
-	Statement,
-} from '../../../../shared/dds/statement';
+import type { SdPostalAddress } from '../../../../shared/dds/simplified';
+import type { Commodity, Producer, Statement } from '../../../../shared/dds/statement';
 import type { Ready } from '../../../../shared/runner';
 import type { StatementRow } from './statementRows';
+
+/**
+ * A producer of the rows: its plots' geolocation (empty when it has none), and the SD's other
+ * locations gathered from its rows (postal addresses, cadastral identifiers), when given.
+ */
+export type GroupedProducer = Producer & {
+	postalAddress?: SdPostalAddress[];
+	cadastralIdentifier?: string[];
+};
+
+/** A statement made of rows, its producers as the rows located them. */
+export type StatementOfRows = Omit<Statement, 'commodities'> & {
+	commodities: Array<Omit<Commodity, 'producers'> & { producers?: GroupedProducer[] }>;
+};
 
 /** A statement made of rows: its items, its statement and the rows' disagreements. */
 export interface GroupedRows {
 	items: number[];
 	internalReference: string;
-	role: OperatorRole;
-	statement: Statement;
+	/** The Operator Role field's value. */
+	role: string;
+	statement: StatementOfRows;
 	problems: StatementProblem[];
 }
 
@@ -54,7 +65,7 @@ export function groupStatements(rows: Array<Ready<StatementRow>>): GroupedRows[]
 			{
 				commodity: Commodity;
 				item: number;
-				producers: Map<string, Producer & { features: string[] }>;
+				producers: Map<string, GroupedProducer & { features: string[] }>;
 			}
 		>();
 		for (const r of list) {
@@ -79,16 +90,25 @@ export function groupStatements(rows: Array<Ready<StatementRow>>): GroupedRows[]
 					features: [],
 				};
 				producer.features.push(...p.features);
+				if (p.postalAddress)
+					producer.postalAddress = [...(producer.postalAddress ?? []), ...p.postalAddress];
+				if (p.cadastralIdentifier)
+					producer.cadastralIdentifier = [
+						...(producer.cadastralIdentifier ?? []),
+						...p.cadastralIdentifier,
+					];
 				entry.producers.set(pk, producer);
 			}
 		}
-		const statement: Statement = {
+		const statement: StatementOfRows = {
 			...first.head,
 			commodities: [...commodities.values()].map(({ commodity, producers }) => ({
 				...commodity,
 				producers: [...producers.values()].map(({ features, ...p }) => ({
 					...p,
-					geometryGeojson: `{"type":"FeatureCollection","features":[${features.join(',')}]}`,
+					geometryGeojson: features.length
+						? `{"type":"FeatureCollection","features":[${features.join(',')}]}`
+						: '',
 				})),
 			})),
 		};

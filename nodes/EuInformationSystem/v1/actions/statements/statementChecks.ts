@@ -1,5 +1,6 @@
 /**
- * The pre-flight of whole statements (Submit and Amend), after every item's own pre-flight
+ * The pre-flight of whole statements (Submit and Amend; the SD's Submit and Update through its
+ * DeclarationKind), after every item's own pre-flight
  * (the runner's `prepare`): the items grouped into statements by Internal Reference, each
  * statement checked against the EU's rules (rules.ts) and measured as the envelope it would
  * be sent in (25 MB at most) before ANY request. Without Continue On Fail one error lists the
@@ -14,19 +15,27 @@ import type { StatementProblem } from '../../../../shared/dds/rules';
 import { statementProblems } from '../../../../shared/dds/rules';
 import type { OperatorRole, Statement } from '../../../../shared/dds/statement';
 import { EU_MAX_MESSAGE_BYTES, envelopeBytes } from '../../../../shared/transport/soapRequest';
-import type { StatementRow } from './statementFields';
+import type { GroupedRows, StatementRow } from './statementFields';
 import { groupStatements } from './statementFields';
 
 /** The field a statement's size is blamed on: its geolocation makes almost all of it. */
 export const SIZE_FIELD = 'Geolocation (all producers)';
 
-export interface GroupedStatement {
-	items: number[];
-	internalReference: string;
-	role: OperatorRole;
-	statement: Statement;
-	problems: StatementProblem[];
+export type GroupedStatement = GroupedRows;
+
+/** What is checked: the service it goes to, its name in messages and its rules. */
+export interface DeclarationKind {
+	service: 'dds' | 'sd';
+	/** "Statement" / "Declaration", at the start of each problem line. */
+	noun: string;
+	problems: (group: GroupedStatement) => StatementProblem[];
 }
+
+export const DDS_KIND: DeclarationKind = {
+	service: 'dds',
+	noun: 'Statement',
+	problems: (group) => statementProblems(group.statement as Statement, group.role as OperatorRole),
+};
 
 export interface CheckedStatement extends GroupedStatement {
 	/** The request body to send (built once, measured in its envelope). */
@@ -69,6 +78,7 @@ function referenceProblems(reference: string): StatementProblem[] {
 /** Every problem of one statement: its rules, then its size as it would be sent. */
 async function problemsOf(
 	ctx: IExecuteFunctions,
+	kind: DeclarationKind,
 	group: GroupedStatement,
 	body: string | undefined,
 	requireReference: boolean,
@@ -76,14 +86,14 @@ async function problemsOf(
 	const seen = new Set<string>();
 	const all: StatementProblem[] = [];
 	const own = requireReference ? referenceProblems(group.internalReference) : [];
-	for (const p of [...own, ...group.problems, ...statementProblems(group.statement, group.role)]) {
+	for (const p of [...own, ...group.problems, ...kind.problems(group)]) {
 		const key = `${p.field}\u0000${p.message}`;
 		if (seen.has(key)) continue;
 		seen.add(key);
 		all.push(p);
 	}
 	if (body !== undefined) {
-		const bytes = await envelopeBytes.call(ctx, 'dds', body);
+		const bytes = await envelopeBytes.call(ctx, kind.service, body);
 		if (bytes > EU_MAX_MESSAGE_BYTES)
 			all.push({
 				field: SIZE_FIELD,
@@ -93,8 +103,12 @@ async function problemsOf(
 	return all;
 }
 
-function problemLine(c: { internalReference: string; items: number[] }, p: StatementProblem) {
-	return `Statement "${c.internalReference}" (${itemsLabel(c.items)}), field "${p.field}": ${p.message}`;
+function problemLine(
+	noun: string,
+	c: { internalReference: string; items: number[] },
+	p: StatementProblem,
+) {
+	return `${noun} "${c.internalReference}" (${itemsLabel(c.items)}), field "${p.field}": ${p.message}`;
 }
 
 /**
@@ -107,6 +121,7 @@ export async function checkStatements(
 	groups: GroupedStatement[],
 	bodyOf: (group: GroupedStatement) => string,
 	requireReference: boolean,
+	kind: DeclarationKind = DDS_KIND,
 ): Promise<{ ready: CheckedStatement[]; refused: Batch[] }> {
 	const ready: CheckedStatement[] = [];
 	const refusedLines: Array<{ items: number[]; lines: string[] }> = [];
@@ -118,11 +133,11 @@ export async function checkStatements(
 		} catch (error) {
 			buildProblem = (error as Error).message ?? String(error);
 		}
-		const problems = await problemsOf(ctx, group, body, requireReference);
-		const lines = problems.map((p) => problemLine(group, p));
+		const problems = await problemsOf(ctx, kind, group, body, requireReference);
+		const lines = problems.map((p) => problemLine(kind.noun, group, p));
 		if (buildProblem)
 			lines.push(
-				`Statement "${group.internalReference}" (${itemsLabel(group.items)}): ${buildProblem}`,
+				`${kind.noun} "${group.internalReference}" (${itemsLabel(group.items)}): ${buildProblem}`,
 			);
 		if (lines.length > 0) refusedLines.push({ items: group.items, lines });
 		else ready.push({ ...group, body: body!, itemsLabel: itemsLabel(group.items) });
@@ -161,6 +176,8 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		bodyOf: (group: GroupedStatement, preparedOf: (item: number) => P) => string;
 		requireReference: boolean;
 		send: (statement: CheckedStatement, first: P) => Promise<BatchOutput[]>;
+		/** The DDS when absent. */
+		kind?: DeclarationKind;
 	},
 ): Promise<Batch[]> {
 	const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
@@ -173,6 +190,7 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		groups,
 		(g) => o.bodyOf(g, preparedOf),
 		o.requireReference,
+		o.kind,
 	);
 	const batches: Batch[] = checked.ready.map((s) => ({
 		items: s.items,

@@ -1,9 +1,11 @@
 /**
- * Submit and Amend: what a due-diligence statement is built from, the way users have their
+ * Submit and Amend (DDS), Submit and Update (SD): what a statement is built from, the way users have their
  * data: one item per plot (Read File, Validate, a sheet), the items with the same Internal
  * Reference making one statement; or items holding the EU GeoJSON that Plot → Export wrote.
  * The fields are here; reading one item is statementRows.ts, combining the rows into
- * statements groupStatements.ts (both re-exported).
+ * statements groupStatements.ts (both re-exported). The simplified declaration has the same
+ * fields but its own roles, no species, and two more ways to locate a producer (postal
+ * address, cadastral identifiers): `declarationFields('sd')`.
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -20,22 +22,16 @@ export { readStatementRow } from './statementRows';
 export type { GroupedRows } from './groupStatements';
 export { groupStatements } from './groupStatements';
 
-const show = { show: { resource: ['dueDiligenceStatement'], operation: ['submit', 'amend'] } };
+/** Which declaration the fields describe: the DDS or the SD. */
+export type DeclarationType = 'dds' | 'sd';
 
-const text = (displayName: string, name: string, def: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties =>
-	({ displayName, name, type: 'string', default: def, description, ...extra }) as INodeProperties; // prettier-ignore
+const SHOW: Record<DeclarationType, { show: Record<string, string[]> }> = {
+	dds: { show: { resource: ['dueDiligenceStatement'], operation: ['submit', 'amend'] } },
+	sd: { show: { resource: ['simplifiedDeclaration'], operation: ['submit', 'update'] } },
+};
 
-const plotRowsOnly = { show: { geolocationSource: ['plotRows'] } };
-
-export const statementFields: INodeProperties[] = updateDisplayOptions(show, [
-	text(
-		'Internal Reference',
-		'internalReference',
-		'={{ $json.internal_reference }}',
-		'Your reference of the statement (3 to 35 characters), e.g. the purchase order. Items with the same Internal Reference make one statement. Submit looks it up before sending, so a statement is never filed twice.',
-		{ required: true },
-	),
-	{
+const ROLE_FIELDS: Record<DeclarationType, INodeProperties> = {
+	dds: {
 		displayName: 'Operator Role',
 		name: 'operatorRole',
 		type: 'options',
@@ -53,80 +49,74 @@ export const statementFields: INodeProperties[] = updateDisplayOptions(show, [
 		],
 		default: 'OPERATOR',
 	},
-	{
-		displayName: 'Activity Type',
-		name: 'activityType',
+	sd: {
+		displayName: 'Operator Role',
+		name: 'operatorRole',
 		type: 'options',
 		options: [
 			{
-				name: 'Domestic',
-				value: 'DOMESTIC',
-				description: 'Placing on the EU market goods produced in the EU',
+				name: 'Micro or Small Primary Operator',
+				value: 'MICRO_OPERATOR',
+				description:
+					'You produce the goods yourself in a low-risk country and place them on the market or export them',
 			},
-			{ name: 'Export', value: 'EXPORT' },
-			{ name: 'Import', value: 'IMPORT' },
+			{
+				name: 'Authorised Representative',
+				value: 'REPRESENTATIVE_MSPO',
+				description: 'You file for a micro or small primary operator: fill in Represented Operator',
+			},
+			{ name: 'Member State', value: 'MEMBER_STATE', description: 'A Member State authority' },
 		],
-		default: 'IMPORT',
+		default: 'MICRO_OPERATOR',
 	},
-	text(
-		'Country of Activity',
-		'countryOfActivity',
-		'',
-		'EU member state of the activity, as a two-letter code (FR, DE, …; Greece is GR, Northern Ireland XI)',
-	),
+};
+
+/** The SD's other ways to locate a producer (besides the geolocation of its plots). */
+const SD_LOCATIONS = [
 	{
-		displayName: 'Commodity',
-		name: 'commodity',
-		type: 'options',
-		options: [...COMMODITY_OPTIONS],
-		default: 'cocoa',
+		name: 'Postal Address',
+		value: 'postalAddress',
 		description:
-			'The EUDR commodity of the goods: the HS Heading is checked against its headings in EUDR Annex I',
+			"Each item is one production place by its address (Producer Street, Postal Code, City); a producer's rows add up to its addresses",
 	},
-	text(
-		'HS Heading',
-		'hsHeading',
-		'',
-		'HS code of the goods, 2 to 6 digits, from EUDR Annex I (e.g. 1801 cocoa beans, 0901 coffee, 4407 sawn wood)',
-		{ required: true },
-	),
-	text(
-		'Description of Goods',
-		'descriptionOfGoods',
-		'',
-		'Commercial description of the goods (at most 150 characters)',
-		{ required: true },
-	),
-	text(
-		'Net Weight (kg)',
-		'netWeight',
-		'',
-		"The commodity's total net weight in kilograms, the same on every row of the statement (rows that disagree are refused, nothing is added up). Required for import and export; at most 6 decimals.",
-	),
 	{
-		displayName: 'Geolocation',
-		name: 'geolocationSource',
-		type: 'options',
-		options: [
-			{
-				name: 'Plot Rows',
-				value: 'plotRows',
-				description:
-					"Each item is one plot: its geometry from the fields below (Read File's, Validate's or a sheet's rows)",
-			},
-			{
-				name: 'EU GeoJSON (From Plot → Export)',
-				value: 'euGeoJson',
-				description:
-					'Each item holds a FeatureCollection that Plot → Export wrote (read its file with Extract From File)',
-			},
-		],
-		default: 'plotRows',
+		name: 'Cadastral Identifier',
+		value: 'cadastralIdentifier',
+		description:
+			"Each item gives the plots' cadastral identifiers (several separated by commas); a producer's rows add up",
 	},
-	...updateDisplayOptions(plotRowsOnly, [
-		...geometrySourceFields().map((p) =>
-			p.name === 'geometrySource' && p.type === 'options' ? withItemGeometrySource(p) : p,
+];
+
+const text = (displayName: string, name: string, def: string, description: string, extra: Partial<INodeProperties> = {}): INodeProperties =>
+	({ displayName, name, type: 'string', default: def, description, ...extra }) as INodeProperties; // prettier-ignore
+
+const plotRowsOnly = { show: { geolocationSource: ['plotRows'] } };
+
+const sdLocationFields: INodeProperties[] = [
+	...updateDisplayOptions({ show: { geolocationSource: ['postalAddress'] } }, [
+		text('Producer Street', 'producerStreet', '', 'Street and number of the production place'),
+		text('Producer Postal Code', 'producerPostalCode', '', 'Postal code of the production place', {
+			required: true,
+		}),
+		text('Producer City', 'producerCity', '', 'City of the production place', { required: true }),
+	]),
+	...updateDisplayOptions({ show: { geolocationSource: ['cadastralIdentifier'] } }, [
+		text(
+			'Cadastral Identifiers',
+			'cadastralIdentifiers',
+			'',
+			"The plots' identifiers in the national land registry (at most 80 characters each), separated by commas",
+			{ required: true },
 		),
+	]),
+];
+
+const SPECIES = ['commonName', 'scientificName'];
+
+/** The fields of a DDS (Submit, Amend) or an SD (Submit, Update). */
+export function declarationFields(type: DeclarationType): INodeProperties[] {
+	const sd = type === 'sd';
+	const producerFields = [
 		text(
 			'Producer Country',
 			'producerCountry',
@@ -139,106 +129,224 @@ export const statementFields: INodeProperties[] = updateDisplayOptions(show, [
 			'',
 			'Name of the producer: plots of the same producer and country make one producer of the statement',
 		),
+	];
+	const fields = updateDisplayOptions(SHOW[type], [
 		text(
-			AREA_FIELD,
-			'pointArea',
-			'',
-			"Area of a plot given as a point, in hectares (up to 4; larger plots need a polygon). When empty, the point's own point_ha, Area or area_ha property.",
+			'Internal Reference',
+			'internalReference',
+			'={{ $json.internal_reference }}',
+			sd
+				? 'Your reference of the declaration (3 to 14 characters). Items with the same Internal Reference make one declaration. Submit looks it up before sending, so a declaration is never filed twice.'
+				: 'Your reference of the statement (3 to 35 characters), e.g. the purchase order. Items with the same Internal Reference make one statement. Submit looks it up before sending, so a statement is never filed twice.',
+			{ required: true },
 		),
-	]),
-	...updateDisplayOptions({ show: { geolocationSource: ['euGeoJson'] } }, [
+		ROLE_FIELDS[type],
 		{
-			displayName: 'EU GeoJSON',
-			name: 'euGeoJson',
-			type: 'json',
-			default: '={{ $json.data }}',
-			description:
-				"The FeatureCollection Plot → Export wrote; producers are read from each feature's ProducerCountry and ProducerName",
+			displayName: 'Activity Type',
+			name: 'activityType',
+			type: 'options',
+			options: [
+				{
+					name: 'Domestic',
+					value: 'DOMESTIC',
+					description: 'Placing on the EU market goods produced in the EU',
+				},
+				{ name: 'Export', value: 'EXPORT' },
+				{ name: 'Import', value: 'IMPORT' },
+			],
+			default: 'IMPORT',
 		},
-	]),
-	{
-		displayName: 'Statement Options',
-		name: 'statementOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			text(
-				'Border Cross Country',
-				'borderCrossCountry',
-				'',
-				'EU member state where the goods cross the border, two letters',
+		text(
+			'Country of Activity',
+			'countryOfActivity',
+			'',
+			'EU member state of the activity, as a two-letter code (FR, DE, …; Greece is GR, Northern Ireland XI)',
+		),
+		{
+			displayName: 'Commodity',
+			name: 'commodity',
+			type: 'options',
+			options: [...COMMODITY_OPTIONS],
+			default: 'cocoa',
+			description:
+				'The EUDR commodity of the goods: the HS Heading is checked against its headings in EUDR Annex I',
+		},
+		text(
+			'HS Heading',
+			'hsHeading',
+			'',
+			'HS code of the goods, 2 to 6 digits, from EUDR Annex I (e.g. 1801 cocoa beans, 0901 coffee, 4407 sawn wood)',
+			{ required: true },
+		),
+		text(
+			'Description of Goods',
+			'descriptionOfGoods',
+			'',
+			'Commercial description of the goods (at most 150 characters)',
+			{ required: true },
+		),
+		text(
+			'Net Weight (kg)',
+			'netWeight',
+			'',
+			"The commodity's total net weight in kilograms, the same on every row of the statement (rows that disagree are refused, nothing is added up). Required for import and export; at most 6 decimals.",
+		),
+		{
+			displayName: 'Geolocation',
+			name: 'geolocationSource',
+			type: 'options',
+			options: [
+				{
+					name: 'Plot Rows',
+					value: 'plotRows',
+					description:
+						"Each item is one plot: its geometry from the fields below (Read File's, Validate's or a sheet's rows)",
+				},
+				{
+					name: 'EU GeoJSON (From Plot → Export)',
+					value: 'euGeoJson',
+					description:
+						'Each item holds a FeatureCollection that Plot → Export wrote (read its file with Extract From File)',
+				},
+				...(sd ? SD_LOCATIONS : []),
+			],
+			default: 'plotRows',
+		},
+		...updateDisplayOptions(plotRowsOnly, [
+			...geometrySourceFields().map((p) =>
+				p.name === 'geometrySource' && p.type === 'options' ? withItemGeometrySource(p) : p,
 			),
-			text('Comment', 'comment', '', 'At most 2000 characters'),
+			...(sd ? [] : producerFields),
 			text(
-				'Common Name of Species',
-				'commonName',
+				AREA_FIELD,
+				'pointArea',
 				'',
-				'Wood: common name of the tree species (e.g. teak)',
+				"Area of a plot given as a point, in hectares (up to 4; larger plots need a polygon). When empty, the point's own point_ha, Area or area_ha property.",
 			),
+		]),
+		...(sd
+			? updateDisplayOptions(
+					{ show: { geolocationSource: ['plotRows', 'postalAddress', 'cadastralIdentifier'] } },
+					producerFields,
+				)
+			: []),
+		...(sd ? sdLocationFields : []),
+		...updateDisplayOptions({ show: { geolocationSource: ['euGeoJson'] } }, [
 			{
-				displayName: 'Geolocation Confidential',
-				name: 'geoLocationConfidential',
-				type: 'boolean',
-				default: false,
+				displayName: 'EU GeoJSON',
+				name: 'euGeoJson',
+				type: 'json',
+				default: '={{ $json.data }}',
 				description:
-					'Whether the geolocation is shown only to the authorities, not to operators further down the supply chain',
+					"The FeatureCollection Plot → Export wrote; producers are read from each feature's ProducerCountry and ProducerName",
 			},
-			text(
-				'Grouped Declarations',
-				'groupedDeclarations',
-				'',
-				'Reference numbers of AVAILABLE statements this one groups, separated by commas',
-			),
-			text(
-				'Percentage Estimate or Deviation',
-				'percentageEstimate',
-				'',
-				'Domestic only: 0 to 25, with the net weight',
-			),
-			text(
-				'Represented Operator Address',
-				'representedStreet',
-				'',
-				'Street and number of the operator you represent',
-			),
-			text('Represented Operator City', 'representedCity', '', ''),
-			text('Represented Operator Country', 'representedCountry', '', 'Two-letter ISO code'),
-			text('Represented Operator E-Mail', 'representedEmail', '', '', {
-				placeholder: 'name@email.com',
-			}),
-			text(
-				'Represented Operator EORI',
-				'representedEori',
-				'',
-				'EORI number (needed for import and export)',
-			),
-			text(
-				'Represented Operator Name',
-				'representedName',
-				'',
-				'Required when filing as authorised representative',
-			),
-			text('Represented Operator Postal Code', 'representedPostalCode', '', ''),
-			text('Represented Operator VAT Number', 'representedVat', '', ''),
-			text(
-				'Scientific Name of Species',
-				'scientificName',
-				'',
-				'Wood: scientific name of the tree species (e.g. Tectona grandis)',
-			),
-			text(
-				'Supplementary Unit',
-				'supplementaryUnit',
-				'',
-				"The commodity's quantity in its supplementary unit (import/export of cattle, tyres, hides, some wood and pulp; optional for domestic)",
-			),
-			text(
-				'Supplementary Unit Type',
-				'supplementaryUnitQualifier',
-				'',
-				'The unit code: NAR (items), MTQ (m³), KSD (kg of dry substance), MTK, MTR, NPR',
-			),
-		],
-	},
-]);
+		]),
+		{
+			displayName: 'Statement Options',
+			name: 'statementOptions',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			options: [
+				text(
+					'Border Cross Country',
+					'borderCrossCountry',
+					'',
+					'EU member state where the goods cross the border, two letters',
+				),
+				text('Comment', 'comment', '', 'At most 2000 characters'),
+				text(
+					'Common Name of Species',
+					'commonName',
+					'',
+					'Wood: common name of the tree species (e.g. teak)',
+				),
+				{
+					displayName: 'Geolocation Confidential',
+					name: 'geoLocationConfidential',
+					type: 'boolean',
+					default: false,
+					description:
+						'Whether the geolocation is shown only to the authorities, not to operators further down the supply chain',
+				},
+				text(
+					'Grouped Declarations',
+					'groupedDeclarations',
+					'',
+					'Reference numbers of AVAILABLE statements this one groups, separated by commas',
+				),
+				text(
+					'Percentage Estimate or Deviation',
+					'percentageEstimate',
+					'',
+					'Domestic only: 0 to 25, with the net weight',
+				),
+				text(
+					'Represented Operator Address',
+					'representedStreet',
+					'',
+					'Street and number of the operator you represent',
+				),
+				text('Represented Operator City', 'representedCity', '', ''),
+				text('Represented Operator Country', 'representedCountry', '', 'Two-letter ISO code'),
+				text('Represented Operator E-Mail', 'representedEmail', '', '', {
+					placeholder: 'name@email.com',
+				}),
+				text(
+					'Represented Operator EORI',
+					'representedEori',
+					'',
+					'EORI number (needed for import and export)',
+				),
+				text(
+					'Represented Operator Name',
+					'representedName',
+					'',
+					'Required when filing as authorised representative',
+				),
+				text('Represented Operator Postal Code', 'representedPostalCode', '', ''),
+				text('Represented Operator VAT Number', 'representedVat', '', ''),
+				text(
+					'Scientific Name of Species',
+					'scientificName',
+					'',
+					'Wood: scientific name of the tree species (e.g. Tectona grandis)',
+				),
+				text(
+					'Supplementary Unit',
+					'supplementaryUnit',
+					'',
+					"The commodity's quantity in its supplementary unit (import/export of cattle, tyres, hides, some wood and pulp; optional for domestic)",
+				),
+				text(
+					'Supplementary Unit Type',
+					'supplementaryUnitQualifier',
+					'',
+					'The unit code: NAR (items), MTQ (m³), KSD (kg of dry substance), MTK, MTR, NPR',
+				),
+			],
+		},
+	]);
+	if (!sd) return fields;
+	// the SD's commodities have no species; it groups simplified declarations only
+	const sdOption = (o: INodeProperties): INodeProperties =>
+		o.name === 'groupedDeclarations'
+			? {
+					...o,
+					description:
+						'Reference numbers of AVAILABLE simplified declarations (they start with S) this one groups, separated by commas. Due-diligence statements cannot be grouped into a simplified declaration.',
+				}
+			: o;
+	return fields.map((f) =>
+		f.name === 'statementOptions'
+			? {
+					...f,
+					options: (f.options as INodeProperties[])
+						.filter((o) => !SPECIES.includes(o.name))
+						.map(sdOption),
+				}
+			: f,
+	);
+}
+
+export const statementFields: INodeProperties[] = declarationFields('dds');

@@ -1,18 +1,19 @@
 /**
- * One item of Submit or Amend, read before any request (the runner's pre-flight): the
- * statement-level fields, the item's commodity, and its plots as EU features — the plot's
- * geometry by the Geometry Source fields with Validate's checks, written with Plot → Export's
- * writer (six decimals, RFC 7946 winding, Area for points) — or the producers of an EU GeoJSON
- * FeatureCollection that Plot → Export wrote.
+ * One item of Submit or Amend (DDS), Submit or Update (SD), read before any request (the
+ * runner's pre-flight): the statement-level fields, the item's commodity, and its plots as EU
+ * features — the plot's geometry by the Geometry Source fields with Validate's checks, written
+ * with Plot → Export's writer (six decimals, RFC 7946 winding, Area for points) — or the
+ * producers of an EU GeoJSON FeatureCollection that Plot → Export wrote; for the SD also a
+ * producer located by its postal address or its cadastral identifiers.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readGeometryOfItem } from '../../../../shared/descriptions/geometrySourceFields';
+import type { SdPostalAddress } from '../../../../shared/dds/simplified';
 import type {
 	ActivityType,
 	Commodity,
 	GoodsMeasure,
-	OperatorRole,
 	RepresentedOperator,
 	Statement,
 } from '../../../../shared/dds/statement';
@@ -32,15 +33,25 @@ import type { Problems } from '../../../../shared/runner';
 export const AREA_FIELD = 'Area of Points (Hectares)';
 const MAX_FEATURES_PER_ITEM = 10_000;
 
+/** A producer of one item: its plots as EU features, or (SD) its postal address or cadastral ids. */
+export interface RowProducer {
+	country: string;
+	name?: string;
+	features: string[];
+	postalAddress?: SdPostalAddress[];
+	cadastralIdentifier?: string[];
+}
+
 /** What one item gives: the statement-level fields, its commodity and its producers' plots. */
 export interface StatementRow {
 	internalReference: string;
-	role: OperatorRole;
+	/** The Operator Role field's value (a DDS or an SD role; the rules check it). */
+	role: string;
 	/** The statement without commodities (they come from the rows). */
 	head: Omit<Statement, 'commodities'>;
 	commodity: Omit<Commodity, 'producers'>;
-	/** The EU features of this item's plots, by producer (country + name). */
-	producers: Array<{ country: string; name?: string; features: string[] }>;
+	/** The EU features of this item's plots (or its SD location), by producer (country + name). */
+	producers: RowProducer[];
 }
 
 const opt = (o: IDataObject, key: string): string | undefined => {
@@ -193,12 +204,52 @@ function euGeoJsonProducers(
 	return [...byProducer.values()];
 }
 
-/** Reads one item for Submit or Amend (no request); problems name the item and the field. */
+/** The SD's other locations of one item: its postal address, or its cadastral identifiers. */
+function otherLocation(
+	ctx: IExecuteFunctions,
+	i: number,
+	problems: Problems,
+	source: 'postalAddress' | 'cadastralIdentifier',
+): Pick<RowProducer, 'postalAddress' | 'cadastralIdentifier'> | undefined {
+	const param = (name: string) => ctx.getNodeParameter(name, i, '');
+	if (source === 'cadastralIdentifier') {
+		const ids = String(param('cadastralIdentifiers') ?? '')
+			.split(/[,;\n]+/)
+			.map((id) => id.trim())
+			.filter(Boolean);
+		if (ids.length === 0)
+			problems.field(
+				'Cadastral Identifiers',
+				'the plot has no cadastral identifier. Map the field holding it (several separated by commas).',
+			);
+		return ids.length ? { cadastralIdentifier: ids } : undefined;
+	}
+	const street = problems.take('Producer Street', readText(param('producerStreet')));
+	const postalCode = problems.take(
+		'Producer Postal Code',
+		readText(param('producerPostalCode')),
+		'the production place has no postal code. Map the field holding it.',
+	);
+	const city = problems.take(
+		'Producer City',
+		readText(param('producerCity')),
+		'the production place has no city. Map the field holding it.',
+	);
+	if (postalCode === undefined || city === undefined) return undefined;
+	const address: SdPostalAddress = {
+		...(street ? { producerStreet: street } : {}),
+		producerPostalCode: postalCode,
+		producerCity: city,
+	};
+	return { postalAddress: [address] };
+}
+
+/** Reads one item for Submit, Amend or Update (no request); problems name the item and the field. */
 export function readStatementRow(
 	ctx: IExecuteFunctions,
 	i: number,
 	problems: Problems,
-	operation: 'submit' | 'amend',
+	operation: 'submit' | 'amend' | 'update',
 ): StatementRow {
 	const param = (name: string) => ctx.getNodeParameter(name, i, '');
 	const o = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
@@ -247,7 +298,7 @@ export function readStatementRow(
 	};
 	const row: StatementRow = {
 		internalReference,
-		role: String(param('operatorRole') || 'OPERATOR') as OperatorRole,
+		role: String(param('operatorRole') || 'OPERATOR'),
 		head,
 		commodity: {
 			...(commodity ? { commodity } : {}),
@@ -273,9 +324,18 @@ export function readStatementRow(
 			'the plot has no country of production. Map the field holding it (a name or an ISO code).',
 		);
 		const producerName = problems.take('Producer Name', readText(param('producerName')));
-		const features = plotFeatures(ctx, i, producerCountry, problems);
-		if (producerCountry && features.length)
-			row.producers = [{ country: producerCountry, name: producerName, features }];
+		const source = param('geolocationSource');
+		if (source === 'postalAddress' || source === 'cadastralIdentifier') {
+			const location = otherLocation(ctx, i, problems, source);
+			if (producerCountry && location)
+				row.producers = [
+					{ country: producerCountry, name: producerName, features: [], ...location },
+				];
+		} else {
+			const features = plotFeatures(ctx, i, producerCountry, problems);
+			if (producerCountry && features.length)
+				row.producers = [{ country: producerCountry, name: producerName, features }];
+		}
 	}
 	return row;
 }

@@ -1,0 +1,53 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { takeId } from '../../../../shared/descriptions/takeId';
+import { readSdStatusAnswer } from '../../../../shared/dds/answers';
+import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
+import { runItems } from '../../../../shared/runner';
+import { soapRequest } from '../../../../shared/transport/soapRequest';
+import { checkedDeclaration } from '../statements/changeCheck';
+import {
+	changeFields,
+	declarationUuidField,
+	overviewJson,
+	readSimplify,
+} from '../statements/fields';
+
+const displayOptions = { show: { resource: ['simplifiedDeclaration'], operation: ['withdraw'] } };
+
+export const description = changeFields(
+	displayOptions,
+	'Declaration UUID',
+	'The uuid of the simplified declaration to withdraw, as Submit output it. Allowed for an AVAILABLE declaration that is not grouped into another one.',
+);
+
+export const execute: OperationModule['execute'] = async function (items) {
+	return await runItems(this, items, {
+		prepare: (i, problems) => ({
+			uuid: takeId(this, i, problems, declarationUuidField),
+			simplified: readSimplify(this, i),
+		}),
+		run: async (itemIndex, { uuid, simplified }) => {
+			// Said before sending: not visible, grouped or not AVAILABLE (nothing is sent then).
+			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
+			const answer = readSdStatusAnswer(
+				(
+					await soapRequest.call(this, {
+						service: 'sd',
+						operation: 'withdrawSd',
+						body: withdrawSdBody(uuid),
+						idempotent: false,
+						itemIndex,
+					})
+				).element,
+			);
+			const { uuid: answered, status, version } = answer;
+			return overviewJson(
+				{ ...before, uuid: answered, status, version: version ?? before.version },
+				simplified,
+				true,
+			) as IDataObject;
+		},
+	});
+};

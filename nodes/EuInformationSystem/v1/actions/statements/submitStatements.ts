@@ -1,0 +1,135 @@
+/**
+ * Submit of the Due Diligence Statement and of the Simplified Declaration: the rows grouped into
+ * statements by Internal Reference, every statement checked before anything is sent
+ * (statementChecks.ts), then each filed exactly once (submitOnce.ts: looked up first, never
+ * sent twice). What differs is the kind (its rules, its service), its body and its words.
+ */
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import type { OperationModule } from '../../../../shared/descriptions/operationModule';
+import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
+import { submitDdsBody } from '../../../../shared/dds/requests';
+import { submitSdBody } from '../../../../shared/dds/sdRequests';
+import type { SdRole } from '../../../../shared/dds/simplified';
+import type { OperatorRole } from '../../../../shared/dds/statement';
+import type { Filing, IfAlreadyFiled } from '../../../../shared/dds/submitOnce';
+import { DDS_FILING, SD_FILING, submitOnce } from '../../../../shared/dds/submitOnce';
+import { runItems } from '../../../../shared/runner';
+import { readSimplify, simplify } from './fields';
+import { SD_KIND, toDeclaration } from './sdDeclaration';
+import type { DeclarationKind, GroupedStatement } from './statementChecks';
+import { DDS_KIND, statementBatches } from './statementChecks';
+import type { DeclarationType } from './statementFields';
+import { readStatementRow } from './statementFields';
+
+const KINDS: Record<
+	DeclarationType,
+	{ kind: DeclarationKind; filing: Filing; bodyOf: (g: GroupedStatement) => string; Noun: string }
+> = {
+	dds: {
+		kind: DDS_KIND,
+		filing: DDS_FILING,
+		bodyOf: (g) => submitDdsBody(g.role as OperatorRole, g.statement),
+		Noun: 'Statement',
+	},
+	sd: {
+		kind: SD_KIND,
+		filing: SD_FILING,
+		bodyOf: (g) => submitSdBody(g.role as SdRole, toDeclaration(g).declaration),
+		Noun: 'Declaration',
+	},
+};
+
+interface Prepared {
+	row: ReturnType<typeof readStatementRow>;
+	ifAlreadyFiled: IfAlreadyFiled;
+	simplify: boolean;
+}
+
+function readIfAlreadyFiled(value: unknown): IfAlreadyFiled | undefined {
+	if (value === undefined || value === null || value === '' || value === 'returnExisting')
+		return 'returnExisting';
+	return value === 'fail' ? 'fail' : undefined;
+}
+
+/** The choices of If Already Filed, in the words of the DDS or the SD. */
+function alreadyFiledChoices(Noun: string, noun: string) {
+	return [
+		{
+			name: `Return the Existing ${Noun}`,
+			value: 'returnExisting',
+			description: `Output the ${noun} filed before with this Internal Reference; send nothing`,
+		},
+		{
+			name: 'Fail',
+			value: 'fail',
+			description: `Stop with an error naming the ${noun} already filed; send nothing`,
+		},
+	];
+}
+
+/** Submit for the DDS or the SD. */
+export function submitOperation(type: DeclarationType, show: object): OperationModule {
+	const { kind, filing, bodyOf, Noun } = KINDS[type];
+	const noun = filing.noun;
+	const description: INodeProperties[] = updateDisplayOptions(show, [
+		simplify,
+		optionsCollection([
+			{
+				displayName: 'If Already Filed',
+				name: 'ifAlreadyFiled',
+				type: 'options',
+				options: alreadyFiledChoices(Noun, noun),
+				default: 'returnExisting',
+				description: `What to do when a ${noun} with the same Internal Reference is already filed and neither rejected nor withdrawn. The node looks it up before every submission, so a ${noun} is never filed twice.`,
+			},
+		]),
+	]);
+	const execute: OperationModule['execute'] = async function (items) {
+		return await runItems<Prepared>(this, items, {
+			prepare: (i, problems) => {
+				const options = this.getNodeParameter('options', i, {}) as IDataObject;
+				const ifAlreadyFiled = readIfAlreadyFiled(options.ifAlreadyFiled);
+				if (ifAlreadyFiled === undefined)
+					problems.field(
+						'If Already Filed',
+						`choose "Return the Existing ${Noun}" or "Fail" from the list.`,
+					);
+				return {
+					row: readStatementRow(this, i, problems, 'submit'),
+					ifAlreadyFiled: ifAlreadyFiled ?? 'returnExisting',
+					simplify: readSimplify(this, i),
+				};
+			},
+			// Every statement is checked (rules, size) before anything is sent, lookups included.
+			plan: async (ready) =>
+				await statementBatches(this, ready, {
+					kind,
+					bodyOf,
+					requireReference: true,
+					send: async (s, first) => {
+						const outputs = await submitOnce(this, {
+							filing,
+							internalReference: s.internalReference,
+							body: s.body,
+							itemIndex: s.items[0],
+							ifAlreadyFiled: first.ifAlreadyFiled,
+							simplify: first.simplify,
+							itemsLabel: s.itemsLabel,
+						});
+						return outputs.map((json) => ({ item: s.items, json: json as IDataObject }));
+					},
+				}),
+			alreadyDone: (succeeded) => {
+				if (succeeded.length === 0) return undefined;
+				return `${Noun}s already handled in this run (filed or found filed) for items ${succeeded
+					.flatMap((b) => b.items)
+					.join(
+						', ',
+					)}: running the workflow again does not file them twice, because the node looks up each Internal Reference before submitting.`;
+			},
+		});
+	};
+	return { description, execute };
+}
