@@ -37,6 +37,7 @@ const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
 const EU_ACTION = `${PACKAGE}.euInformationSystem`;
 const TRIGGER = `${PACKAGE}.geospatialAnalysisTrigger`;
+const EU_TRIGGER = `${PACKAGE}.euInformationSystemTrigger`;
 const CHROMIUM = process.env.N8N_E2E_CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = path.resolve(
 	process.env.N8N_E2E_ARTIFACTS || path.join(n8n.REPO_ROOT, '.e2e-artifacts'),
@@ -96,7 +97,7 @@ function requiredEmpty(description, resource, operation) {
 	});
 }
 
-/** The workflow of every operation at its defaults (per node version) and the trigger. */
+/** The workflow of every operation at its defaults (per node version) and both triggers. */
 function defaultsWorkflow(types, creds) {
 	const apiKey = creds.find((c) => c.type === 'geospatialAnalysisApi');
 	const credentials = { geospatialAnalysisApi: { id: apiKey.id, name: apiKey.name } };
@@ -171,22 +172,39 @@ function defaultsWorkflow(types, creds) {
 			row++;
 		}
 	}
-	const trigger = types.find((t) => t.name === TRIGGER);
-	if (trigger) {
+	// both triggers at their defaults: the Geospatial Analysis Trigger and the EU Information
+	// System Trigger (a required field empty by default is filled as for the operations)
+	const triggers = [
+		{ type: TRIGGER, name: 'Geospatial Analysis Trigger', credentials, y: -300 },
+		...(eu
+			? [
+					{
+						type: EU_TRIGGER,
+						name: 'EU Information System Trigger',
+						credentials: { euInformationSystemApi: { id: eu.id, name: eu.name } },
+						y: -600,
+					},
+				]
+			: []),
+	];
+	for (const t of triggers) {
+		const description = types.find((d) => d.name === t.type);
+		if (!description) continue;
+		const filled = requiredEmpty(description);
+		const id = `trigger-${slug(t.name)}`.toLowerCase();
 		nodes.push({
-			id: 'trigger',
-			name: 'Geospatial Analysis Trigger',
-			type: TRIGGER,
-			typeVersion: Math.max(...[].concat(trigger.version)),
-			position: [0, -300],
-			parameters: {},
-			credentials,
+			id,
+			name: t.name,
+			type: t.type,
+			typeVersion: Math.max(...[].concat(description.version)),
+			position: [0, t.y],
+			parameters: Object.fromEntries(filled.map((f) => [f.name, `={{ 'E2E-' }}`])),
+			credentials: t.credentials,
 		});
-		panels.push({
-			id: 'trigger',
-			name: 'Geospatial Analysis Trigger',
-			what: 'the trigger at its defaults',
-		});
+		const given = filled.length
+			? ` (${filled.map((f) => f.displayName).join(', ')} given: required, empty by default)`
+			: '';
+		panels.push({ id, name: t.name, what: `the ${t.name} at its defaults${given}` });
 	}
 	return {
 		workflow: {
@@ -414,6 +432,13 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {
 			const wid = w.imported.id;
 			await test(`${tag} browser: example ${w.rel}`, async () => {
+				// what the example's nodes refer to in the instance (e.g. a Data Table), as a user has it
+				if (w.assert && w.assert.editorSetup)
+					await w.assert.editorSetup({
+						rest: (method, p, body) => n8n.rest(inst, method, p, body),
+						version: inst.version,
+						major: inst.major,
+					});
 				const mark = markOf(seen);
 				await openCanvas(page, inst, wid);
 				await save(`${path.basename(w.rel, '.json')}-canvas`);

@@ -89,7 +89,9 @@ async function fileStatement(eu, internalReference) {
 
 /** A call of the fake's control API (JSON). */
 async function control(eu, method, path, body) {
-	const base = eu.control || `${eu.origin}/__fake-eu/`;
+	// fake.js: the control API's base is eu.controlUrl (eu.control is a request function there)
+	const base =
+		eu.controlUrl || (typeof eu.control === 'string' ? eu.control : `${eu.origin}/__fake-eu/`);
 	const res = await fetch(`${base}${path}`, {
 		method,
 		headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -17,6 +17,8 @@ const { startFakeLlm } = require('./fake-llm');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 const EU_CLI = path.join(REPO_ROOT, 'test', 'fake-eu', 'cli.ts');
+/** The fake's cli with a second user of the same operator (credential edits): fake-eu-cli.ts. */
+const EU_E2E_CLI = path.join(__dirname, 'fake-eu-cli.ts');
 
 /** `ts-node --transpile-only <cli> …args` as [command, args]. */
 function tsNodeCommand(cli, args) {
@@ -27,13 +29,16 @@ function tsNodeCommand(cli, args) {
 }
 
 /**
- * The fake of the EU Information System (test/fake-eu/cli.ts) in its own process group: it
- * prints one JSON line with its base URL and its user (username, key, clientId). A statement
- * becomes AVAILABLE `availableAfterMs` after its submission (real time; the EU takes minutes).
+ * The fake of the EU Information System (test/fake-eu, started by test/e2e/fake-eu-cli.ts) in
+ * its own process group: it prints one JSON line with its base URL, its first user (username,
+ * key, clientId) and `users` (a second user of the same operator, for credential edits). A
+ * statement becomes AVAILABLE `availableAfterMs` after its submission (real time; the EU takes
+ * minutes). `eu.control(method, path, body)` calls its control API (`/__fake-eu/…`, JSON; its
+ * base is `eu.controlUrl`) and throws on an answer ≥ 300.
  */
 async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 	const port = await freePort();
-	const [cmd, args] = tsNodeCommand(EU_CLI, [
+	const [cmd, args] = tsNodeCommand(EU_E2E_CLI, [
 		'--port',
 		String(port),
 		'--available-after-ms',
@@ -70,8 +75,17 @@ async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 		await stopGroup(eu);
 		throw e;
 	});
-	Object.assign(eu, info);
+	const { control: controlUrl, ...rest } = info;
+	Object.assign(eu, rest, { controlUrl });
+	if (!Array.isArray(eu.users))
+		eu.users = [{ username: eu.username, key: eu.key, clientId: eu.clientId }];
 	eu.origin = new URL(eu.url).origin;
+	eu.control = async (method, p, body) => {
+		const r = await httpRequest(method, `${eu.origin}${p}`, { body, timeoutMs: 30000 });
+		if (r.status >= 300)
+			throw new Error(`fake EU ${method} ${p}: ${r.status} ${String(r.text).slice(0, 300)}`);
+		return r.json;
+	};
 	log(`fake EU Information System on ${eu.url} (user ${eu.username})`);
 	return eu;
 }

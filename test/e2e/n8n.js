@@ -553,6 +553,27 @@ async function stop(inst, { keep = !!process.env.N8N_E2E_KEEP } = {}) {
 	if (!keep && inst.ownsUserFolder) fs.rmSync(inst.userFolder, { recursive: true, force: true });
 }
 
+/**
+ * Restarts the instance's main process as an operator would: SIGTERM to its process group (n8n
+ * shuts down gracefully, its task runners with it), then `n8n start` again on the same user
+ * folder (same SQLite database, same port, same encryption key), logged in again. The new
+ * process logs to `<userFolder>/start-<n>.log`; the old one's output stays in `inst.procs`.
+ * Resolves `{ exitCode, stoppedSeconds }` of the stopped process once the new one is up.
+ */
+async function restart(inst, opts = {}) {
+	const mains = inst.procs.filter((p) => p.command === 'start' && !p.exited);
+	if (!mains.length) throw new Error('restart: no running n8n main process');
+	const t0 = Date.now();
+	let exitCode;
+	for (const p of mains) exitCode = await stopProc(p, opts.stopTimeoutMs ?? 60000);
+	const stoppedSeconds = (Date.now() - t0) / 1000;
+	if (opts.between) await opts.between();
+	inst.restarts = (inst.restarts || 0) + 1;
+	await start(inst, { ...opts, name: `start-${inst.restarts + 1}` });
+	await login(inst);
+	return { exitCode, stoppedSeconds };
+}
+
 // ---------------------------------------------------------------------------
 // CLI: import / execute
 
@@ -798,6 +819,23 @@ async function activateWorkflow(inst, imported) {
 		throw new Error(`activating workflow ${id}: ${a.status} ${a.text.slice(0, 800)}`);
 }
 
+/**
+ * Edits a stored credential as the editor's Save does: the public API's
+ * `PATCH /credentials/:id` (n8n 2.x), else the editor's own `PATCH /rest/credentials/:id`
+ * (logged in). `patch`: `{ name?, data }` (data: every field, plain; n8n encrypts it).
+ */
+async function updateCredential(inst, id, type, patch) {
+	const body = { type, ...patch };
+	const pub = await publicApi(inst, 'PATCH', `/credentials/${id}`, body);
+	if (pub.status === 200) return pub.json;
+	const r = await rest(inst, 'PATCH', `/rest/credentials/${id}`, body);
+	if (r.status !== 200)
+		throw new Error(
+			`updating credential ${id}: public API ${pub.status} ${pub.text.slice(0, 300)}; REST ${r.status} ${r.text.slice(0, 300)}`,
+		);
+	return r.json?.data ?? r.json;
+}
+
 module.exports = {
 	activateWorkflow,
 	REPO_ROOT,
@@ -821,6 +859,8 @@ module.exports = {
 	start,
 	stopProc,
 	stop,
+	restart,
+	updateCredential,
 	importCredentials,
 	importWorkflow,
 	makeId,

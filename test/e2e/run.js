@@ -13,7 +13,9 @@
  * Then one queue-mode run (Redis + main + worker) of the workflows whose
  * assert module sets `queue = true`, and on n8n 2.x one run with the durable
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
- * (durable.js; N8N_E2E_DURABLE=0 skips it). On n8n 2.x, after the workflows, the browser
+ * (durable.js; N8N_E2E_DURABLE=0 skips it), and the restart pass (restart.js: the workflows
+ * of test/e2e/restart/ under each polling scheduler, across a SIGTERM restart of n8n and a
+ * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, after the workflows, the browser
  * check (browser.js): the editor in headless Chromium, every operation's panel at its
  * defaults and the examples (N8N_E2E_BROWSER=0 skips it; N8N_E2E_ONLY=browser runs only it).
  *
@@ -28,6 +30,7 @@ const n8n = require('./n8n');
 const { startFake, stopFake } = require('./fake');
 const queue = require('./queue');
 const durable = require('./durable');
+const restart = require('./restart');
 const browser = require('./browser');
 const {
 	loadWorkflowFiles,
@@ -182,6 +185,21 @@ async function main() {
 		}
 	}
 
+	const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
+	if (process.env.N8N_E2E_RESTART !== '0' && fakeOk && restartWorkflows.length) {
+		for (const v of versions) {
+			const res = await installs[v];
+			if (!res || res.error || res.install.major < 2) continue;
+			await restart.runRestartPass(res.install, {
+				fake,
+				packageDir,
+				test,
+				cleanups,
+				workflows: restartWorkflows,
+			});
+		}
+	}
+
 	await cleanup();
 	const passed = results.filter((r) => r.ok).length;
 	const failed = results.length - passed;
@@ -262,14 +280,19 @@ function expectsError(w, ctx) {
 
 /**
  * A workflow without a Manual Trigger (e.g. our polling trigger): activate it
- * in the running n8n through the public API (n8n polls once at activation),
- * wait for its first finished execution, assert on it, deactivate.
+ * in the running n8n through the public API (n8n polls once at activation; 2.x may answer
+ * the activation request before that poll), run the assert module's `afterActivate(ctx)` if
+ * any (what should fire, made after the activation request), wait for its first finished
+ * execution, assert on it, deactivate.
  */
 async function runActivated(inst, w, ctx) {
 	const id = w.imported.id;
 	if (w.assert && w.assert.before) await w.assert.before(ctx);
 	await n8n.activateWorkflow(inst, w.imported);
 	try {
+		// after the activation request (n8n 1.x answers it after the activation poll, 2.x may
+		// answer before: afterActivate must not assume that the poll has run)
+		if (w.assert && w.assert.afterActivate) await w.assert.afterActivate(ctx);
 		const exec = await n8n.waitFor(
 			async () => {
 				const r = await n8n.publicApi(
