@@ -123,7 +123,9 @@ describe('npm run check:layers (.dependency-cruiser.cjs)', () => {
 			`error no-operation-imports-an-operation: ${OP}/get.operation.ts → ${OP}/other.operation.ts`,
 		);
 		expect(out).toMatch(/error no-circular: nodes\/shared\/jobs\/(a|b)\.ts →/);
-		expect(out).toContain('Layer 1 (input, geometry, geoFiles, time, values, soap, polling) is pure');
+		expect(out).toContain(
+			'Layer 1 (input, geometry, geoFiles, time, values, soap, polling) is pure',
+		);
 		expect(out).toContain('An import cycle: break it');
 	});
 });
