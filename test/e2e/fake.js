@@ -17,8 +17,6 @@ const { startFakeLlm } = require('./fake-llm');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 const EU_CLI = path.join(REPO_ROOT, 'test', 'fake-eu', 'cli.ts');
-/** The fake's cli with a second user of the same operator (credential edits): fake-eu-cli.ts. */
-const EU_E2E_CLI = path.join(__dirname, 'fake-eu-cli.ts');
 
 /** `ts-node --transpile-only <cli> …args` as [command, args]. */
 function tsNodeCommand(cli, args) {
@@ -29,7 +27,7 @@ function tsNodeCommand(cli, args) {
 }
 
 /**
- * The fake of the EU Information System (test/fake-eu, started by test/e2e/fake-eu-cli.ts) in
+ * The fake of the EU Information System (test/fake-eu, started by its cli.ts with --second-user) in
  * its own process group: it prints one JSON line with its base URL, its first user (username,
  * key, clientId) and `users` (a second user of the same operator, for credential edits). A
  * statement becomes AVAILABLE `availableAfterMs` after its submission (real time; the EU takes
@@ -38,11 +36,12 @@ function tsNodeCommand(cli, args) {
  */
 async function startFakeEu({ availableAfterMs = 3000 } = {}) {
 	const port = await freePort();
-	const [cmd, args] = tsNodeCommand(EU_E2E_CLI, [
+	const [cmd, args] = tsNodeCommand(EU_CLI, [
 		'--port',
 		String(port),
 		'--available-after-ms',
 		String(availableAfterMs),
+		'--second-user',
 	]);
 	const child = spawn(cmd, args, {
 		cwd: REPO_ROOT,

@@ -3,14 +3,18 @@
  *
  *   npx ts-node --transpile-only test/fake-eu/cli.ts --port 5690
  *
- * prints ONE JSON line {url, username, key, clientId, control} and serves until killed
- * (`control` is the control API's base, `http://host:port/__fake-eu/`, README "Control API"). The lifecycle
- * clock follows real time here. Options: --port N (default 0 = any free port), --host H,
+ * prints ONE JSON line {url, username, key, clientId, control, users} and serves until killed
+ * (`control` is the control API's base, `http://host:port/__fake-eu/`, README "Control API";
+ * the top-level username/key/clientId are the first user's, `users` lists every user's). The
+ * lifecycle clock follows real time here. Options: --port N (default 0 = any free port), --host H,
  * --available-after-ms N (default 60000), --code-style underscore|hyphen, --rate N (calls per
  * second per client, default 5, 0 = none), --verify-usable AVAILABLE,ARCHIVED (the statuses
- * verifyDeclaration answers EXISTING_USABLE, default AVAILABLE).
+ * verifyDeclaration answers EXISTING_USABLE, default AVAILABLE), --second-user (a second
+ * web-service user of the same operator, SECOND_USER in index.ts: another username and authentication key
+ * that sees the same statements, as after an operator's key rotation; the e2e suite edits a
+ * stored credential from one to the other).
  */
-import { CONTROL_PREFIX, startFakeEu } from './index';
+import { CONTROL_PREFIX, DEFAULT_USER, SECOND_USER, startFakeEu } from './index';
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
@@ -28,22 +32,16 @@ async function main(): Promise<void> {
 		clock: 'real',
 		availableAfterMs: number('available-after-ms'),
 		ratePerSecond: number('rate'),
+		...(process.argv.includes('--second-user') ? { users: [DEFAULT_USER, SECOND_USER] } : {}),
 		codeStyle: style === 'hyphen' ? 'hyphen' : 'underscore',
 		verifyUsableStatuses: arg('verify-usable')
 			?.split(',')
 			.map((x) => x.trim())
 			.filter(Boolean),
 	});
-	const user = eu.users[0];
-	process.stdout.write(
-		`${JSON.stringify({
-			url: eu.url,
-			username: user.username,
-			key: user.key,
-			clientId: user.clientId,
-			control: `${new URL(eu.url).origin}${CONTROL_PREFIX}`,
-		})}\n`,
-	);
+	const users = eu.users.map((u) => ({ username: u.username, key: u.key, clientId: u.clientId }));
+	const control = `${new URL(eu.url).origin}${CONTROL_PREFIX}`;
+	process.stdout.write(`${JSON.stringify({ url: eu.url, ...users[0], control, users })}\n`);
 	const stop = () => {
 		void eu.stop().then(() => process.exit(0));
 	};

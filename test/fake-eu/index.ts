@@ -49,6 +49,14 @@ export const DEFAULT_USER: FakeEuUser = {
 	operator: { name: 'Fake Operator SA', hasEori: true, euEstablished: true },
 };
 
+/** A second web-service user of DEFAULT_USER's operator (the cli's --second-user): the same statements, another key. */
+export const SECOND_USER: FakeEuUser = {
+	username: 'fake-eu-operator-2',
+	key: ['fake', 'eu', 'second', 'authentication', 'key', '9876543210'].join('-'),
+	clientId: DEFAULT_USER.clientId,
+	operator: DEFAULT_USER.operator,
+};
+
 export interface FakeEuOptions {
 	port?: number;
 	host?: string;

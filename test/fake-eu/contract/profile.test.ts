@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { SECOND_USER } from '../index';
 import { useFakeEu } from '../../helpers/fakeEu';
 import { codes, getDdsBody, request, submitBody, byIdentifiersBody } from './harness';
 
@@ -83,7 +84,7 @@ test('profile: an activity the profile does not allow; getDdsByIdentifiers refus
 	});
 });
 
-test('the command line prints one JSON line with url, username, key, clientId and control, and serves both', async () => {
+test('the command line prints one JSON line with url, username, key, clientId, control and users, and serves both', async () => {
 	const child = spawn(
 		process.execPath,
 		[
@@ -92,6 +93,7 @@ test('the command line prints one JSON line with url, username, key, clientId an
 			join(__dirname, '..', 'cli.ts'),
 			'--port',
 			'0',
+			'--second-user',
 		],
 		{
 			stdio: ['ignore', 'pipe', 'inherit'],
@@ -102,8 +104,21 @@ test('the command line prints one JSON line with url, username, key, clientId an
 			createInterface({ input: child.stdout }).once('line', resolve);
 			child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
 		});
-		const printed = JSON.parse(line) as Record<string, string>;
-		expect(Object.keys(printed).sort()).toEqual(['clientId', 'control', 'key', 'url', 'username']);
+		const printed = JSON.parse(line) as Record<string, string> & {
+			users: Array<{ username: string; key: string; clientId: string }>;
+		};
+		expect(Object.keys(printed).sort()).toEqual([
+			'clientId',
+			'control',
+			'key',
+			'url',
+			'username',
+			'users',
+		]);
+		// --second-user: two users of one operator, the first one's fields at the top level
+		expect(printed.users.map((u) => u.username)).toEqual([printed.username, SECOND_USER.username]);
+		expect(printed.users[1].key).toBe(SECOND_USER.key);
+		expect(printed.users[1].key).not.toBe(printed.key);
 		expect(printed.control).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/__fake-eu\/$/);
 		expect(await (await fetch(`${printed.control}statements`)).json()).toEqual([]);
 		const before = Date.now();
