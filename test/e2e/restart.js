@@ -71,8 +71,16 @@ function schedulersToRun() {
  */
 async function runRestartPass(install, { fake, packageDir, test, cleanups, workflows }) {
 	if (install.major < 2) return;
+	// each scheduler its own workflow objects: importing sets `imported` (the id and nodes its
+	// own n8n holds) on them, and a scenario changes the imported nodes before activating
 	const run = (scheduler) =>
-		runScheduler(install, scheduler, { fake, packageDir, test, cleanups, workflows });
+		runScheduler(install, scheduler, {
+			fake,
+			packageDir,
+			test,
+			cleanups,
+			workflows: workflows.map((w) => ({ ...w, json: structuredClone(w.json) })),
+		});
 	if (process.env.N8N_E2E_RESTART_SERIAL === '1') {
 		for (const scheduler of schedulersToRun()) await run(scheduler);
 		return;
