@@ -170,8 +170,12 @@ async function main() {
 		}
 	}
 
-	const durableWorkflows = durable.durableWorkflows(process.env.N8N_E2E_ONLY);
-	if (process.env.N8N_E2E_DURABLE !== '0' && fakeOk && durableWorkflows.length) {
+	// The durable-cursor pass and the restart pass run side by side (each its own n8n on 2.x;
+	// their scenarios mostly wait for polls, one after the other they added their times for
+	// nothing). N8N_E2E_PASSES_SERIAL=1 runs them one after the other.
+	const durablePass = async () => {
+		const durableWorkflows = durable.durableWorkflows(process.env.N8N_E2E_ONLY);
+		if (process.env.N8N_E2E_DURABLE === '0' || !fakeOk || !durableWorkflows.length) return;
 		for (const v of versions) {
 			const res = await installs[v];
 			if (!res || res.error || res.install.major < 2) continue;
@@ -183,10 +187,10 @@ async function main() {
 				workflows: durableWorkflows,
 			});
 		}
-	}
-
-	const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
-	if (process.env.N8N_E2E_RESTART !== '0' && fakeOk && restartWorkflows.length) {
+	};
+	const restartPass = async () => {
+		const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
+		if (process.env.N8N_E2E_RESTART === '0' || !fakeOk || !restartWorkflows.length) return;
 		for (const v of versions) {
 			const res = await installs[v];
 			if (!res || res.error || res.install.major < 2) continue;
@@ -198,7 +202,11 @@ async function main() {
 				workflows: restartWorkflows,
 			});
 		}
-	}
+	};
+	if (process.env.N8N_E2E_PASSES_SERIAL === '1') {
+		await durablePass();
+		await restartPass();
+	} else await Promise.all([durablePass(), restartPass()]);
 
 	await cleanup();
 	const passed = results.filter((r) => r.ok).length;
