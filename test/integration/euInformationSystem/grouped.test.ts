@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, runEu } from './helpers';
+import { euStore, jsonOf, runEu, sdParameters } from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
@@ -53,20 +53,6 @@ const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
 	hsHeading: '1801',
 	descriptionOfGoods: 'Cocoa beans',
 	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
-
-const sdParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'simplifiedDeclaration',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'DOMESTIC',
-	countryOfActivity: 'FR',
-	commodity: 'wood',
-	hsHeading: '4403',
-	descriptionOfGoods: 'Oak logs',
-	netWeight: '25000',
 	producerName: '={{ $json.producer }}',
 	...over,
 });

@@ -130,3 +130,18 @@ export const operationOf = (headers: Record<string, unknown>) =>
 /** The UUIDs a getDds request asked for. */
 export const uuidsAsked = (body: string) =>
 	[...body.matchAll(/<[^>]*uuidList[^>]*>([^<]+)</g)].map((m) => m[1]);
+
+/** Simplified Declaration → Submit of French oak from plot rows (`ref`, `producer`), with `over` on top. */
+export const sdParameters = (over: INodeParameters = {}): INodeParameters => ({
+	resource: 'simplifiedDeclaration',
+	operation: 'submit',
+	internalReference: '={{ $json.ref }}',
+	activityType: 'DOMESTIC',
+	countryOfActivity: 'FR',
+	commodity: 'wood',
+	hsHeading: '4403',
+	descriptionOfGoods: 'Oak logs',
+	netWeight: '25000',
+	producerName: '={{ $json.producer }}',
+	...over,
+});

@@ -11,7 +11,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu } from '../euInformationSystem/helpers';
+import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from '../euInformationSystem/helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
@@ -32,20 +32,6 @@ const plot = (x: number, producer = 'Ferme A') => ({
 	},
 	country: 'FR',
 	producer,
-});
-
-const sdParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'simplifiedDeclaration',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'DOMESTIC',
-	countryOfActivity: 'FR',
-	commodity: 'wood',
-	hsHeading: '4403',
-	descriptionOfGoods: 'Oak logs',
-	netWeight: '25000',
-	producerName: '={{ $json.producer }}',
-	...over,
 });
 
 async function run(parameters: INodeParameters, input: IDataObject[] = [{}]) {
