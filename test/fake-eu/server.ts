@@ -109,6 +109,8 @@ export interface ServerConfig {
 	operations: OperationOptions;
 	/** Moves the lifecycle clock (control API). */
 	advance: (ms: number) => void;
+	/** Sets the lagging lookups (control API). */
+	setLookupLag: (lag: { lookups?: number; ms?: number }) => void;
 }
 
 /** `?wsdl`, `?wsdl=N`, `?xsd=N` of each service, from the pack's catalog.xml. */
@@ -191,6 +193,7 @@ export class FakeEuServer {
 				store: this.c.store,
 				lifecycleNow: this.c.lifecycleNow,
 				advance: this.c.advance,
+				setLookupLag: this.c.setLookupLag,
 				log: () => this.log,
 			});
 		const prefix = '/tracesnt/';

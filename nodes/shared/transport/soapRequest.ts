@@ -31,7 +31,7 @@ import { describeEuFailure } from './euMessages';
 import { waitForEuSlot } from './euRateLimit';
 import { redact } from './redaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
-import { neverSent, retryDelay } from './retry';
+import { neverSent, parseRetryAfter, retryDelay } from './retry';
 import { ANSWER_AS_TEXT, normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
@@ -386,7 +386,15 @@ export async function callEu(
 						true,
 					)
 				: undefined;
-		if (delay === undefined) return fail(result.failure, result.text, result.skew);
+		if (delay === undefined) {
+			const after =
+				result.retryAfter === undefined
+					? undefined
+					: parseRetryAfter(result.retryAfter, Date.now());
+			const failure =
+				after === undefined ? result.failure : { ...result.failure, retryAfterMs: after };
+			return fail(failure, result.text, result.skew);
+		}
 		await sleepUnlessCancelled(delay, signal);
 	}
 }
