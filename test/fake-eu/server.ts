@@ -72,7 +72,14 @@ export interface Hold {
 
 type Injected =
 	| { kind: 'lose'; operation: string; remaining: number }
-	| { kind: 'status'; operation: string; remaining: number; status: number; html: boolean }
+	| {
+			kind: 'status';
+			operation: string;
+			remaining: number;
+			status: number;
+			html: boolean;
+			retryAfter?: string;
+	  }
 	| {
 			kind: 'hold';
 			operation: string;
@@ -84,8 +91,14 @@ type Injected =
 export interface FakeEuFaults {
 	/** The next `count` calls of `operation` ('*' = any) are processed, then their connection destroyed (no answer). */
 	loseAnswers(operation: string, count?: number): void;
-	/** The next `count` calls of `operation` get this HTTP status (500, 502, 503 …) unprocessed, as plain text or an HTML page. */
-	failNext(operation: string, o?: { count?: number; status?: number; html?: boolean }): void;
+	/**
+	 * The next `count` calls of `operation` get this HTTP status (500, 502, 503, 429 …)
+	 * unprocessed, as plain text or an HTML page, with a Retry-After header when given.
+	 */
+	failNext(
+		operation: string,
+		o?: { count?: number; status?: number; html?: boolean; retryAfter?: string },
+	): void;
 	/** The next call of `operation` is processed and its answer held until `release()`. */
 	hold(operation: string): Hold;
 	/** Removes every injected fault. */
@@ -160,6 +173,7 @@ export class FakeEuServer {
 				remaining: o.count ?? 1,
 				status: o.status ?? 503,
 				html: o.html ?? false,
+				retryAfter: o.retryAfter,
 			});
 		},
 		hold: (operation) => {
@@ -326,7 +340,10 @@ export class FakeEuServer {
 			entry.status = injected.status;
 			const text = injected.html ? HTML_PAGE(injected.status) : `${injected.status} Service Error`;
 			res
-				.writeHead(injected.status, { 'content-type': injected.html ? 'text/html' : 'text/plain' })
+				.writeHead(injected.status, {
+					'content-type': injected.html ? 'text/html' : 'text/plain',
+					...(injected.retryAfter === undefined ? {} : { 'retry-after': injected.retryAfter }),
+				})
 				.end(text);
 			return;
 		}
