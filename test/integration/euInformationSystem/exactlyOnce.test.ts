@@ -16,7 +16,7 @@ import { resetSubmitMemory } from '../../../nodes/shared/dds/submitMemory';
 import { LOOK_AGAIN_DELAYS_MS, setSubmitTiming } from '../../../nodes/shared/dds/submitTiming';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu } from './helpers';
+import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from './helpers';
 
 const parameters = {
 	operation: 'submit',
@@ -322,5 +322,78 @@ describe('one lookup of the common prefix for many statements', () => {
 		expect(jsonOf(result).map((j) => j.filedBy)).toEqual(['this run', 'this run', 'this run']);
 		expect(sent('getDdsByInternalReference', mark).length).toBe(4);
 		expect(sent('submitDds', mark)).toHaveLength(3);
+	});
+});
+
+describe('the Simplified Declaration shares the path', () => {
+	const plot = (ref: string, x: number) => ({
+		ref,
+		producer: 'Ferme A',
+		country: 'FR',
+		geometry: {
+			type: 'Polygon',
+			coordinates: [
+				[
+					[x, 44.5],
+					[x + 0.002, 44.5],
+					[x + 0.002, 44.502],
+					[x, 44.502],
+					[x, 44.5],
+				],
+			],
+		},
+	});
+	const submitSd = async (refs: string[]) =>
+		await runEu({
+			parameters: sdParameters(),
+			input: refs.map((r, i) => plot(r, 2.5 + i * 0.01)),
+			store: store(),
+		});
+	const declarations = (ref: string) =>
+		eu.fake.statements().filter((s) => s.internalReferenceNumber === ref && s.kind === 'sd');
+
+	it('several declarations: one lookup of the common prefix', async () => {
+		const refs = ['SDP-0001', 'SDP-0002', 'SDP-0003'];
+		const mark = eu.fake.requests().length;
+		const result = await submitSd(refs);
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((j) => j.filedBy)).toEqual(['this run', 'this run', 'this run']);
+		expect(sent('getSdByInternalReference', mark)).toHaveLength(1);
+		expect(sent('submitSd', mark)).toHaveLength(3);
+	});
+
+	it('"SDQ-7" and "sdq-7" in one run: refused before any request', async () => {
+		const mark = eu.fake.requests().length;
+		const result = await submitSd(['SDQ-7', 'sdq-7']);
+		expect(result.error?.message).toMatch(
+			/^Declaration "SDQ-7" \(item 0\), field "Internal Reference": it differs from "sdq-7" \(item 1\) only in letter case/,
+		);
+		expect(eu.fake.requests().length).toBe(mark);
+	});
+
+	it('a lost answer the lagging lookups do not show: "not known", and a quick rerun sends nothing', async () => {
+		eu.fake.setLookupLag({ lookups: 1000 });
+		eu.fake.faults.loseAnswers('submitSd', 1);
+		const mark = eu.fake.requests().length;
+		const result = await submitSd(['SDL-0001']);
+		expect(result.error?.message).toBe(
+			'It is not known whether the declaration "SDL-0001" (item 0) was filed: its submission got no answer, and the EU Information System did not list it in 5 lookups over 60 s',
+		);
+		const again = await submitSd(['SDL-0001']);
+		expect(again.error?.message).toMatch(/^Not sent again: the declaration "SDL-0001" \(item 0\)/);
+		expect(sent('submitSd', mark)).toHaveLength(1);
+		expect(declarations('SDL-0001')).toHaveLength(1);
+	});
+
+	it('a quick rerun after a submission the lookups do not show yet: ONE declaration', async () => {
+		eu.fake.setLookupLag({ lookups: 1000 });
+		const mark = eu.fake.requests().length;
+		const first = await submitSd(['SDL-0002']);
+		const again = await submitSd(['SDL-0002']);
+		expect(jsonOf(again)).toEqual([
+			expect.objectContaining({ uuid: jsonOf(first)[0].uuid, filedBy: 'before this run' }),
+		]);
+		expect(sent('submitSd', mark)).toHaveLength(1);
+		expect(declarations('SDL-0002')).toHaveLength(1);
 	});
 });
