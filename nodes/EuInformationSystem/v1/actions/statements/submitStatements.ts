@@ -1,8 +1,10 @@
 /**
  * Submit of the Due Diligence Statement and of the Simplified Declaration: the rows grouped into
  * statements by Internal Reference, every statement checked before anything is sent
- * (statementChecks.ts), then each filed exactly once (submitOnce.ts: looked up first, never
- * sent twice). What differs is the kind (its rules, its service), its body and its words.
+ * (statementChecks.ts: references that differ only in letter case refused there), then each
+ * filed exactly once (submitOnce.ts: remembered, looked up first — the run's statements by
+ * their common prefixes, referenceLookups.ts —, never sent twice), SUBMIT_CONCURRENCY side by
+ * side. What differs is the kind (its rules, its service), its body and its words.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
