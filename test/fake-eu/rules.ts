@@ -21,6 +21,11 @@ export interface StatementDialect {
 	representativeRole: string;
 	/** speciesInfo exists (DDS only): wood needs a scientific and a common name. */
 	species: boolean;
+	/**
+	 * DOMESTIC: a net weight needs its percentage estimate or deviation (DDS: seen live on V3
+	 * acceptance, pack §12, and the UOM guidance for DDS, pack §6; not stated for the SD).
+	 */
+	domesticPercentage: boolean;
 	/** The producer's Base64 GeoJSON, undefined when located otherwise, and its field path. */
 	geometry(producer: El): { base64: string | undefined; path: string } | null;
 }
@@ -30,6 +35,7 @@ export const DDS_DIALECT: StatementDialect = {
 	ownRole: 'OPERATOR',
 	representativeRole: 'REPRESENTATIVE_OPERATOR',
 	species: true,
+	domesticPercentage: true,
 	geometry: (producer) => ({
 		base64: kidText(producer, DDS_NS, 'geometryGeojson'),
 		path: 'geometryGeojson',
@@ -41,6 +47,7 @@ export const SD_DIALECT: StatementDialect = {
 	ownRole: 'MICRO_OPERATOR',
 	representativeRole: 'REPRESENTATIVE_MSPO',
 	species: false,
+	domesticPercentage: false,
 	geometry: (producer) => {
 		const location = kid(producer, SD_NS, 'producerLocation');
 		const geometry = kid(location, SD_NS, 'geometryGeojson');
@@ -261,6 +268,12 @@ export function statementRuleErrors(
 					'EUDR_COMMODITIES_DESCRIPTOR_NET_MASS_EMPTY',
 					'A percentage estimate needs a net weight',
 					`${m}.netWeight`,
+				);
+			if (dialect.domesticPercentage && net !== undefined && pct === undefined)
+				add(
+					'EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING',
+					'A net weight needs its percentage estimation or deviation',
+					`${m}.percentageEstimationOrDeviation`,
 				);
 			if (pct !== undefined && (pct < 0 || pct > 50))
 				add(
