@@ -19,7 +19,7 @@ const displayOptions = { show: { resource: ['simplifiedDeclaration'], operation:
 export const description = changeFields(
 	displayOptions,
 	'Declaration UUID',
-	'The uuid of the simplified declaration to withdraw, as Submit output it. Allowed for an AVAILABLE declaration that is not grouped into another one.',
+	'The uuid of the simplified declaration to withdraw, as Submit output it. Allowed for an AVAILABLE declaration that is not grouped into another one; a declaration still SUBMITTED is sent too (the EU decides).',
 );
 
 export const execute: OperationModule['execute'] = async function (items) {
@@ -29,7 +29,8 @@ export const execute: OperationModule['execute'] = async function (items) {
 			simplified: readSimplify(this, i),
 		}),
 		run: async (itemIndex, { uuid, simplified }) => {
-			// Said before sending: not visible, grouped or not AVAILABLE (nothing is sent then).
+			// Said before sending: not visible, grouped, or neither AVAILABLE nor SUBMITTED (nothing
+			// is sent then); a SUBMITTED one is sent, the EU decides (its text is the DDS's, pack §12).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
 			const answer = readSdStatusAnswer(
 				(
