@@ -6,7 +6,7 @@ import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration } from '../statements/changeCheck';
+import { checkedDeclaration, sentChange } from '../statements/changeCheck';
 import {
 	changeFields,
 	declarationUuidField,
@@ -32,17 +32,19 @@ export const execute: OperationModule['execute'] = async function (items) {
 			// Said before sending: not visible, grouped, or neither AVAILABLE nor SUBMITTED (nothing
 			// is sent then); a SUBMITTED one is sent, the EU decides (its text is the DDS's, pack §12).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
-			const answer = readSdStatusAnswer(
-				(
+			const ok = await sentChange(
+				before,
+				async () =>
 					await soapRequest.call(this, {
 						service: 'sd',
 						operation: 'withdrawSd',
 						body: withdrawSdBody(uuid),
 						idempotent: false,
 						itemIndex,
-					})
-				).element,
+					}),
+				'declaration',
 			);
+			const answer = readSdStatusAnswer(ok.element);
 			const { uuid: answered, status, version } = answer;
 			return overviewJson(
 				{ ...before, uuid: answered, status, version: version ?? before.version },

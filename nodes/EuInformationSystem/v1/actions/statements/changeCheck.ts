@@ -100,20 +100,39 @@ export async function checkedDeclaration(
 	return found;
 }
 
-/** The EU's code for an amendment or a withdrawal no longer possible (cut-off passed, or referenced). */
+/** The EU's codes for an amendment or a withdrawal no longer possible, or not in this status. */
 const NOT_POSSIBLE = 'EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE';
+const NOT_FOR_STATUS = 'EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS';
+
+/** What the node knows that the EU's refusal of a change does not say, or undefined. */
+function refusalNote(
+	codes: string[],
+	before: StatementOverview,
+	noun: 'statement' | 'declaration',
+): string | undefined {
+	if (noun === 'statement' && codes.includes(NOT_POSSIBLE))
+		return windowNote(before, new Date(Date.now()));
+	if (codes.includes(NOT_FOR_STATUS) && before.status === 'SUBMITTED')
+		return `The ${noun} was SUBMITTED when read just before: the EU Information System did not take its withdrawal before processing it. Wait until it is AVAILABLE (about 30 minutes after submitting), then run again.`;
+	return undefined;
+}
 
 /**
- * Sends an Amend or a Withdraw of the statement read before (`before`); when the EU refuses it
- * as no longer possible, the error also says when the statement was last updated (the EU
- * gives no submission date, so the node never judges the 72 hours itself).
+ * Sends an Amend, an Update or a Withdraw of what was read before (`before`); when the EU
+ * refuses it, its error also says what the node knows: for a DDS no longer changeable, when
+ * it was last updated (the EU gives no submission date, so the node never judges the 72 hours
+ * itself); for a SUBMITTED one whose withdrawal is refused, to wait until it is AVAILABLE.
  */
-export async function sentChange<T>(before: StatementOverview, send: () => Promise<T>): Promise<T> {
+export async function sentChange<T>(
+	before: StatementOverview,
+	send: () => Promise<T>,
+	noun: 'statement' | 'declaration' = 'statement',
+): Promise<T> {
 	try {
 		return await send();
 	} catch (error) {
-		const refused = euFailureOf(error)?.errors.some((e) => normaliseEuCode(e.id) === NOT_POSSIBLE);
-		const note = refused ? windowNote(before, new Date(Date.now())) : undefined;
+		const codes = (euFailureOf(error)?.errors ?? []).map((e) => normaliseEuCode(e.id));
+		const note = refusalNote(codes, before, noun);
 		if (note && error instanceof NodeOperationError)
 			error.description = [error.description, note].filter(Boolean).join(' ');
 		throw error;
