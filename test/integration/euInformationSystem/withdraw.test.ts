@@ -130,10 +130,15 @@ describe('Due Diligence Statement → Withdraw of a SUBMITTED statement (EU fake
 				});
 				expect(withdrawals(eu)).toBe(before + 1);
 				expect(
-					eu.fake.requests().filter((r) => r.operation === 'withdrawDds').at(-1)?.outcome,
+					eu.fake
+						.requests()
+						.filter((r) => r.operation === 'withdrawDds')
+						.at(-1)?.outcome,
 				).toBe('EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS');
 				expect(result.error).toBeDefined();
-				expect(result.error?.message).toMatch(/cannot be amended or withdrawn in its current status/);
+				expect(result.error?.message).toMatch(
+					/cannot be amended or withdrawn in its current status/,
+				);
 				expect(result.error?.description).toMatch(
 					/The statement was SUBMITTED when read just before: the EU Information System did not take its withdrawal before processing it\. Wait until it is AVAILABLE/,
 				);
@@ -157,14 +162,19 @@ describe('Due Diligence Statement → Withdraw after the 72-hour window (EU fake
 			});
 			expect(withdrawals(eu)).toBe(before + 1);
 			expect(
-				eu.fake.requests().filter((r) => r.operation === 'withdrawDds').at(-1)?.outcome,
+				eu.fake
+					.requests()
+					.filter((r) => r.operation === 'withdrawDds')
+					.at(-1)?.outcome,
 			).toBe('EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE');
 			const text = `${result.error?.message} ${result.error?.description}`;
 			expect(text).toMatch(/no longer be amended or withdrawn/);
 			expect(text).toMatch(
 				/The EU Information System gives no submission date; the statement was last updated on \S+ \(7[23] hours ago\), and submitted on or before that\./,
 			);
-			expect(text).toMatch(/More than 72 hours have passed since then, so also since its submission/);
+			expect(text).toMatch(
+				/More than 72 hours have passed since then, so also since its submission/,
+			);
 			expect(text).not.toMatch(/submitted on \d/);
 			expect(eu.fake.statements().find((s) => s.uuid === uuid)?.status).toBe('AVAILABLE');
 			expect(keyLeaks(result, eu.fake.users[0].key)).toEqual([]);
