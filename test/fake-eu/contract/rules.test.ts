@@ -83,11 +83,17 @@ test('DOMESTIC: a net weight needs its percentage estimate (seen live on V3 acce
 		await refused({ activity: 'DOMESTIC', measure: { netWeight: '5', percentage: '0' } }),
 	).toEqual([]);
 	expect(
-		await refused({ activity: 'DOMESTIC', measure: { netWeight: '', unit: '3', qualifier: 'NAR' } }),
+		await refused({
+			activity: 'DOMESTIC',
+			measure: { netWeight: '', unit: '3', qualifier: 'NAR' },
+		}),
 	).toEqual([]);
 	// a net weight next to a unit still needs it (UOM App. II: net mass + percentage, a unit, or both)
 	expect(
-		await refused({ activity: 'DOMESTIC', measure: { netWeight: '5', unit: '3', qualifier: 'NAR' } }),
+		await refused({
+			activity: 'DOMESTIC',
+			measure: { netWeight: '5', unit: '3', qualifier: 'NAR' },
+		}),
 	).toEqual(['EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING']);
 });
 
@@ -202,6 +208,20 @@ test('at most 10 000 producers per statement (checked on the statement, below th
 	expect(
 		statementRuleErrors(parseDocument(xml.replace(commodity, '')), 'OPERATOR', eu.users[0]),
 	).toEqual([]);
+});
+
+test('producer country: an assigned ISO 3166-1 alpha-2 code, not any two letters ([VR] "a valid country", GEO item 12)', async () => {
+	const withCountry = (country: string) =>
+		submitBody({}).replace(
+			'<dds:country>BR</dds:country>',
+			`<dds:country>${country}</dds:country>`,
+		);
+	const read = await request(eu, 'submitDds', withCountry('ZZ'));
+	expect(read.fault?.errors.map((e) => [e.id, e.field])).toEqual([
+		['EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID', 'commodities[1].producers[1].country'],
+	]);
+	// letter case is not stated: the XSD allows small letters, and so does the fake
+	expect((await request(eu, 'submitDds', withCountry('ci'))).status).toBe(200);
 });
 
 test('at most 1000 producers per commodity', async () => {
