@@ -255,9 +255,9 @@ describe('changeRefusal', () => {
 		expect(changeRefusal({ action: 'amend', overview: overview({}) })).toBeUndefined();
 	});
 	it('refuses grouped, an amendment not yet available, and a changed activity type', () => {
-		expect(changeRefusal({ action: 'withdraw', overview: overview({ status: 'GROUPED' }) })).toMatch(
-			/grouped/,
-		);
+		expect(
+			changeRefusal({ action: 'withdraw', overview: overview({ status: 'GROUPED' }) }),
+		).toMatch(/grouped/);
 		expect(changeRefusal({ action: 'amend', overview: overview({ status: 'SUBMITTED' }) })).toMatch(
 			/SUBMITTED/,
 		);
@@ -292,7 +292,9 @@ describe('windowNote', () => {
 		({ uuid: 'u', status: 'AVAILABLE', date }) as unknown as StatementOverview;
 	it('says "last updated", never "submitted on", and what follows past 72 hours', () => {
 		const late = windowNote(o('2026-11-01T00:00:00.000Z'), new Date('2026-11-04T01:00:00.000Z'));
-		expect(late).toMatch(/gives no submission date; the statement was last updated on 2026-11-01T00:00:00.000Z \(73 hours ago\)/);
+		expect(late).toMatch(
+			/gives no submission date; the statement was last updated on 2026-11-01T00:00:00.000Z \(73 hours ago\)/,
+		);
 		expect(late).toMatch(/More than 72 hours have passed since then, so also since its submission/);
 		expect(late).not.toMatch(/submitted on 2026/);
 		const early = windowNote(o('2026-11-01T00:00:00.000Z'), new Date('2026-11-02T00:00:00.000Z'));

@@ -128,15 +128,17 @@ export async function sentChange<T>(
 	send: () => Promise<T>,
 	noun: 'statement' | 'declaration' = 'statement',
 ): Promise<T> {
+	let failed: unknown;
 	try {
 		return await send();
 	} catch (error) {
-		const codes = (euFailureOf(error)?.errors ?? []).map((e) => normaliseEuCode(e.id));
-		const note = refusalNote(codes, before, noun);
-		if (note && error instanceof NodeOperationError)
-			error.description = [error.description, note].filter(Boolean).join(' ');
-		throw error;
+		failed = error;
 	}
+	const codes = (euFailureOf(failed)?.errors ?? []).map((e) => normaliseEuCode(e.id));
+	const note = refusalNote(codes, before, noun);
+	if (note && failed instanceof NodeOperationError)
+		failed.description = [failed.description, note].filter(Boolean).join(' ');
+	throw failed;
 }
 
 /** The overview's version as a number (an unknown one is NaN). */
