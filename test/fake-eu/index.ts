@@ -87,6 +87,11 @@ export interface FakeEuOptions {
 	codeStyle?: CodeStyle;
 	/** Refuse a SOAPAction that does not match the WSDL (default true). */
 	checkSoapAction?: boolean;
+	/**
+	 * withdrawDds of a SUBMITTED statement accepted (default true: seen live on V3 acceptance,
+	 * pack §12); false refuses it as the V3 text says (pack §5). The SD keeps its text (refused).
+	 */
+	withdrawSubmitted?: boolean;
 	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE'], README "Verify"). */
 	verifyUsableStatuses?: string[];
 	/**
@@ -163,6 +168,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 			notFoundFaultOnGet: o.notFoundFaultOnGet ?? false,
 			notFoundFaultOnEmptySearch: o.notFoundFaultOnEmptySearch ?? false,
 			usableStatuses: o.verifyUsableStatuses ?? DEFAULT_USABLE_STATUSES,
+			withdrawSubmitted: o.withdrawSubmitted ?? true,
 			reject:
 				o.reject ??
 				(({ comment }) =>

@@ -27,6 +27,11 @@ export interface OperationOptions {
 	usableStatuses: string[];
 	/** Lagging lookups (pack §12): changed in place by `setLookupLag` and the control API. */
 	lookupLag: LookupLag;
+	/**
+	 * withdrawDds of a SUBMITTED statement is accepted (→ WITHDRAWN), as seen live on V3
+	 * acceptance (pack §12); false: refused, as the V3 text says (pack §5 CONFLICT). DDS only.
+	 */
+	withdrawSubmitted: boolean;
 }
 
 /**
@@ -199,13 +204,15 @@ function submit(el: El, ctx: OperationContext): string {
 
 /**
  * The amend/withdraw refusals of README §7 (CF5/CF6 §6.3), in the order they are checked; the
- * 72-hour window is the DDS's only (`window: false` for SD, pack §5).
+ * 72-hour window is the DDS's only (`window: false` for SD, pack §5). `submittedWithdrawable`:
+ * a withdrawal of a SUBMITTED statement is accepted (the DDS as seen live, pack §12).
  */
 export function changeRefusal(
 	action: 'amend' | 'withdraw',
 	s: FakeStatement | undefined,
 	ctx: OperationContext,
 	window = true,
+	submittedWithdrawable = false,
 ): FaultError | undefined {
 	if (!s) return { id: 'EUDR_API_NO_DDS', message: 'No statement with this UUID', field: 'uuid' };
 	if (s.status === 'GROUPED' || s.groupedBy)
@@ -214,7 +221,8 @@ export function changeRefusal(
 			message: 'The statement is referenced by another declaration',
 			field: 'uuid',
 		};
-	if (s.status !== 'AVAILABLE')
+	const withdrawable = action === 'withdraw' && submittedWithdrawable && s.status === 'SUBMITTED';
+	if (s.status !== 'AVAILABLE' && !withdrawable)
 		return action === 'amend'
 			? {
 					id: 'EUDR_API_AMEND_NOT_ALLOWED_FOR_STATUS',
@@ -269,10 +277,12 @@ function amend(el: El, ctx: OperationContext): string {
 function withdraw(el: El, ctx: OperationContext): string {
 	const uuid = (kidText(el, DDS_NS, 'uuid') ?? '').trim();
 	const s = ctx.store.byUuid(uuid, ctx.user.operator.name, ctx.now);
-	const refusal = changeRefusal('withdraw', s, ctx);
+	const refusal = changeRefusal('withdraw', s, ctx, true, ctx.options.withdrawSubmitted);
 	if (refusal || !s) throw businessFault([refusal as FaultError]);
 	releaseGroups(s, ctx);
 	s.status = 'WITHDRAWN';
+	// withdrawn while SUBMITTED: the lifecycle decides no more (it never gets numbers)
+	s.pendingRejection = null;
 	s.updatedAt = ctx.now;
 	return `<ns5:WithdrawDdsResponse ${NS}>${t('uuid', s.uuid)}${t('status', s.status)}</ns5:WithdrawDdsResponse>`;
 }

@@ -3,6 +3,8 @@
  * validation-rules-v1.3.txt, CF4 codes of README §7). Each returns the EU code, a message and
  * the field; all problems of a statement are reported together in one fault.
  */
+import { whereAlpha2 } from 'iso-3166-1';
+
 import type { FaultError } from './faults';
 import type { FakeEuUser } from './security';
 import type { El } from './xml';
@@ -21,6 +23,13 @@ export interface StatementDialect {
 	representativeRole: string;
 	/** speciesInfo exists (DDS only): wood needs a scientific and a common name. */
 	species: boolean;
+	/**
+	 * DOMESTIC: a net weight needs its percentage estimate or deviation (DDS: seen live on V3
+	 * acceptance, pack §12, and the UOM guidance for DDS, pack §6; not stated for the SD).
+	 */
+	domesticPercentage: boolean;
+	/** The producer's country element: `country` (DDS), `producerCountry` (SD). */
+	producerCountry: string;
 	/** The producer's Base64 GeoJSON, undefined when located otherwise, and its field path. */
 	geometry(producer: El): { base64: string | undefined; path: string } | null;
 }
@@ -30,6 +39,8 @@ export const DDS_DIALECT: StatementDialect = {
 	ownRole: 'OPERATOR',
 	representativeRole: 'REPRESENTATIVE_OPERATOR',
 	species: true,
+	domesticPercentage: true,
+	producerCountry: 'country',
 	geometry: (producer) => ({
 		base64: kidText(producer, DDS_NS, 'geometryGeojson'),
 		path: 'geometryGeojson',
@@ -41,6 +52,8 @@ export const SD_DIALECT: StatementDialect = {
 	ownRole: 'MICRO_OPERATOR',
 	representativeRole: 'REPRESENTATIVE_MSPO',
 	species: false,
+	domesticPercentage: false,
+	producerCountry: 'producerCountry',
 	geometry: (producer) => {
 		const location = kid(producer, SD_NS, 'producerLocation');
 		const geometry = kid(location, SD_NS, 'geometryGeojson');
@@ -262,6 +275,12 @@ export function statementRuleErrors(
 					'A percentage estimate needs a net weight',
 					`${m}.netWeight`,
 				);
+			if (dialect.domesticPercentage && net !== undefined && pct === undefined)
+				add(
+					'EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING',
+					'A net weight needs its percentage estimation or deviation',
+					`${m}.percentageEstimationOrDeviation`,
+				);
 			if (pct !== undefined && (pct < 0 || pct > 50))
 				add(
 					'EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_INVALID',
@@ -336,6 +355,15 @@ export function statementRuleErrors(
 				`${at}.producers`,
 			);
 		producers.forEach((producer, pi) => {
+			// an assigned ISO 3166-1 alpha-2 code (the XSD checks two letters only): VR "every
+			// production place must contain a valid country", GEO item 12; letter case not stated
+			const country = (kidText(producer, NS, dialect.producerCountry) ?? '').trim();
+			if (!whereAlpha2(country.toUpperCase()))
+				add(
+					'EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID',
+					`${country} is not an ISO 3166-1 alpha-2 country code`,
+					`${at}.producers[${pi + 1}].${dialect.producerCountry}`,
+				);
 			const geometry = dialect.geometry(producer);
 			if (!geometry) return;
 			const problem = geoProblem(geometry.base64, hs);

@@ -3,7 +3,8 @@
  * anything is sent: every facet of the V3 XSD (lengths, patterns, enumerations, counts, the
  * decimals) and the EU's validation rules the pack lists (README §6, validation rules v1.3),
  * taking the SAFE side where the documents disagree (internal reference ≤ 35 characters,
- * ≤ 100 commodities, percentage 0–25). Each problem names the field by its label in the node
+ * ≤ 100 commodities, percentage 0–25), and what was refused live (pack §12: a domestic net
+ * weight without its percentage). Each problem names the field by its label in the node
  * and says what to change. Geometry is not checked here: the producers' geolocation is written
  * and checked by Plot → Export's code (Validate's checks). Pure: no n8n imports.
  */
@@ -15,6 +16,7 @@ import type {
 	StatementOverview,
 } from './statement';
 import { IDENTIFIER_TYPES } from './statement';
+import { countryCodeProblem } from '../input';
 import type { Push } from './commodityRules';
 import { commodityBaseProblems, commodityOfHsHeading, lengthProblem } from './commodityRules';
 
@@ -130,9 +132,26 @@ export function representedOperatorProblems(
 	push('Represented Operator › Phone', lengthProblem(o.operatorPhone, 50));
 }
 
+/**
+ * DOMESTIC (the DDS): a net weight comes with its percentage estimate or deviation. Refused
+ * live on V3 acceptance (EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING, pack §12),
+ * as the DDS units guidance pairs them (pack §6: net mass + percentage, a supplementary unit,
+ * or both). Neither says it of the SD, whose pre-flight leaves it to the EU.
+ */
+export function domesticPercentageProblem(
+	c: Pick<Commodity, 'descriptors'>,
+	activity: ActivityType,
+): string | undefined {
+	const m = c.descriptors.goodsMeasure;
+	if (activity !== 'DOMESTIC' || m.netWeight === undefined) return undefined;
+	if (m.percentageEstimationOrDeviation !== undefined) return undefined;
+	return `a domestic statement's net weight (${m.netWeight} kg) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.`;
+}
+
 function commodityProblems(c: Commodity, i: number, activity: ActivityType, push: Push): number {
 	const at = `Commodity ${i + 1}`;
 	commodityBaseProblems(c, at, activity, push);
+	push(`${at} › Percentage Estimate or Deviation`, domesticPercentageProblem(c, activity));
 	const species = c.speciesInfo ?? [];
 	if (species.length > MAX_SPECIES_PER_COMMODITY)
 		push(`${at} › Species`, `${species.length} species; at most ${MAX_SPECIES_PER_COMMODITY}.`);
@@ -176,11 +195,7 @@ export function producerBaseProblems(
 			`${at} › Producers`,
 			`${count} producers; one commodity takes at most ${MAX_PRODUCERS_PER_COMMODITY}. Split the goods over several commodities or statements.`,
 		);
-	if (!/^[A-Za-z]{2}$/.test(p.country))
-		push(
-			`${at} › Producer ${k + 1} › Country`,
-			`"${p.country}" is not a two-letter ISO country code.`,
-		);
+	push(`${at} › Producer ${k + 1} › Country`, countryCodeProblem(p.country));
 	push(`${at} › Producer ${k + 1} › Name`, lengthProblem(p.name, 500));
 }
 
@@ -296,15 +311,20 @@ export function statementProblems(statement: Statement, role: OperatorRole): Sta
 
 /**
  * Why a change (amend, update, withdraw) of a DDS or an SD would be refused for its status: it
- * is grouped into another declaration, or it is not AVAILABLE.
+ * is grouped into another declaration, or it is not AVAILABLE. `withdraw`: a SUBMITTED one is
+ * not refused here — the V3 text says AVAILABLE only, but live acceptance withdrew a SUBMITTED
+ * statement (pack §5 CONFLICT, §12), so the EU decides (a wrong statement can be pulled back
+ * in its first minutes).
  */
 export function statusRefusal(
 	status: string,
 	verb: string,
 	noun: 'statement' | 'declaration',
+	withdraw = false,
 ): string | undefined {
 	if (status === 'GROUPED')
 		return `the ${noun} is grouped into another declaration (status GROUPED): it cannot be ${verb} on its own while that declaration stands.`;
+	if (withdraw && status === 'SUBMITTED') return undefined;
 	if (status !== 'AVAILABLE')
 		return `the ${noun}'s status is ${status || 'unknown'}: only an AVAILABLE ${noun} can be ${verb}${status === 'SUBMITTED' ? '; wait until the EU has processed it (about 30 minutes), then run again' : ''}.`;
 	return undefined;
@@ -312,22 +332,20 @@ export function statusRefusal(
 
 /**
  * Why an Amend or a Withdraw would be refused by the EU (pack §5–6), from a fresh overview of
- * the statement: grouped, not AVAILABLE, past the 72 hours after submission (when the
- * overview's date is known; else the service decides), or a changed activity type (amend).
+ * the statement: grouped, not AVAILABLE (a withdrawal of a SUBMITTED one is left to the EU),
+ * or a changed activity type (amend). The 72 hours after submission are the EU's to judge:
+ * no answer of the EU carries the submission date (the overview's `date` is the last update,
+ * OverviewType [X-COM]), and only the competent authority can extend the window.
  */
 export function changeRefusal(o: {
 	action: 'amend' | 'withdraw';
 	overview: StatementOverview;
-	now: Date;
 	newActivityType?: ActivityType;
 	previousActivityType?: ActivityType;
 }): string | undefined {
 	const verb = o.action === 'amend' ? 'amended' : 'withdrawn';
-	const byStatus = statusRefusal(o.overview.status, verb, 'statement');
+	const byStatus = statusRefusal(o.overview.status, verb, 'statement', o.action === 'withdraw');
 	if (byStatus) return byStatus;
-	const submitted = o.overview.date === null ? NaN : Date.parse(o.overview.date);
-	if (!Number.isNaN(submitted) && o.now.getTime() - submitted > AMEND_WINDOW_HOURS * 3600_000)
-		return `the statement was submitted on ${o.overview.date}, more than ${AMEND_WINDOW_HOURS} hours ago: it can no longer be ${verb} (only the competent authority can extend the window). ${o.action === 'amend' ? 'File a new statement instead.' : ''}`.trim();
 	if (
 		o.action === 'amend' &&
 		o.newActivityType &&
@@ -336,4 +354,21 @@ export function changeRefusal(o: {
 	)
 		return `the activity type cannot change on an amendment (it is ${o.previousActivityType}, the new statement says ${o.newActivityType}): file a new statement instead.`;
 	return undefined;
+}
+
+/**
+ * What the EU's answers say of the 72 hours, for a refusal "no longer possible": the overview's
+ * date is the last update (the submission was on or before it); no answer gives the submission
+ * date. Undefined when the overview has no readable date.
+ */
+export function windowNote(overview: StatementOverview, now: Date): string | undefined {
+	const updated = overview.date === null ? NaN : Date.parse(overview.date);
+	if (Number.isNaN(updated)) return undefined;
+	const hours = Math.floor((now.getTime() - updated) / 3600_000);
+	const ago = hours >= 1 ? ` (${hours} hour${hours === 1 ? '' : 's'} ago)` : '';
+	const past =
+		hours >= AMEND_WINDOW_HOURS
+			? ` More than ${AMEND_WINDOW_HOURS} hours have passed since then, so also since its submission: file a new statement instead (only the competent authority can extend the window).`
+			: '';
+	return `The EU Information System gives no submission date; the statement was last updated on ${overview.date}${ago}, and submitted on or before that. The ${AMEND_WINDOW_HOURS} hours for an amendment or a withdrawal run from the submission.${past}`;
 }

@@ -6,8 +6,10 @@
  * represented operator, HS heading against Annex I, quantities, counts, grouping), plus the
  * SD's own: an authorised representative (REPRESENTATIVE_MSPO) names the operator it
  * represents, and an SD groups SDs only (their reference numbers start with S, pack §4.2, §6).
- * Update and Withdraw are refused for a grouped or not AVAILABLE declaration; the DDS's
- * 72-hour window is not stated for the SD (pack §5), so the EU decides.
+ * Update and Withdraw are refused for a grouped or not AVAILABLE declaration (a Withdraw of a
+ * SUBMITTED one is left to the EU: its V3 text is the DDS's word for word, which live
+ * acceptance contradicted, pack §12); the DDS's 72-hour window is not stated for the SD
+ * (pack §5), so the EU decides.
  * Pure: no n8n imports.
  */
 import type { Push, StatementProblem } from './rules';
@@ -122,5 +124,6 @@ export function sdChangeRefusal(o: {
 		o.overview.status,
 		o.action === 'update' ? 'updated' : 'withdrawn',
 		'declaration',
+		o.action === 'withdraw',
 	);
 }

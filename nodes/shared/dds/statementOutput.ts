@@ -31,8 +31,19 @@ export function simplifyOverview(o: StatementOverview, version = false): Record<
 		date: o.date,
 		...(version ? { version: o.version } : {}),
 	};
-	if (o.referenceNumber === null && o.status !== 'REJECTED') out.numbersNote = NUMBERS_NOT_YET;
+	const note = numbersNoteOf(o);
+	if (note !== undefined) out.numbersNote = note;
 	return out;
+}
+
+/**
+ * Why an overview has no reference number, only when it has none: not yet (SUBMITTED), or the
+ * EU's answer carries none (any other status but REJECTED, which never gets one).
+ */
+export function numbersNoteOf(o: StatementOverview): string | undefined {
+	if (o.referenceNumber !== null || o.status === 'REJECTED') return undefined;
+	if (o.status === 'SUBMITTED') return NUMBERS_NOT_YET;
+	return `The EU Information System shows no reference or verification number for this statement (status ${o.status || 'unknown'}).`;
 }
 
 /** The overview as output: simplified, or as read. */

@@ -1,6 +1,7 @@
 /**
  * Countries typed by people (Expected Country of Register and Validate, Producer Country of
- * the EU export): one reader, one wording. Pure: no n8n imports.
+ * the EU export): one reader, one wording; and the one check of a producer country as the EU
+ * Information System takes it, whatever the geolocation source. Pure: no n8n imports.
  */
 import { all as allCountries } from 'iso-3166-1';
 
@@ -102,4 +103,20 @@ export function readCountry(v: unknown): Reading<string> {
 			`${quoted(text)} names more than one country (${named.join(', ')}). Give the ISO 3166-1 alpha-2 code.`,
 		);
 	return invalid(`${quoted(text)} is not a country name or an ISO 3166-1 code. ${GIVE}`);
+}
+
+/**
+ * Why a producer country is not as the EU Information System takes it — an assigned ISO
+ * 3166-1 alpha-2 code in capital letters (the XSD's CountryType only checks two letters; the
+ * EU refuses an invalid code, pack §7 EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID) — naming
+ * the code to write when the text names a country ("Brazil", "bra" → BR); undefined when it
+ * is one. Every geolocation source meets it: Plot Rows (read by readCountry) and the
+ * ProducerCountry of an EU GeoJSON file (written as it is, so not corrected but refused).
+ */
+export function countryCodeProblem(text: string): string | undefined {
+	if (/^[A-Z]{2}$/.test(text) && countryTables().codes.has(text)) return undefined;
+	const read = readCountry(text);
+	if (read.kind === 'value')
+		return `${quoted(text)} is not written as an ISO 3166-1 alpha-2 code: write ${read.value}.`;
+	return `${quoted(text)} is not an ISO 3166-1 alpha-2 country code (two capital letters, e.g. CI or BR).`;
 }

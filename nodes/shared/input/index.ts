@@ -8,7 +8,7 @@ export type { Reading } from './reading';
 export { fieldProblem } from './reading';
 export type { IdNoun } from './ids';
 export { idPath, missingIdReason, readId, readIdList } from './ids';
-export { readCountry } from './country';
+export { countryCodeProblem, readCountry } from './country';
 export type { Commodity } from './commodity';
 export { COMMODITIES, COMMODITY_OPTIONS, commodityName, readCommodity } from './commodity';
 export type { DateOrder } from './dates';

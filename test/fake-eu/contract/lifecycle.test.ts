@@ -1,7 +1,7 @@
 /**
  * The statement lifecycle of README §5 on the fake's controllable clock: SUBMITTED →
- * AVAILABLE / REJECTED, amend and withdraw only AVAILABLE within 72 h, not GROUPED, activity
- * type unchanged (the EUDR_API_… codes of README §7), grouping, and the get operations.
+ * AVAILABLE / REJECTED, amend only AVAILABLE, withdraw AVAILABLE or SUBMITTED (seen live,
+ * README §12; a switch turns the latter off), within 72 h, not GROUPED, activity type unchanged (the EUDR_API_… codes of README §7), grouping, and the get operations.
  */
 import type { FakeEu, FakeEuOptions } from '../index';
 import { AMEND_WINDOW_MS, DEFAULT_AVAILABLE_AFTER_MS, REJECT_MARKER, startFakeEu } from '../index';
@@ -113,6 +113,31 @@ test('withdraw: AVAILABLE within 72 hours → WITHDRAWN; then, or after the wind
 		'EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE',
 	]);
 	expect(statusOf(eu, b)).toBe('AVAILABLE');
+});
+
+test('withdraw of a SUBMITTED statement: WITHDRAWN, as seen live on V3 acceptance (pack §12), and it stays so; amend of it refused', async () => {
+	const eu = await fake();
+	const pending = await submit(eu);
+	expect(codes(await request(eu, 'amendDds', amendBody(pending)))).toEqual([
+		'EUDR_API_AMEND_NOT_ALLOWED_FOR_STATUS',
+	]);
+	const read = await request(eu, 'withdrawDds', withdrawBody(pending));
+	expect([textIn(read.body, 'uuid'), textIn(read.body, 'status')]).toEqual([pending, 'WITHDRAWN']);
+	eu.clock.advance(DEFAULT_AVAILABLE_AFTER_MS);
+	expect(eu.statements().find((s) => s.uuid === pending)).toMatchObject({
+		status: 'WITHDRAWN',
+		referenceNumber: null,
+	});
+});
+
+test('withdrawSubmitted: false refuses a SUBMITTED withdrawal, as the V3 text says (pack §5)', async () => {
+	const eu = await fake({ withdrawSubmitted: false });
+	const pending = await submit(eu);
+	expect(codes(await request(eu, 'withdrawDds', withdrawBody(pending)))).toEqual([
+		'EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS',
+	]);
+	eu.clock.advance(DEFAULT_AVAILABLE_AFTER_MS);
+	expect(statusOf(eu, pending)).toBe('AVAILABLE');
 });
 
 test('grouping: AVAILABLE statements become GROUPED and are locked; unknown or not available references are refused', async () => {

@@ -68,9 +68,16 @@ test('profile: an activity the profile does not allow; getDdsByIdentifiers refus
 	expect(codes(await request(eu, 'submitDds', submitBody({}), sme))).toEqual([
 		'EUDR_WEBSERVICE_USER_ACTIVITY_NOT_ALLOWED',
 	]);
-	expect((await request(eu, 'submitDds', submitBody({ activity: 'DOMESTIC' }), sme)).status).toBe(
-		200,
-	);
+	expect(
+		(
+			await request(
+				eu,
+				'submitDds',
+				submitBody({ activity: 'DOMESTIC', measure: { percentage: '0' } }),
+				sme,
+			)
+		).status,
+	).toBe(200);
 	const denied = await request(
 		eu,
 		'getDdsByIdentifiers',

@@ -66,6 +66,37 @@ test('IMPORT/EXPORT: net weight required, percentage not allowed', async () => {
 	).toEqual(['EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_NOT_ALLOWED']);
 });
 
+test('DOMESTIC: a net weight needs its percentage estimate (seen live on V3 acceptance, pack §12)', async () => {
+	expect(await refused({ activity: 'DOMESTIC', measure: { netWeight: '5' } })).toEqual([
+		'EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING',
+	]);
+	const read = await request(
+		eu,
+		'submitDds',
+		submitBody({ activity: 'DOMESTIC', measure: { netWeight: '5' } }),
+	);
+	expect(read.fault?.errors.map((e) => e.field)).toEqual([
+		'commodities[1].descriptors.goodsMeasure.percentageEstimationOrDeviation',
+	]);
+	// 0 (an exact weight) is a percentage; a supplementary unit alone needs none
+	expect(
+		await refused({ activity: 'DOMESTIC', measure: { netWeight: '5', percentage: '0' } }),
+	).toEqual([]);
+	expect(
+		await refused({
+			activity: 'DOMESTIC',
+			measure: { netWeight: '', unit: '3', qualifier: 'NAR' },
+		}),
+	).toEqual([]);
+	// a net weight next to a unit still needs it (UOM App. II: net mass + percentage, a unit, or both)
+	expect(
+		await refused({
+			activity: 'DOMESTIC',
+			measure: { netWeight: '5', unit: '3', qualifier: 'NAR' },
+		}),
+	).toEqual(['EUDR_COMMODITIES_DESCRIPTOR_PERCENTAGE_ESTIMATION_MISSING']);
+});
+
 test('supplementary unit by HS code (UOM App. I)', async () => {
 	const wood = { species: [{ scientific: 'Quercus robur', common: 'Oak' }] };
 	expect(await refused({ ...wood, hs: '4403' })).toEqual([
@@ -179,6 +210,20 @@ test('at most 10 000 producers per statement (checked on the statement, below th
 	).toEqual([]);
 });
 
+test('producer country: an assigned ISO 3166-1 alpha-2 code, not any two letters ([VR] "a valid country", GEO item 12)', async () => {
+	const withCountry = (country: string) =>
+		submitBody({}).replace(
+			'<dds:country>BR</dds:country>',
+			`<dds:country>${country}</dds:country>`,
+		);
+	const read = await request(eu, 'submitDds', withCountry('ZZ'));
+	expect(read.fault?.errors.map((e) => [e.id, e.field])).toEqual([
+		['EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID', 'commodities[1].producers[1].country'],
+	]);
+	// letter case is not stated: the XSD allows small letters, and so does the fake
+	expect((await request(eu, 'submitDds', withCountry('ci'))).status).toBe(200);
+});
+
 test('at most 1000 producers per commodity', async () => {
 	const many = Array.from({ length: 1001 }, () => point(10, 10));
 	// the XSD caps producers at 1000 per commodity, so this is a schema violation before any rule
@@ -190,7 +235,12 @@ test('operator profile: EORI for IMPORT/EXPORT, non-EU operators IMPORT only, re
 	expect(await refused({}, { username: 'no-eori', key: 'k2' })).toEqual([
 		'EUDR_OPERATOR_EORI_FOR_ACTIVITY_MISSING',
 	]);
-	expect(await refused({ activity: 'DOMESTIC' }, { username: 'no-eori', key: 'k2' })).toEqual([]);
+	expect(
+		await refused(
+			{ activity: 'DOMESTIC', measure: { percentage: '0' } },
+			{ username: 'no-eori', key: 'k2' },
+		),
+	).toEqual([]);
 	expect(await refused({ activity: 'EXPORT' }, { username: 'non-eu', key: 'k3' })).toEqual([
 		'EUDR_ACTIVITY_TYPE_NOT_ALLOWED_FOR_NON_EU_OPERATOR',
 	]);

@@ -363,6 +363,21 @@ describe('roles and rules', () => {
 		expect(codes(await callSd(eu, 'submitSd', submitSdBody({ producers: [] })))).toEqual([
 			'EUDR_COMMODITIES_PRODUCER_GEO_EMPTY',
 		]);
+		// the producer's country: an ISO 3166-1 alpha-2 code ([VR], GEO item 12), not any two letters
+		const unknownCountry = await callSd(
+			eu,
+			'submitSd',
+			submitSdBody().replace(
+				'<sd:producerCountry>BE</sd:producerCountry>',
+				'<sd:producerCountry>ZZ</sd:producerCountry>',
+			),
+		);
+		expect(unknownCountry.fault?.errors.map((e) => [e.id, e.field])).toEqual([
+			[
+				'EUDR_COMMODITITY_PRODUCER_COUNTRY_CODE_INVALID',
+				'commodities[1].producers[1].producerCountry',
+			],
+		]);
 		await valid(
 			await callSd(
 				eu,

@@ -281,9 +281,9 @@ describe('CF6: withdraw', () => {
 		expect(jsonOf(w)[0]).toMatchObject({ status: 'WITHDRAWN' });
 		const t = jsonOf(await submit('CF6-0002'))[0];
 		eu.fake.clock.advance(4 * DAY);
-		// the node's own 72-hour check reads the statement's date against this machine's clock, which
-		// the fake's lifecycle clock has left behind here: the EU's refusal is what is tested
-		// (the check before sending: withdraw.test.ts, a fake whose clock started 73 hours ago)
+		// the node leaves the 72 hours to the EU (no answer carries the submission date): the EU's
+		// refusal is what is tested (with the last-update note: withdraw.test.ts and amend.test.ts,
+		// a fake whose clock started 73 hours ago, so that its dates and this machine's agree)
 		const late = await runEu({
 			parameters: { operation: 'withdraw', uuid: String(t.uuid) },
 			store: store(),

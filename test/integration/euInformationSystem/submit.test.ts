@@ -1,7 +1,9 @@
 /**
  * Due Diligence Statement → Submit through n8n's engine against the EU fake: rows of plots
  * become one statement per Internal Reference; a lost answer is recovered and a re-run files
- * nothing more (issue 29's acceptance); pre-flight refusals name the field and send nothing.
+ * nothing more (issue 29's acceptance); pre-flight refusals name the field and send nothing:
+ * among them a domestic net weight without its percentage (refused live, pack §12) and a
+ * producer country that is no ISO 3166-1 alpha-2 code, by Plot Rows or in EU GeoJSON alike.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -81,5 +83,100 @@ describe('Due Diligence Statement → Submit (EU fake)', () => {
 		expect(text).toMatch(/HS Heading/);
 		expect(text).toMatch(/Net Weight/);
 		expect(eu.fake.requests().length).toBe(before);
+	});
+
+	it('a domestic net weight without its percentage (refused live, pack §12) is refused before sending, naming the item, the field and what to fill in; with it, filed', async () => {
+		const before = eu.fake.requests().length;
+		const domestic = { ...parameters, activityType: 'DOMESTIC', countryOfActivity: 'FR' };
+		const result = await runEu({
+			parameters: domestic,
+			input: [row('SUB-DOM-1', -5.8)],
+			store: store(),
+		});
+		expect(result.error?.message).toBe(
+			'Statement "SUB-DOM-1" (item 0), field "Commodity 1 › Percentage Estimate or Deviation": a domestic statement\'s net weight (1200 kg) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.',
+		);
+		expect(result.error?.description).toMatch(/^Nothing was sent to the EU Information System\./);
+		expect(eu.fake.requests().length).toBe(before);
+		const filedNow = await runEu({
+			parameters: { ...domestic, statementOptions: { percentageEstimate: '0' } },
+			input: [row('SUB-DOM-1', -5.8)],
+			store: store(),
+		});
+		expect(filedNow.error).toBeUndefined();
+		expect(filed('SUB-DOM-1')).toEqual([expect.objectContaining({ activityType: 'DOMESTIC' })]);
+	});
+});
+
+describe('Due Diligence Statement → Submit: one producer-country check for both geolocation sources (EU fake)', () => {
+	const eu = useFakeEu({ ratePerSecond: 0 });
+	beforeEach(() => resetEuRateLimit());
+	const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+	const feature = (country: unknown, lon: number) => ({
+		type: 'Feature',
+		properties: { ProducerName: 'Coop A', ProducerCountry: country },
+		geometry: {
+			type: 'Polygon',
+			coordinates: [
+				[
+					[lon, 6.5],
+					[lon + 0.003, 6.5],
+					[lon + 0.003, 6.503],
+					[lon, 6.503],
+					[lon, 6.5],
+				],
+			],
+		},
+	});
+	const geoJsonParameters = {
+		...parameters,
+		internalReference: '={{ $json.internal_reference }}',
+		geolocationSource: 'euGeoJson',
+		euGeoJson: '={{ $json.fc }}',
+	};
+	const fc = (...features: unknown[]) => ({ type: 'FeatureCollection', features });
+
+	it('EU GeoJSON: two capital letters that are no ISO code, a name, small letters are refused before sending, as in Plot Rows', async () => {
+		const before = eu.fake.requests().length;
+		const result = await runEu({
+			parameters: geoJsonParameters,
+			input: [
+				{ internal_reference: 'GEO-C-1', kg: '1200', fc: fc(feature('ZZ', -5.3)) },
+				{ internal_reference: 'GEO-C-2', kg: '1200', fc: fc(feature('Brazil', -5.31)) },
+				{ internal_reference: 'GEO-C-3', kg: '1200', fc: fc(feature('ci', -5.32)) },
+			],
+			store: store(),
+		});
+		const text = `${result.error?.message}\n${result.error?.description}`;
+		expect(text).toContain(
+			'Item 0, EU GeoJSON feature 0, ProducerCountry: "ZZ" is not an ISO 3166-1 alpha-2 country code (two capital letters, e.g. CI or BR).',
+		);
+		expect(text).toContain(
+			'Item 1, EU GeoJSON feature 0, ProducerCountry: "Brazil" is not written as an ISO 3166-1 alpha-2 code: write BR.',
+		);
+		expect(text).toContain(
+			'Item 2, EU GeoJSON feature 0, ProducerCountry: "ci" is not written as an ISO 3166-1 alpha-2 code: write CI.',
+		);
+		expect(eu.fake.requests().length).toBe(before);
+		// Plot Rows: the same country refused by the same reading (ISO 3166-1)
+		const rows = await runEu({
+			parameters,
+			input: [row('GEO-C-4', -5.33, { country: 'ZZ' })],
+			store: store(),
+		});
+		expect(rows.error?.message).toMatch(
+			/Producer Country.*"ZZ" is not a country name or an ISO 3166-1 code/,
+		);
+		expect(eu.fake.requests().length).toBe(before);
+	});
+
+	it('EU GeoJSON with an ISO code is filed', async () => {
+		const result = await runEu({
+			parameters: geoJsonParameters,
+			input: [{ internal_reference: 'GEO-C-5', kg: '1200', fc: fc(feature('CI', -5.34)) }],
+			store: store(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)).toEqual([expect.objectContaining({ status: 'SUBMITTED' })]);
 	});
 });

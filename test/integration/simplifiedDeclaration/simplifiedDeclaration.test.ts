@@ -162,6 +162,14 @@ describe('Simplified Declaration: update → version 2, withdraw', () => {
 			}),
 		]);
 		expect(stored('SD-UPD-01')[0].version).toBe(2);
+		// the numbers it has: the declaration read again after the update (version 2), no note
+		const [out] = jsonOf(updated);
+		expect(out).toMatchObject({
+			referenceNumber: stored('SD-UPD-01')[0].referenceNumber,
+			verificationNumber: stored('SD-UPD-01')[0].verificationNumber,
+		});
+		expect(out.referenceNumber).toMatch(/^S.{13}$/);
+		expect(out.numbersNote).toBeUndefined();
 		const versions = await run({
 			resource: 'simplifiedDeclaration',
 			operation: 'get',
@@ -252,7 +260,7 @@ describe('Simplified Declaration: refusals before anything is sent', () => {
 		expect(stored('SD-REP-01')).toEqual([expect.objectContaining({ role: 'REPRESENTATIVE_MSPO' })]);
 	});
 
-	it('update and withdraw of a SUBMITTED declaration, or of a grouped one: said before sending', async () => {
+	it('update of a SUBMITTED declaration, withdraw of a grouped one: said before sending', async () => {
 		const [young] = jsonOf(await submit('SD-YOUNG-1'));
 		const updates = sent('updateSd').length;
 		const withdrawals = sent('withdrawSd').length;
@@ -286,6 +294,30 @@ describe('Simplified Declaration: refusals before anything is sent', () => {
 		);
 		expect(sent('updateSd')).toHaveLength(updates);
 		expect(sent('withdrawSd')).toHaveLength(withdrawals);
+	});
+
+	it('withdraw of a SUBMITTED declaration is sent (the EU decides; a DDS was withdrawn so live): the fake keeps the SD text and refuses it, the node says to wait', async () => {
+		const [young] = jsonOf(await submit('SD-YOUNG-2'));
+		const withdrawals = sent('withdrawSd').length;
+		const withdraw = await run({
+			resource: 'simplifiedDeclaration',
+			operation: 'withdraw',
+			uuid: String(young.uuid),
+		});
+		expect(sent('withdrawSd')).toHaveLength(withdrawals + 1);
+		expect(sent('withdrawSd').at(-1)?.outcome).toBe(
+			'EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS',
+		);
+		expect(withdraw.error?.description).toMatch(
+			/The declaration was SUBMITTED when read just before: .* Wait until it is AVAILABLE/,
+		);
+		expect(stored('SD-YOUNG-2')[0].status).toBe('SUBMITTED');
+	});
+
+	it('a domestic net weight without a percentage is not refused before sending (the rule is the DDS’s): filed', async () => {
+		const result = await submit('SD-DOM-01', [plot(2.6)], { netWeight: '900' });
+		expect(result.error).toBeUndefined();
+		expect(stored('SD-DOM-01')).toEqual([expect.objectContaining({ activityType: 'DOMESTIC' })]);
 	});
 });
 

@@ -5,6 +5,7 @@
 import type { Statement, StatementOverview } from '../../../nodes/shared/dds/statement';
 import {
 	changeRefusal,
+	windowNote,
 	decimalProblem,
 	hsHeadingProblem,
 	statementProblems,
@@ -112,6 +113,20 @@ describe('statementProblems', () => {
 			'Commodity 1 › Percentage Estimate or Deviation',
 		],
 		[
+			'domestic net weight without its percentage (refused live, pack §12)',
+			withMeasure({ netWeight: '1' }, {}, { activityType: 'DOMESTIC' }),
+			'Commodity 1 › Percentage Estimate or Deviation',
+		],
+		[
+			'domestic net weight beside a unit, without its percentage',
+			withMeasure(
+				{ netWeight: '1', supplementaryUnit: '2', supplementaryUnitQualifier: 'NAR' },
+				{},
+				{ activityType: 'DOMESTIC' },
+			),
+			'Commodity 1 › Percentage Estimate or Deviation',
+		],
+		[
 			'percentage over 25',
 			withMeasure(
 				{ netWeight: '1', percentageEstimationOrDeviation: '30' },
@@ -150,6 +165,22 @@ describe('statementProblems', () => {
 		],
 	])('%s', (_name, statement, field) => {
 		expect(fields(statement)).toContain(field);
+	});
+
+	it('a domestic net weight with its percentage (0 included), or a unit alone, is clean; the message says what to fill in', () => {
+		const domestic = (m: Record<string, string>) =>
+			statementProblems(withMeasure(m, {}, { activityType: 'DOMESTIC' }), 'OPERATOR');
+		expect(domestic({ netWeight: '1', percentageEstimationOrDeviation: '0' })).toEqual([]);
+		expect(domestic({ netWeight: '1', percentageEstimationOrDeviation: '12.5' })).toEqual([]);
+		expect(domestic({ supplementaryUnit: '2', supplementaryUnitQualifier: 'NAR' })).toEqual([]);
+		expect(domestic({ netWeight: '1200' })).toEqual([
+			{
+				field: 'Commodity 1 › Percentage Estimate or Deviation',
+				message: expect.stringMatching(
+					/net weight \(1200 kg\) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation .*from 0 to 25 \(0 when it is exact\)/,
+				),
+			},
+		]);
 	});
 
 	it('a representative needs the represented operator, its address and its EORI for an import', () => {
@@ -220,41 +251,55 @@ describe('changeRefusal', () => {
 		version: null,
 		...over,
 	});
-	const within = new Date('2026-11-02T00:00:00.000Z');
-	it('within 72 hours of an AVAILABLE statement: allowed', () => {
-		expect(changeRefusal({ action: 'amend', overview: overview({}), now: within })).toBeUndefined();
+	it('an AVAILABLE statement: allowed', () => {
+		expect(changeRefusal({ action: 'amend', overview: overview({}) })).toBeUndefined();
 	});
-	it('refuses grouped, not yet available, past the window, and a changed activity type', () => {
+	it('refuses grouped, an amendment not yet available, and a changed activity type', () => {
 		expect(
-			changeRefusal({ action: 'withdraw', overview: overview({ status: 'GROUPED' }), now: within }),
+			changeRefusal({ action: 'withdraw', overview: overview({ status: 'GROUPED' }) }),
 		).toMatch(/grouped/);
-		expect(
-			changeRefusal({ action: 'amend', overview: overview({ status: 'SUBMITTED' }), now: within }),
-		).toMatch(/SUBMITTED/);
-		expect(
-			changeRefusal({
-				action: 'amend',
-				overview: overview({}),
-				now: new Date('2026-11-04T00:00:01.000Z'),
-			}),
-		).toMatch(/72 hours/);
+		expect(changeRefusal({ action: 'amend', overview: overview({ status: 'SUBMITTED' }) })).toMatch(
+			/SUBMITTED/,
+		);
+		for (const status of ['WITHDRAWN', 'REJECTED', 'ARCHIVED'])
+			expect(changeRefusal({ action: 'withdraw', overview: overview({ status }) })).toMatch(
+				new RegExp(`status is ${status}: only an AVAILABLE statement can be withdrawn`),
+			);
 		expect(
 			changeRefusal({
 				action: 'amend',
 				overview: overview({}),
-				now: within,
 				previousActivityType: 'IMPORT',
 				newActivityType: 'EXPORT',
 			}),
 		).toMatch(/activity type cannot change/);
 	});
-	it('an unknown submission date is left to the service', () => {
+	it('a withdrawal of a SUBMITTED statement is left to the EU (withdrawn live, pack §12)', () => {
 		expect(
-			changeRefusal({
-				action: 'amend',
-				overview: overview({ date: null }),
-				now: new Date('2030-01-01'),
-			}),
+			changeRefusal({ action: 'withdraw', overview: overview({ status: 'SUBMITTED' }) }),
 		).toBeUndefined();
+	});
+	it('never refuses on the overview date (the last update, not the submission): the EU judges the 72 hours', () => {
+		expect(
+			changeRefusal({ action: 'amend', overview: overview({ date: '2020-01-01T00:00:00Z' }) }),
+		).toBeUndefined();
+		expect(changeRefusal({ action: 'amend', overview: overview({ date: null }) })).toBeUndefined();
+	});
+});
+
+describe('windowNote', () => {
+	const o = (date: string | null) =>
+		({ uuid: 'u', status: 'AVAILABLE', date }) as unknown as StatementOverview;
+	it('says "last updated", never "submitted on", and what follows past 72 hours', () => {
+		const late = windowNote(o('2026-11-01T00:00:00.000Z'), new Date('2026-11-04T01:00:00.000Z'));
+		expect(late).toMatch(
+			/gives no submission date; the statement was last updated on 2026-11-01T00:00:00.000Z \(73 hours ago\)/,
+		);
+		expect(late).toMatch(/More than 72 hours have passed since then, so also since its submission/);
+		expect(late).not.toMatch(/submitted on 2026/);
+		const early = windowNote(o('2026-11-01T00:00:00.000Z'), new Date('2026-11-02T00:00:00.000Z'));
+		expect(early).toMatch(/last updated on .*\(24 hours ago\), and submitted on or before that/);
+		expect(early).not.toMatch(/More than/);
+		expect(windowNote(o(null), new Date())).toBeUndefined();
 	});
 });

@@ -167,5 +167,10 @@ describe('simplified declaration rules', () => {
 			/only an AVAILABLE declaration can be updated; wait/,
 		);
 		expect(sdChangeRefusal({ action: 'update', overview: o('MYSTERY') })).toMatch(/MYSTERY/);
+		// a SUBMITTED declaration's withdrawal is the EU's to decide (its text is the DDS's, pack §12)
+		expect(sdChangeRefusal({ action: 'withdraw', overview: o('SUBMITTED') })).toBeUndefined();
+		expect(sdChangeRefusal({ action: 'withdraw', overview: o('WITHDRAWN') })).toMatch(
+			/only an AVAILABLE declaration can be withdrawn/,
+		);
 	});
 });

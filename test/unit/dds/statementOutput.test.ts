@@ -47,6 +47,19 @@ describe('statementOutput', () => {
 		expect(String(out.numbersNote)).toMatch(/only once the statement is AVAILABLE/);
 	});
 
+	it('says the numbers are absent only when they are, and promises them only while SUBMITTED', () => {
+		expect(simplifyOverview(overview({ status: 'WITHDRAWN' })).numbersNote).toBeUndefined();
+		const withdrawnEarly = simplifyOverview(
+			overview({ status: 'WITHDRAWN', referenceNumber: null, verificationNumber: null }),
+		);
+		expect(withdrawnEarly.numbersNote).toBe(
+			'The EU Information System shows no reference or verification number for this statement (status WITHDRAWN).',
+		);
+		expect(
+			simplifyOverview(overview({ status: 'REJECTED', referenceNumber: null })).numbersNote,
+		).toBeUndefined();
+	});
+
 	it('passes unknown fields through when not simplified', () => {
 		expect(overviewOutput(overview({ somethingNew: 'kept' }), false)).toMatchObject({
 			somethingNew: 'kept',

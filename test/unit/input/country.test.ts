@@ -4,7 +4,7 @@
  * it cannot read. The geometry layer's country boxes are found through it (findCountry).
  */
 import { findCountry } from '../../../nodes/shared/geometry';
-import { readCountry } from '../../../nodes/shared/input';
+import { countryCodeProblem, readCountry } from '../../../nodes/shared/input';
 
 describe('readCountry', () => {
 	it.each([
@@ -68,5 +68,28 @@ describe('readCountry', () => {
 		// a country without a box, and a value that is no country
 		expect(findCountry('Iceland')).toBeUndefined();
 		expect(findCountry('Narnia')).toBeUndefined();
+	});
+});
+
+describe('countryCodeProblem (a producer country as the EU takes it, from any geolocation source)', () => {
+	it('takes an assigned alpha-2 code in capitals', () => {
+		for (const code of ['BR', 'CI', 'CD', 'FR']) expect(countryCodeProblem(code)).toBeUndefined();
+	});
+	it('refuses two capital letters that are no ISO 3166-1 code (the XSD would let them pass)', () => {
+		expect(countryCodeProblem('ZZ')).toBe(
+			'"ZZ" is not an ISO 3166-1 alpha-2 country code (two capital letters, e.g. CI or BR).',
+		);
+		expect(countryCodeProblem('UK')).toMatch(/not an ISO 3166-1 alpha-2 country code/);
+	});
+	it('names the code to write for a name, an alpha-3 code or small letters', () => {
+		expect(countryCodeProblem('Brazil')).toBe(
+			'"Brazil" is not written as an ISO 3166-1 alpha-2 code: write BR.',
+		);
+		expect(countryCodeProblem('CIV')).toMatch(/write CI\.$/);
+		expect(countryCodeProblem('br')).toMatch(/write BR\.$/);
+	});
+	it('agrees with readCountry on every code it reads', () => {
+		for (const text of ['Ivory Coast', 'DRC', 'Brasil', 'bra'])
+			expect(countryCodeProblem((readCountry(text) as { value: string }).value)).toBeUndefined();
 	});
 });

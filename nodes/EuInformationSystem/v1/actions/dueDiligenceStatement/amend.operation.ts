@@ -3,10 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
+import { statementsByUuid } from '../../../../shared/dds/euReads';
 import { amendDdsBody } from '../../../../shared/dds/requests';
+import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from '../statements/changeCheck';
+import { checkedOverview, readAfterChange, sentChange } from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
 import { statementBatches } from '../statements/statementChecks';
@@ -35,19 +37,23 @@ export const execute: OperationModule['execute'] = async function (items) {
 				requireReference: false,
 				send: async (s, first) => {
 					const itemIndex = s.items[0];
-					await checkedOverview(this, {
+					const before = await checkedOverview(this, {
 						action: 'amend',
 						uuid: first.uuid,
 						itemIndex,
 						newActivityType: s.statement.activityType,
 					});
-					const ok = await soapRequest.call(this, {
-						service: 'dds',
-						operation: 'amendDds',
-						body: s.body,
-						idempotent: false,
-						itemIndex,
-					});
+					const ok = await sentChange(
+						before,
+						async () =>
+							await soapRequest.call(this, {
+								service: 'dds',
+								operation: 'amendDds',
+								body: s.body,
+								idempotent: false,
+								itemIndex,
+							}),
+					);
 					const answer = readStatusAnswer(ok.element);
 					if (answer.uuid !== first.uuid)
 						throw new NodeOperationError(
@@ -58,19 +64,21 @@ export const execute: OperationModule['execute'] = async function (items) {
 								description: 'Get both statements to see which one holds the amendment.',
 							},
 						);
-					const overview = {
+					// The numbers it has: the statement read again, else as read before the amendment
+					// (which keeps the reference number, pack §5); its date and version then unknown.
+					const after = await readAfterChange(
+						async () => await statementsByUuid(this, [first.uuid], itemIndex),
+						before,
+					);
+					const overview: StatementOverview = {
+						...(after.overview ?? { ...before, date: null, updatedBy: null, version: null }),
 						uuid: answer.uuid,
 						status: answer.status,
-						internalReferenceNumber: s.internalReference,
-						referenceNumber: null,
-						verificationNumber: null,
-						rejectionReason: null,
-						communicationToOperator: null,
-						date: null,
-						updatedBy: null,
-						version: null,
+						internalReferenceNumber: after.overview?.internalReferenceNumber ?? s.internalReference,
 					};
 					const json: IDataObject = { ...overviewJson(overview, first.simplify), amended: true };
+					if (!after.overview && overview.referenceNumber !== null)
+						json.numbersNote = `The reference and verification numbers are those the EU Information System showed just before the amendment (an amendment keeps the reference number); ${after.why}. Get the statement to confirm them.`;
 					return [{ item: s.items, json }];
 				},
 			}),

@@ -6,7 +6,7 @@ import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from '../statements/changeCheck';
+import { checkedOverview, sentChange } from '../statements/changeCheck';
 import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
@@ -14,7 +14,7 @@ const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation:
 export const description = changeFields(
 	displayOptions,
 	'Statement UUID',
-	'The uuid of the statement to withdraw, as Submit output it. Allowed within 72 hours of submission, for a statement that is not grouped.',
+	'The uuid of the statement to withdraw, as Submit output it. Allowed within 72 hours of submission, for a statement that is not grouped; a statement still SUBMITTED is sent too (the EU decides).',
 );
 
 export const execute: OperationModule['execute'] = async function (items) {
@@ -25,13 +25,18 @@ export const execute: OperationModule['execute'] = async function (items) {
 		},
 		run: async (i, { uuid, simplify: simplified }) => {
 			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
-			const ok = await soapRequest.call(this, {
-				service: 'dds',
-				operation: 'withdrawDds',
-				body: withdrawDdsBody(uuid),
-				idempotent: false,
-				itemIndex: i,
-			});
+			// a SUBMITTED statement is sent too: the EU decides (it withdrew one live, pack §12)
+			const ok = await sentChange(
+				before,
+				async () =>
+					await soapRequest.call(this, {
+						service: 'dds',
+						operation: 'withdrawDds',
+						body: withdrawDdsBody(uuid),
+						idempotent: false,
+						itemIndex: i,
+					}),
+			);
 			const answer = readStatusAnswer(ok.element);
 			const json: IDataObject = overviewJson(
 				{ ...before, uuid: answer.uuid, status: answer.status },

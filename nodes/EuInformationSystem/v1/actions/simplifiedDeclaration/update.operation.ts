@@ -3,11 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { readSdStatusAnswer } from '../../../../shared/dds/answers';
+import { declarationsByUuid } from '../../../../shared/dds/sdReads';
 import { updateSdBody } from '../../../../shared/dds/sdRequests';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration } from '../statements/changeCheck';
+import { checkedDeclaration, readAfterChange } from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import {
 	changeFields,
@@ -66,26 +67,33 @@ export const execute: OperationModule['execute'] = async function (items) {
 								description: 'Get both declarations to see which one holds the update.',
 							},
 						);
-					// Numbers are not claimed: the new version is processed anew (Get shows them).
+					// The numbers of the new version as the EU shows it read again; none are claimed
+					// when that read does not show the new version (or fails: the update is done).
+					const after = await readAfterChange(
+						async () => await declarationsByUuid(this, [{ uuid: first.uuid }], itemIndex),
+						before,
+					);
 					const overview: StatementOverview = {
-						...before,
+						...(after.overview ?? {
+							...before,
+							referenceNumber: null,
+							verificationNumber: null,
+							rejectionReason: null,
+							communicationToOperator: null,
+							date: null,
+							updatedBy: null,
+						}),
 						uuid: answer.uuid,
 						status: answer.status,
-						version: answer.version,
-						internalReferenceNumber: s.internalReference,
-						referenceNumber: null,
-						verificationNumber: null,
-						rejectionReason: null,
-						communicationToOperator: null,
-						date: null,
-						updatedBy: null,
+						version: answer.version ?? after.overview?.version ?? null,
+						internalReferenceNumber: after.overview?.internalReferenceNumber ?? s.internalReference,
 					};
 					const json: IDataObject = {
 						...overviewJson(overview, first.simplify, true),
 						updated: true,
 					};
-					if (first.simplify)
-						json.numbersNote = `The EU Information System made version ${answer.version ?? '(not said)'} of the declaration (status ${answer.status}); Get it to see its reference and verification numbers.`;
+					if (first.simplify && !after.overview)
+						json.numbersNote = `The EU Information System made version ${answer.version ?? '(not said)'} of the declaration (status ${answer.status}); ${after.why}. Get it to see its reference and verification numbers.`;
 					return [{ item: s.items, json }];
 				},
 			}),

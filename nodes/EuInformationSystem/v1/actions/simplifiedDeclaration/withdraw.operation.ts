@@ -6,7 +6,7 @@ import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration } from '../statements/changeCheck';
+import { checkedDeclaration, sentChange } from '../statements/changeCheck';
 import {
 	changeFields,
 	declarationUuidField,
@@ -19,7 +19,7 @@ const displayOptions = { show: { resource: ['simplifiedDeclaration'], operation:
 export const description = changeFields(
 	displayOptions,
 	'Declaration UUID',
-	'The uuid of the simplified declaration to withdraw, as Submit output it. Allowed for an AVAILABLE declaration that is not grouped into another one.',
+	'The uuid of the simplified declaration to withdraw, as Submit output it. Allowed for an AVAILABLE declaration that is not grouped into another one; a declaration still SUBMITTED is sent too (the EU decides).',
 );
 
 export const execute: OperationModule['execute'] = async function (items) {
@@ -29,19 +29,22 @@ export const execute: OperationModule['execute'] = async function (items) {
 			simplified: readSimplify(this, i),
 		}),
 		run: async (itemIndex, { uuid, simplified }) => {
-			// Said before sending: not visible, grouped or not AVAILABLE (nothing is sent then).
+			// Said before sending: not visible, grouped, or neither AVAILABLE nor SUBMITTED (nothing
+			// is sent then); a SUBMITTED one is sent, the EU decides (its text is the DDS's, pack §12).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
-			const answer = readSdStatusAnswer(
-				(
+			const ok = await sentChange(
+				before,
+				async () =>
 					await soapRequest.call(this, {
 						service: 'sd',
 						operation: 'withdrawSd',
 						body: withdrawSdBody(uuid),
 						idempotent: false,
 						itemIndex,
-					})
-				).element,
+					}),
+				'declaration',
 			);
+			const answer = readSdStatusAnswer(ok.element);
 			const { uuid: answered, status, version } = answer;
 			return overviewJson(
 				{ ...before, uuid: answered, status, version: version ?? before.version },

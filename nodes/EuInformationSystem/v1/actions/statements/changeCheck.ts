@@ -1,18 +1,23 @@
 /**
  * Before Amend or Withdraw (DDS), Update or Withdraw (SD): the statement as the EU shows it
- * now (a fresh getDds / getSd of its UUID), and the refusal the EU would give (DDS: 72-hour
- * window from submission, grouped, status, activity type change; SD: grouped, status) said
- * before anything is sent.
+ * now (a fresh getDds / getSd of its UUID), and the refusal the EU would certainly give (DDS:
+ * grouped, status, activity type change; SD: grouped, status) said before anything is sent.
+ * Left to the EU: a withdrawal of a SUBMITTED statement (withdrawn live, pack §12) and the 72
+ * hours after submission (no answer carries the submission date: the overview's date is the
+ * last update). When the EU refuses a change as no longer possible, its error says when the
+ * statement was last updated (sentChange).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { filedActivityType, statementsByUuid } from '../../../../shared/dds/euReads';
-import { changeRefusal } from '../../../../shared/dds/rules';
+import { changeRefusal, windowNote } from '../../../../shared/dds/rules';
 import { declarationsByUuid } from '../../../../shared/dds/sdReads';
 import { sdChangeRefusal } from '../../../../shared/dds/sdRules';
 import type { ActivityType, StatementOverview } from '../../../../shared/dds/statement';
 import { describeStatement } from '../../../../shared/dds/statementOutput';
+import { euFailureOf } from '../../../../shared/transport/euFailure';
+import { normaliseEuCode } from '../../../../shared/transport/euFaultCodes';
 
 interface Check {
 	uuid: string;
@@ -71,7 +76,6 @@ export async function checkedOverview(
 	const refusal = changeRefusal({
 		action: o.action,
 		overview: found,
-		now: new Date(Date.now()),
 		newActivityType: o.newActivityType,
 		previousActivityType: previous as ActivityType | undefined,
 	});
@@ -94,4 +98,72 @@ export async function checkedDeclaration(
 	const refusal = sdChangeRefusal({ action: o.action, overview: found });
 	if (refusal) throw refused(ctx, check, found, refusal);
 	return found;
+}
+
+/** The EU's codes for an amendment or a withdrawal no longer possible, or not in this status. */
+const NOT_POSSIBLE = 'EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE';
+const NOT_FOR_STATUS = 'EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS';
+
+/** What the node knows that the EU's refusal of a change does not say, or undefined. */
+function refusalNote(
+	codes: string[],
+	before: StatementOverview,
+	noun: 'statement' | 'declaration',
+): string | undefined {
+	if (noun === 'statement' && codes.includes(NOT_POSSIBLE))
+		return windowNote(before, new Date(Date.now()));
+	if (codes.includes(NOT_FOR_STATUS) && before.status === 'SUBMITTED')
+		return `The ${noun} was SUBMITTED when read just before: the EU Information System did not take its withdrawal before processing it. Wait until it is AVAILABLE (about 30 minutes after submitting), then run again.`;
+	return undefined;
+}
+
+/**
+ * Sends an Amend, an Update or a Withdraw of what was read before (`before`); when the EU
+ * refuses it, its error also says what the node knows: for a DDS no longer changeable, when
+ * it was last updated (the EU gives no submission date, so the node never judges the 72 hours
+ * itself); for a SUBMITTED one whose withdrawal is refused, to wait until it is AVAILABLE.
+ */
+export async function sentChange<T>(
+	before: StatementOverview,
+	send: () => Promise<T>,
+	noun: 'statement' | 'declaration' = 'statement',
+): Promise<T> {
+	let failed: unknown;
+	try {
+		return await send();
+	} catch (error) {
+		failed = error;
+	}
+	const codes = (euFailureOf(failed)?.errors ?? []).map((e) => normaliseEuCode(e.id));
+	const note = refusalNote(codes, before, noun);
+	if (note && failed instanceof NodeOperationError)
+		failed.description = [failed.description, note].filter(Boolean).join(' ');
+	throw failed;
+}
+
+/** The overview's version as a number (an unknown one is NaN). */
+const versionOf = (o: StatementOverview) => (o.version === null ? NaN : Number(o.version));
+
+/**
+ * The statement as the EU shows it after an Amend or an Update, for the numbers it carries: a
+ * fresh read of its UUID (`read`), kept when it shows the change (a higher version than
+ * `before`'s, or versions that cannot be compared); otherwise, or when the read fails (the
+ * change is done all the same), no overview and why. Never throws.
+ */
+export async function readAfterChange(
+	read: () => Promise<StatementOverview[]>,
+	before: StatementOverview,
+): Promise<{ overview?: StatementOverview; why?: string }> {
+	let found: StatementOverview | undefined;
+	try {
+		found = (await read())
+			.filter((s) => s.uuid === before.uuid)
+			.sort((a, b) => (versionOf(b) || 0) - (versionOf(a) || 0))[0];
+	} catch (error) {
+		return { why: `reading it again failed (${(error as Error).message ?? String(error)})` };
+	}
+	if (!found) return { why: 'the EU did not list it when read again' };
+	if (versionOf(found) <= versionOf(before))
+		return { why: `the EU still showed version ${found.version} when read again` };
+	return { overview: found };
 }

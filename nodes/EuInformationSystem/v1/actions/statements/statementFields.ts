@@ -279,7 +279,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'Percentage Estimate or Deviation',
 					'percentageEstimate',
 					'',
-					'Domestic only: 0 to 25, with the net weight',
+					'Domestic only: how far the net weight may be off, 0 to 25 (0 when it is exact). A domestic due-diligence statement with a net weight needs it.',
 				),
 				text(
 					'Represented Operator Address',

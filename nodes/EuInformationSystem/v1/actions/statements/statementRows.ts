@@ -20,7 +20,13 @@ import type {
 import type { PlotGeometry } from '../../../../shared/geometry';
 import { readPointArea } from '../../../../shared/geometry';
 import type { Reading } from '../../../../shared/input';
-import { readCommodity, readCountry, readHectares, readText } from '../../../../shared/input';
+import {
+	countryCodeProblem,
+	readCommodity,
+	readCountry,
+	readHectares,
+	readText,
+} from '../../../../shared/input';
 import {
 	EU_POINT_MAX_HA,
 	emptyNotes,
@@ -190,9 +196,15 @@ function euGeoJsonProducers(
 	features.forEach((f: { properties?: Record<string, unknown> }, k) => {
 		const country =
 			typeof f?.properties?.ProducerCountry === 'string' ? f.properties.ProducerCountry : '';
-		if (!/^[A-Z]{2}$/.test(country))
+		if (country.trim() === '')
 			return problems.add(
-				`Item ${i}, EU GeoJSON feature ${k}: no ProducerCountry (two letters). Write the file with Plot → Export.`,
+				`Item ${i}, EU GeoJSON feature ${k}: no ProducerCountry (the ISO 3166-1 alpha-2 code, e.g. BR). Write the file with Plot → Export.`,
+			);
+		// the same check as a Plot Rows producer's country (rules.ts checks both again)
+		const wrong = countryCodeProblem(country);
+		if (wrong)
+			return problems.add(
+				`Item ${i}, EU GeoJSON feature ${k}, ProducerCountry: ${wrong} Correct the file (Plot → Export writes the code).`,
 			);
 		const name =
 			typeof f.properties?.ProducerName === 'string' ? f.properties.ProducerName : undefined;
