@@ -6,6 +6,7 @@
 import { euFailureOf } from '../transport/euFailure';
 import type { ServiceContext } from '../transport/serviceContext';
 import { soapRequest } from '../transport/soapRequest';
+import type { SkippedOverviews } from './answers';
 import { readOverviews, readStatementContent } from './answers';
 import { getDdsBody, getDdsByIdentifiersBody, getDdsByInternalReferenceBody } from './requests';
 import type { StatementOverview } from './statement';
@@ -16,7 +17,9 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * A lookup's overviews (DDS: getDds, getDdsByInternalReference; SD: getSd,
- * getSdByInternalReference); "nothing found" (NotFoundException) is an empty list.
+ * getSdByInternalReference); "nothing found" (NotFoundException) is an empty list. An entry
+ * whose UUID is not a UUID fails the lookup, or, given `skipped`, is left out and counted there
+ * (answers.ts's readOverviews).
  */
 export async function overviews(
 	ctx: ServiceContext,
@@ -24,6 +27,7 @@ export async function overviews(
 	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
 	body: string,
 	itemIndex: number | undefined,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
 	let failed: unknown;
 	try {
@@ -34,7 +38,7 @@ export async function overviews(
 			idempotent: true,
 			itemIndex,
 		});
-		return readOverviews(ok.element);
+		return readOverviews(ok.element, skipped);
 	} catch (error) {
 		failed = error;
 	}
@@ -42,23 +46,28 @@ export async function overviews(
 	throw failed;
 }
 
-/** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
+/**
+ * Every statement the EU lists for `internalReference` (a case-insensitive substring search
+ * there); `skipped`: see `overviews`.
+ */
 export async function statementsByInternalReference(
 	ctx: ServiceContext,
 	internalReference: string,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
 	const body = getDdsByInternalReferenceBody(internalReference);
-	return await overviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex);
+	return await overviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex, skipped);
 }
 
-/** The overviews of up to 100 UUIDs (those the EU does not know are absent). */
+/** The overviews of up to 100 UUIDs (those the EU does not know are absent); `skipped`: see `overviews`. */
 export async function statementsByUuid(
 	ctx: ServiceContext,
 	uuids: readonly string[],
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex);
+	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex, skipped);
 }
 
 /** The full content of a statement (DDS: getDdsByIdentifiers; SD: getSdByIdentifiers), geolocation decoded. */
