@@ -65,6 +65,8 @@ export async function runInBoundedChild<T>(
 		writeFileSync(spec, JSON.stringify(input));
 		const script = path.join(dir, 'child.js');
 		writeFileSync(script, CHILD);
+		// the child's own n8n user folder (this process's holds its own encryption key)
+		const userFolder = path.join(dir, 'n8n');
 		return await new Promise<BoundedChildResult<T>>((resolve, reject) => {
 			const child = spawn(
 				process.execPath,
@@ -74,7 +76,8 @@ export async function runInBoundedChild<T>(
 					env: {
 						...process.env,
 						NODE_PATH: path.join(ROOT, 'node_modules'),
-						N8N_ENCRYPTION_KEY: process.env.N8N_ENCRYPTION_KEY ?? 'test-only',
+						N8N_USER_FOLDER: userFolder,
+						N8N_ENCRYPTION_KEY: 'test-only',
 					},
 					stdio: ['ignore', 'pipe', 'pipe'],
 				},
@@ -100,4 +103,12 @@ export async function runInBoundedChild<T>(
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+/** The value of a child that ran to its end; otherwise an error saying how it ended (and why). */
+export function doneValue<T>(result: BoundedChildResult<T>): T {
+	if (result.outcome === 'done') return result.value as T;
+	throw new Error(
+		`the child process ${result.outcome === 'threw' ? 'threw' : `crashed (exit ${result.exitCode}, signal ${result.signal})`}: ${result.message ?? result.stderr ?? ''}`,
+	);
 }

@@ -9,11 +9,12 @@
  * UUID in Get and Get by Internal Reference.
  */
 import path from 'node:path';
+import type { IRun } from 'n8n-workflow';
 
 import type { FakeEu } from '../../fake-eu';
 import { submit } from '../../fake-eu/contract/harness';
 import { availableSd } from '../../fake-eu/contract/sdHarness';
-import { runInBoundedChild } from '../../helpers/boundedChild';
+import { doneValue, runInBoundedChild } from '../../helpers/boundedChild';
 import type { Scenario } from '../../helpers/euHostileScenarios';
 import { useFakeEu } from '../../helpers/fakeEu';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
@@ -76,9 +77,9 @@ describe('Get Content: a hostile geolocation, in a child process with a 512 MB h
 	test('100,000 nested arrays (200 KB): that producer null naming the limit, the statement output and saved', async () => {
 		const s = await ddsWith('HOSTILE-DEEP', DEEP);
 		const child = await contentInChild('dueDiligenceStatement', s);
-		expect(child.outcome).toBe('done');
-		expect(child.value).toMatchObject({
-			error: undefined,
+		const value = doneValue(child);
+		expect(value.error).toBeUndefined();
+		expect(value).toMatchObject({
 			items: 1,
 			internalReferenceNumber: 'HOSTILE-DEEP',
 			geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
@@ -92,9 +93,9 @@ describe('Get Content: a hostile geolocation, in a child process with a 512 MB h
 		expect(s.xml.length).toBeGreaterThan(36_000_000);
 		const child = await contentInChild('dueDiligenceStatement', s);
 		s.xml = '';
-		expect(child.outcome).toBe('done');
-		expect(child.value).toMatchObject({
-			error: undefined,
+		const value = doneValue(child);
+		expect(value.error).toBeUndefined();
+		expect(value).toMatchObject({
 			items: 1,
 			internalReferenceNumber: 'HOSTILE-MANY',
 			geolocations: [{ isNull: true, problem: MANY_PROBLEM }],
@@ -108,9 +109,9 @@ describe('Get Content: a hostile geolocation, in a child process with a 512 MB h
 		const sd = await availableSd(eu(), { internalReference: 'SD-DEEP' });
 		withGeolocation(sd.uuid, DEEP);
 		const child = await contentInChild('simplifiedDeclaration', sd);
-		expect(child.outcome).toBe('done');
-		expect(child.value).toMatchObject({
-			error: undefined,
+		const value = doneValue(child);
+		expect(value.error).toBeUndefined();
+		expect(value).toMatchObject({
 			items: 1,
 			geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
 			savedRun: { bytes: expect.any(Number) },
@@ -162,5 +163,97 @@ describe('Get Content: limits in this process', () => {
 		}>;
 		expect(commodity.producers[0].geometryGeojson).toEqual(JSON.parse(deepest));
 		expect(commodity.producers[0]).not.toHaveProperty('geometryGeojsonProblem');
+	});
+});
+
+describe('Get and Get by Internal Reference: statements whose UUID is none', () => {
+	/** `count` statements like a filed one, put in the fake's store with `uuidOf(n)` as UUID. */
+	async function stored(reference: string, uuidOf: (n: number) => string, count: number) {
+		const filed = await submit(eu(), { internalReference: `${reference}-0` });
+		const model = eu()
+			.statements()
+			.find((s) => s.uuid === filed)!;
+		for (let n = 1; n <= count; n++)
+			eu()
+				.statements()
+				.push({
+					...model,
+					uuid: uuidOf(n),
+					internalReferenceNumber: `${reference}-${n}`,
+					groups: [],
+				});
+		return model;
+	}
+	/** The hints (warnings in the output pane) the run's nodes added. */
+	const hintsOf = (run: IRun) =>
+		Object.values(run.data.resultData.runData).flatMap((tasks) =>
+			tasks.flatMap((task) => (task.hints ?? []).map((hint) => hint.message)),
+		);
+
+	test('Get by Internal Reference (DDS and SD) outputs the others and says how many were left out', async () => {
+		const model = await stored('BIGUUID', (n) => `${n}-`.padEnd(100_000, 'f'), 3);
+		const result = await runEu({
+			parameters: { operation: 'getByInternalReference', internalReference: 'BIGUUID' },
+			store: store(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((j) => j.uuid)).toEqual([model.uuid]);
+		expect(hintsOf(result.run)).toEqual([
+			expect.stringMatching(
+				/^The EU Information System's answer listed 3 statements without a valid UUID; they were left out \(a statement in the answer has "1-f{38}…" \(100000 characters\) as its UUID, which is not a UUID/,
+			),
+		]);
+		const sd = await availableSd(eu(), { internalReference: 'SDBIG-0' });
+		eu()
+			.statements()
+			.push({ ...sd, uuid: 'not-a-uuid', internalReferenceNumber: 'SDBIG-1', groups: [] });
+		const sds = await runEu({
+			parameters: {
+				resource: 'simplifiedDeclaration',
+				operation: 'getByInternalReference',
+				internalReference: 'SDBIG',
+			},
+			store: store(),
+		});
+		expect(jsonOf(sds).map((j) => j.uuid)).toEqual([sd.uuid]);
+		expect(hintsOf(sds.run)).toEqual([
+			expect.stringMatching(/listed 1 declaration without a valid UUID; it was left out/),
+		]);
+	});
+
+	test('Get finds a statement asked in another letter case than the EU answers', async () => {
+		const uuid = await submit(eu(), { internalReference: 'CASE-UUID-1' });
+		const result = await runEu({
+			parameters: { operation: 'get', uuids: uuid.toUpperCase() },
+			store: store(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result).map((j) => j.uuid)).toEqual([uuid]);
+	});
+});
+
+describe('Verify: a status named like a member of Object', () => {
+	test('"constructor" is said as the text it is', async () => {
+		const uuid = await submit(eu(), { internalReference: 'VERIFY-CTOR-1' });
+		eu().clock.advance(1);
+		eu().events.setStatus(uuid, 'constructor');
+		const s = eu()
+			.statements()
+			.find((x) => x.uuid === uuid)!;
+		const result = await runEu({
+			parameters: {
+				resource: 'declaration',
+				operation: 'verify',
+				referenceNumber: s.referenceNumber!,
+				verificationNumber: s.verificationNumber!,
+			},
+			store: store(),
+		});
+		expect(result.error).toBeUndefined();
+		expect(jsonOf(result)[0]).toMatchObject({
+			result: 'EXISTING_NON_USABLE',
+			status: 'constructor',
+			message: `The statement with reference number ${s.referenceNumber} and verification number ${s.verificationNumber} exists but cannot be used: its status is constructor. Ask the supplier for a valid statement.`,
+		});
 	});
 });

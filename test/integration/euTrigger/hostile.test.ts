@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import type { FakeEu } from '../../fake-eu';
 import { startFakeEu } from '../../fake-eu';
-import { runInBoundedChild } from '../../helpers/boundedChild';
+import { doneValue, runInBoundedChild } from '../../helpers/boundedChild';
 import type { Scenario } from '../../helpers/euHostileScenarios';
 import type { CredentialStore } from '../../helpers/engine';
 import type { EuClock } from './helpers';
@@ -94,8 +94,8 @@ test('100 statements whose UUID is 100 KB: left out and counted, never stored (a
 		path.resolve(__dirname, '../../helpers/euHostileScenarios.ts'),
 		scenario,
 	);
-	expect(child.outcome).toBe('done');
-	for (const poll of child.value!.polls) {
+	const { polls } = doneValue(child);
+	for (const poll of polls) {
 		expect(poll.error).toBeUndefined();
 		expect(poll.items).toBe(0);
 		expect(poll.savedItems).toEqual({ bytes: expect.any(Number) });
@@ -110,5 +110,5 @@ test('100 statements whose UUID is 100 KB: left out and counted, never stored (a
 		);
 	}
 	// the search listed 100: the EU's cap, said as such
-	expect(child.value!.polls[0].warnings.join('\n')).toMatch(/returned 100 statements/);
+	expect(polls[0].warnings.join('\n')).toMatch(/returned 100 statements/);
 });
