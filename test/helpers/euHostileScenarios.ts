@@ -32,7 +32,7 @@ export type Scenario =
 /** Whether n8n can keep it: its deep copy and its JSON (what the execution is saved as). */
 function saved(value: unknown): { bytes: number } | { error: string } {
 	try {
-		return { bytes: Buffer.byteLength(JSON.stringify(deepCopy(value))) };
+		return { bytes: Buffer.byteLength(JSON.stringify(deepCopy(value as object))) };
 	} catch (error) {
 		return { error: String((error as Error).message) };
 	}

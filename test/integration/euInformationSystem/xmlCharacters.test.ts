@@ -5,7 +5,7 @@
  * and where in the text. Submit's fields (DDS and SD) come from the node's own description, so
  * a text field added later is in the table without anyone adding it.
  */
-import type { INodeParameters, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeProperties } from 'n8n-workflow';
 
 import { declarationFields } from '../../../nodes/EuInformationSystem/v1/actions/statements/statementFields';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
@@ -21,7 +21,7 @@ const refusal = (label: string, code = '0001') =>
 	`Item 0, field "${label}": it contains the character U+${code} at position 3, which XML cannot carry; remove it (it comes right after "AB";`;
 
 /** Runs the node, expecting a pre-flight refusal; the refusal's text, and nothing sent. */
-async function refused(parameters: INodeParameters, input: Array<Record<string, unknown>>) {
+async function refused(parameters: INodeParameters, input: IDataObject[]) {
 	const before = eu.fake.requests().length;
 	const result = await runEu({ parameters, input, store: store() });
 	expect(result.error).toBeDefined();
