@@ -22,6 +22,8 @@ import { MAX_GEOLOCATION_DEPTH } from '../../../nodes/shared/dds/geolocation';
 import { euStore, jsonOf, runEu } from './helpers';
 
 const SCENARIOS = path.resolve(__dirname, '../../helpers/euHostileScenarios.ts');
+/** A child bundles and loads n8n's engine first (seconds; more beside CI's CPU-bound load). */
+const CHILD_TIMEOUT = 180_000;
 const used = useFakeEu({ availableAfterMs: 0 });
 const eu = (): FakeEu => used.fake;
 const store = () => euStore(eu().url, eu().users[0]);
@@ -74,49 +76,61 @@ async function contentInChild(
 }
 
 describe('Get Content: a hostile geolocation, in a child process with a 512 MB heap', () => {
-	test('100,000 nested arrays (200 KB): that producer null naming the limit, the statement output and saved', async () => {
-		const s = await ddsWith('HOSTILE-DEEP', DEEP);
-		const child = await contentInChild('dueDiligenceStatement', s);
-		const value = doneValue(child);
-		expect(value.error).toBeUndefined();
-		expect(value).toMatchObject({
-			items: 1,
-			internalReferenceNumber: 'HOSTILE-DEEP',
-			geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
-			savedRun: { bytes: expect.any(Number) },
-		});
-	});
+	test(
+		'100,000 nested arrays (200 KB): that producer null naming the limit, the statement output and saved',
+		async () => {
+			const s = await ddsWith('HOSTILE-DEEP', DEEP);
+			const child = await contentInChild('dueDiligenceStatement', s);
+			const value = doneValue(child);
+			expect(value.error).toBeUndefined();
+			expect(value).toMatchObject({
+				items: 1,
+				internalReferenceNumber: 'HOSTILE-DEEP',
+				geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
+				savedRun: { bytes: expect.any(Number) },
+			});
+		},
+		CHILD_TIMEOUT,
+	);
 
-	test('36 MB that would decode into 9 million arrays: null naming the limit, decided before decoding', async () => {
-		const nine = `[${'[],'.repeat(9_000_000 - 1)}[]]`;
-		const s = await ddsWith('HOSTILE-MANY', nine);
-		expect(s.xml.length).toBeGreaterThan(36_000_000);
-		const child = await contentInChild('dueDiligenceStatement', s);
-		s.xml = '';
-		const value = doneValue(child);
-		expect(value.error).toBeUndefined();
-		expect(value).toMatchObject({
-			items: 1,
-			internalReferenceNumber: 'HOSTILE-MANY',
-			geolocations: [{ isNull: true, problem: MANY_PROBLEM }],
-			savedRun: { bytes: expect.any(Number) },
-		});
-		// nothing of the 9 million arrays was built: far below the 700 MB they would take
-		expect(child.heapUsed).toBeLessThan(300_000_000);
-	});
+	test(
+		'36 MB that would decode into 9 million arrays: null naming the limit, decided before decoding',
+		async () => {
+			const nine = `[${'[],'.repeat(9_000_000 - 1)}[]]`;
+			const s = await ddsWith('HOSTILE-MANY', nine);
+			expect(s.xml.length).toBeGreaterThan(36_000_000);
+			const child = await contentInChild('dueDiligenceStatement', s);
+			s.xml = '';
+			const value = doneValue(child);
+			expect(value.error).toBeUndefined();
+			expect(value).toMatchObject({
+				items: 1,
+				internalReferenceNumber: 'HOSTILE-MANY',
+				geolocations: [{ isNull: true, problem: MANY_PROBLEM }],
+				savedRun: { bytes: expect.any(Number) },
+			});
+			// nothing of the 9 million arrays was built: far below the 700 MB they would take
+			expect(child.heapUsed).toBeLessThan(300_000_000);
+		},
+		CHILD_TIMEOUT,
+	);
 
-	test('Simplified Declaration: the same limits', async () => {
-		const sd = await availableSd(eu(), { internalReference: 'SD-DEEP' });
-		withGeolocation(sd.uuid, DEEP);
-		const child = await contentInChild('simplifiedDeclaration', sd);
-		const value = doneValue(child);
-		expect(value.error).toBeUndefined();
-		expect(value).toMatchObject({
-			items: 1,
-			geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
-			savedRun: { bytes: expect.any(Number) },
-		});
-	});
+	test(
+		'Simplified Declaration: the same limits',
+		async () => {
+			const sd = await availableSd(eu(), { internalReference: 'SD-DEEP' });
+			withGeolocation(sd.uuid, DEEP);
+			const child = await contentInChild('simplifiedDeclaration', sd);
+			const value = doneValue(child);
+			expect(value.error).toBeUndefined();
+			expect(value).toMatchObject({
+				items: 1,
+				geolocations: [{ isNull: true, problem: DEEP_PROBLEM }],
+				savedRun: { bytes: expect.any(Number) },
+			});
+		},
+		CHILD_TIMEOUT,
+	);
 });
 
 describe('Get Content: limits in this process', () => {

@@ -111,4 +111,4 @@ test('100 statements whose UUID is 100 KB: left out and counted, never stored (a
 	}
 	// the search listed 100: the EU's cap, said as such
 	expect(polls[0].warnings.join('\n')).toMatch(/returned 100 statements/);
-});
+}, 180_000); // a child bundles and loads n8n's engine first
