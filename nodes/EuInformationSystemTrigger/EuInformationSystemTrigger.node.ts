@@ -83,6 +83,7 @@ export class EuInformationSystemTrigger implements INodeType {
 		log.searched(searched.capped, params.prefix);
 		const refresh = toRefresh(plan, searched.observed, reads.length);
 		const refreshed = await refreshStatements(this, refresh.batches, reads);
+		log.skipped(searched.skipped, refreshed.skipped);
 		const result = advance(plan, {
 			searched: searched.observed,
 			refreshed: refreshed.observed,

@@ -5,6 +5,8 @@
  */
 import type { IPollFunctions } from 'n8n-workflow';
 
+import type { SkippedOverviews } from '../shared/dds/answers';
+
 import type { EuAdvanceResult, EuPollPlan, EuTrackerSettings } from './statementTracker';
 import { MAX_UUIDS_PER_CALL } from './statementTracker';
 
@@ -38,6 +40,17 @@ export function euPollLog(ctx: IPollFunctions) {
 				warn(
 					`the search for internal references containing "${prefix}" returned ${MAX_UUIDS_PER_CALL} statements, the EU's most: statements beyond them may not be found. Use a longer "Internal Reference Starts With" (for example with the year or month).`,
 				);
+		},
+		/** Statements the reads left out (their UUID is none): counted, never stored. */
+		skipped(...reads: SkippedOverviews[]): void {
+			const count = reads.reduce((sum, r) => sum + r.count, 0);
+			if (count === 0) return;
+			const one = count === 1;
+			const reasons = reads.flatMap((r) => r.reasons).slice(0, 3);
+			warn(
+				`the EU listed ${count} statement${one ? '' : 's'} without a valid UUID; ${one ? 'it is' : 'they are'} not watched and nothing of ${one ? 'it' : 'them'} is stored (${reasons.join('; ')})`,
+				{ skipped: count },
+			);
 		},
 		advanced(result: EuAdvanceResult, settings: EuTrackerSettings): void {
 			if (result.gone.length > 0)

@@ -12,9 +12,13 @@
  * - `kind`: `d` for a due diligence statement, `s` for a simplified declaration.
  * - `status`: one letter for each status the EU documents (STATUS_CODES), otherwise `=` and the
  *   status as the EU wrote it (up to 40 characters; a longer one as `#` and a hash of it).
- * So a watched statement costs about 60 bytes of static data with its UUID.
+ * So a watched statement costs about 60 bytes of static data with its UUID. Only a UUID of the
+ * UUID shape (36 characters, answers.ts's isStatementUuid) is ever a key: the reads leave any
+ * other out before the tracker sees it, and a stored state is read back without such keys.
  */
 import { createHash } from 'node:crypto';
+
+import { isStatementUuid } from '../shared/dds/answers';
 
 export const EU_TRACKER_STATE_VERSION = 1;
 
@@ -49,20 +53,24 @@ export interface EuTrackerState {
 	s: Record<string, string>;
 }
 
-/** The statuses of EudrStatusType, one letter each in the record. */
-const STATUS_CODES: Readonly<Record<string, string>> = {
-	SUBMITTED: 'S',
-	AVAILABLE: 'A',
-	REJECTED: 'R',
-	WITHDRAWN: 'W',
-	ARCHIVED: 'X',
-	SUSPENDED: 'P',
-	UPDATED: 'U',
-	GROUPED: 'G',
-	OBSOLETE: 'O',
-};
-const CODE_STATUS: Readonly<Record<string, string>> = Object.fromEntries(
-	Object.entries(STATUS_CODES).map(([status, code]) => [code, status]),
+/**
+ * The statuses of EudrStatusType, one letter each in the record. Maps, not objects: a status
+ * the EU sends is looked up as data, so that `__proto__`, `constructor` or `toString` is an
+ * unknown status like any other (kept as `=` and its text), never a member of Object.
+ */
+const STATUS_CODES: ReadonlyMap<string, string> = new Map([
+	['SUBMITTED', 'S'],
+	['AVAILABLE', 'A'],
+	['REJECTED', 'R'],
+	['WITHDRAWN', 'W'],
+	['ARCHIVED', 'X'],
+	['SUSPENDED', 'P'],
+	['UPDATED', 'U'],
+	['GROUPED', 'G'],
+	['OBSOLETE', 'O'],
+]);
+const CODE_STATUS: ReadonlyMap<string, string> = new Map(
+	[...STATUS_CODES].map(([status, code]) => [code, status]),
 );
 const MAX_STATUS_TEXT = 40;
 
@@ -73,7 +81,7 @@ export function shortHash(text: string): string {
 
 /** How a status is written in a record (also what two statuses are compared by). */
 export function statusCode(status: string): string {
-	const code = STATUS_CODES[status];
+	const code = STATUS_CODES.get(status);
 	if (code !== undefined) return code;
 	return status.length <= MAX_STATUS_TEXT ? `=${status}` : `#${shortHash(status)}`;
 }
@@ -82,7 +90,7 @@ export function statusCode(status: string): string {
 function statusOfCode(code: string): string | null {
 	if (code.startsWith('=')) return code.slice(1);
 	if (code.startsWith('#')) return null;
-	return CODE_STATUS[code] ?? null;
+	return CODE_STATUS.get(code) ?? null;
 }
 
 export function encodeRecord(r: StatementRecord): string {
@@ -95,7 +103,7 @@ export function decodeRecord(text: string): (StatementRecord & { code: string })
 	const m = /^([0-9a-z]{1,10})\.([A-Za-z0-9_-]{0,16})\.([ds])(.+)$/s.exec(text);
 	if (!m) return undefined;
 	const code = m[4];
-	if (!/^(=|#)/.test(code) && CODE_STATUS[code] === undefined) return undefined;
+	if (!/^(=|#)/.test(code) && !CODE_STATUS.has(code)) return undefined;
 	return {
 		kind: m[3] === 's' ? 'sd' : 'dds',
 		status: statusOfCode(code) ?? code,
@@ -132,7 +140,8 @@ export function records(entries: Iterable<[string, string]>): Record<string, str
 
 /**
  * The stored state when it has the expected shape, otherwise undefined (start afresh); records
- * that do not read are left out (their statements are found again as new ones).
+ * that do not read, or whose key is not a UUID, are left out (their statements are found again
+ * as new ones; a state an older version filled with what the EU sent as UUIDs shrinks back).
  */
 export function readEuState(value: unknown): EuTrackerState | undefined {
 	if (!value || typeof value !== 'object' || Array.isArray(value)) return undefined;
@@ -143,7 +152,8 @@ export function readEuState(value: unknown): EuTrackerState | undefined {
 	for (const key of ['service', 'account'] as const)
 		if (s[key] !== undefined && typeof s[key] !== 'string') return undefined;
 	const kept = Object.entries(s.s as object).filter(
-		(e): e is [string, string] => typeof e[1] === 'string' && decodeRecord(e[1]) !== undefined,
+		(e): e is [string, string] =>
+			isStatementUuid(e[0]) && typeof e[1] === 'string' && decodeRecord(e[1]) !== undefined,
 	);
 	return {
 		v: EU_TRACKER_STATE_VERSION,
@@ -151,7 +161,7 @@ export function readEuState(value: unknown): EuTrackerState | undefined {
 		...(typeof s.account === 'string' ? { account: s.account } : {}),
 		since: s.since,
 		polledAt: s.polledAt,
-		rr: typeof s.rr === 'string' ? s.rr : '',
+		rr: typeof s.rr === 'string' && isStatementUuid(s.rr) ? s.rr : '',
 		s: bare(kept),
 	};
 }

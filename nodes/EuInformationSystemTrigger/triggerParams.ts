@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readText } from '../shared/input/text';
+import { readXmlText } from '../shared/input/text';
 import { firstPollGraceMs } from '../shared/polling/pollSchedule';
 import { pollTimesOf, readPollOption } from '../shared/polling/pollOption';
 import type { ChangeEvent, EuTrackerSettings, StatementChange } from './statementTracker';
@@ -14,10 +14,10 @@ import { EU_DEFAULT_SETTINGS } from './statementTracker';
 import type { StatementKind } from './statementState';
 import { ALL_STATUSES } from './triggerDescription';
 
-const KINDS: Readonly<Record<string, StatementKind>> = {
-	dueDiligenceStatement: 'dds',
-	simplifiedDeclaration: 'sd',
-};
+const KINDS: ReadonlyMap<string, StatementKind> = new Map([
+	['dueDiligenceStatement', 'dds'],
+	['simplifiedDeclaration', 'sd'],
+]);
 
 export interface EuTriggerParams {
 	prefix: string;
@@ -50,7 +50,7 @@ export function prefixProblem(prefix: string): string | undefined {
 }
 
 export function readEuParams(ctx: IPollFunctions): EuTriggerParams {
-	const prefixRead = readText(ctx.getNodeParameter('internalReferencePrefix', ''));
+	const prefixRead = readXmlText(ctx.getNodeParameter('internalReferencePrefix', ''));
 	if (prefixRead.kind !== 'value')
 		refuse(
 			ctx,
@@ -66,7 +66,7 @@ export function readEuParams(ctx: IPollFunctions): EuTriggerParams {
 			`Enter ${PREFIX_MIN} to ${PREFIX_MAX} characters that begin the internal references of the statements to watch.`,
 		);
 	const kinds = (ctx.getNodeParameter('statementTypes', ['dueDiligenceStatement']) as string[])
-		.map((t) => KINDS[t])
+		.map((t) => KINDS.get(t))
 		.filter((k): k is StatementKind => k !== undefined);
 	if (kinds.length === 0)
 		refuse(

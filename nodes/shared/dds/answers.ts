@@ -6,6 +6,8 @@
  * status values unchanged, absent optional elements are `null`. Pure: no n8n imports.
  */
 import type { XmlElement } from '../soap/xmlElement';
+import type { GeolocationBudget } from './geolocation';
+import { decodeGeolocation, geolocationBudget } from './geolocation';
 import type { StatementOverview } from './statement';
 
 /** An answer that lacks what its type makes mandatory (the caller names the operation). */
@@ -79,12 +81,46 @@ const OVERVIEW_FIELDS = [
 	'version',
 ];
 
+/**
+ * A statement UUID as the EU writes it ("UUID format", pack §4.2): 36 characters, hex digits in
+ * groups of 8-4-4-4-12, in any letter case (the EU's UUIDs are case-insensitive).
+ */
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isStatementUuid(text: string): boolean {
+	return UUID_SHAPE.test(text);
+}
+
+/**
+ * The overview entries a tolerant read left out because their UUID is none (absent, or not of
+ * the UUID shape): how many, and the first few reasons. Nothing of such an entry is output or
+ * stored.
+ */
+export interface SkippedOverviews {
+	count: number;
+	reasons: string[];
+}
+
+export function skippedOverviews(): SkippedOverviews {
+	return { count: 0, reasons: [] };
+}
+
+const MAX_SKIPPED_REASONS = 3;
+
+/** Why an entry's UUID cannot identify a statement, or undefined. */
+function uuidProblem(uuid: string | null): string | undefined {
+	if (uuid === null || uuid === '') return 'a statement in the answer has no UUID (uuid)';
+	if (isStatementUuid(uuid)) return undefined;
+	const shown = uuid.length > 40 ? `${uuid.slice(0, 40)}…` : uuid;
+	return `a statement in the answer has ${JSON.stringify(shown)} (${uuid.length} characters) as its UUID, which is not a UUID (36 characters such as 071874bd-8c62-4cac-8eb6-b2fbe003410c)`;
+}
+
 /** One OverviewType entry; its children are in the common namespace (any namespace accepted). */
-function readOverview(entry: XmlElement): StatementOverview {
+function readOverview(entry: XmlElement, uuid: string): StatementOverview {
 	const text = (name: string): string | null => textOf(entry, name) || null;
 	const communication = entry.children.find((x) => x.name === 'communicationToOperator');
 	const overview: StatementOverview = {
-		uuid: text('uuid') ?? '',
+		uuid,
 		internalReferenceNumber: text('internalReferenceNumber'),
 		referenceNumber: text('referenceNumber'),
 		verificationNumber: text('verificationNumber'),
@@ -100,7 +136,6 @@ function readOverview(entry: XmlElement): StatementOverview {
 		updatedBy: text('updatedBy'),
 		version: text('version'),
 	};
-	if (!overview.uuid) throw new AnswerShapeError('a statement in the answer has no UUID (uuid)');
 	for (const c of entry.children) {
 		if (OVERVIEW_FIELDS.includes(c.name) || Object.prototype.hasOwnProperty.call(overview, c.name))
 			continue;
@@ -122,10 +157,27 @@ export function overviewEntryCount(el: XmlElement): number {
 
 /**
  * GetDdsResponse / GetDdsByInternalReferenceResponse (ddsOverviewList) and GetSdResponse /
- * GetSdByInternalReferenceResponse (sdOverviewList): every overview entry.
+ * GetSdByInternalReferenceResponse (sdOverviewList): every overview entry. Given `skipped`
+ * (Get, Get by Internal Reference, the trigger), an entry whose UUID is absent or not a UUID is
+ * left out and counted there. Without it (the lookups before filing or changing, which must see
+ * every statement the EU lists), an entry without a UUID is an AnswerShapeError and one with
+ * another UUID is kept as the EU sent it.
  */
-export function readOverviews(el: XmlElement): StatementOverview[] {
-	return el.children.filter((c) => OVERVIEW_LISTS.includes(c.name)).map(readOverview);
+export function readOverviews(el: XmlElement, skipped?: SkippedOverviews): StatementOverview[] {
+	const out: StatementOverview[] = [];
+	for (const entry of el.children) {
+		if (!OVERVIEW_LISTS.includes(entry.name)) continue;
+		const uuid = textOf(entry, 'uuid');
+		const problem = uuidProblem(uuid);
+		if (problem !== undefined && skipped) {
+			skipped.count++;
+			if (skipped.reasons.length < MAX_SKIPPED_REASONS) skipped.reasons.push(problem);
+			continue;
+		}
+		if (!uuid) throw new AnswerShapeError(problem!);
+		out.push(readOverview(entry, uuid));
+	}
+	return out;
 }
 
 /** Elements repeated by the XSD: always arrays in the JSON, even with one entry. */
@@ -140,44 +192,16 @@ const REPEATED = new Set([
 	'cadastralIdentifier',
 ]);
 
-/** A producer's geometryGeojson, Base64 of UTF-8 GeoJSON text, decoded to the object. */
-function decodeGeometry(base64: string): {
-	geometryGeojson: unknown;
-	geometryGeojsonProblem?: string;
-} {
-	const compact = base64.replace(/\s+/g, '');
-	if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 !== 0)
-		return {
-			geometryGeojson: null,
-			geometryGeojsonProblem: 'the geolocation the service sent is not Base64',
-		};
-	const bytes = Buffer.from(compact, 'base64');
-	let text: string;
-	try {
-		text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-	} catch {
-		return {
-			geometryGeojson: null,
-			geometryGeojsonProblem: 'the geolocation the service sent is not UTF-8 text',
-		};
-	}
-	try {
-		return { geometryGeojson: JSON.parse(text) as unknown };
-	} catch {
-		return {
-			geometryGeojson: null,
-			geometryGeojsonProblem: 'the geolocation the service sent is not JSON',
-		};
-	}
-}
-
-/** A statement element as JSON: XSD names, repeated elements as arrays, geolocation decoded. */
-function statementJson(el: XmlElement): Record<string, unknown> {
+/**
+ * A statement element as JSON: XSD names, repeated elements as arrays, geolocation decoded
+ * within the statement's `budget` (geolocation.ts).
+ */
+function statementJson(el: XmlElement, budget: GeolocationBudget): Record<string, unknown> {
 	const out: Record<string, unknown> = {};
 	for (const c of el.children) {
 		let value: unknown;
 		if (c.name === 'geometryGeojson' && c.children.length === 0) {
-			const decoded = decodeGeometry(c.text);
+			const decoded = decodeGeolocation(c.text, budget);
 			out.geometryGeojson = decoded.geometryGeojson;
 			if (decoded.geometryGeojsonProblem)
 				out.geometryGeojsonProblem = decoded.geometryGeojsonProblem;
@@ -190,7 +214,7 @@ function statementJson(el: XmlElement): Record<string, unknown> {
 			value = /^(true|1)$/.test(c.text.trim());
 		} else if (c.children.length === 0) {
 			value = c.text.trim();
-		} else value = statementJson(c);
+		} else value = statementJson(c, budget);
 		if (REPEATED.has(c.name)) {
 			const list = (out[c.name] as unknown[] | undefined) ?? [];
 			list.push(value);
@@ -207,12 +231,13 @@ function statementJson(el: XmlElement): Record<string, unknown> {
 /**
  * GetDdsByIdentifiersResponse / GetSdByIdentifiersResponse: the full statement as JSON in the XSD's names; decimals as the
  * service sent them (it pads to six decimals, pack §4.1); each producer's geometryGeojson
- * decoded to the GeoJSON object, or null with `geometryGeojsonProblem` saying why.
+ * decoded to the GeoJSON object, or null with `geometryGeojsonProblem` saying why (not
+ * Base64, UTF-8 or JSON, or beyond geolocation.ts's depth and count limits).
  */
 export function readStatementContent(el: XmlElement): Record<string, unknown> {
 	const statement = el.children.find((c) => c.name === 'statement');
 	if (!statement) throw new AnswerShapeError('the answer has no statement (statement)');
-	return statementJson(statement);
+	return statementJson(statement, geolocationBudget());
 }
 
 /** EudrEchoResponse: its status ("OK"), null when absent. */

@@ -6,6 +6,7 @@
 import { euFailureOf } from '../transport/euFailure';
 import type { ServiceContext } from '../transport/serviceContext';
 import { soapRequest } from '../transport/soapRequest';
+import type { SkippedOverviews } from './answers';
 import { overviewEntryCount, readOverviews, readStatementContent } from './answers';
 import type { ReferenceLookup } from './referenceMatch';
 import { getDdsBody, getDdsByIdentifiersBody, getDdsByInternalReferenceBody } from './requests';
@@ -18,7 +19,8 @@ function isNotFound(error: unknown): boolean {
 /**
  * A lookup's overviews (DDS: getDds, getDdsByInternalReference; SD: getSd,
  * getSdByInternalReference) and how many entries the answer listed; "nothing found"
- * (NotFoundException) is an empty list.
+ * (NotFoundException) is an empty list. An entry whose UUID is not a UUID fails the lookup, or,
+ * given `skipped`, is left out and counted there (answers.ts's readOverviews).
  */
 export async function lookupOverviews(
 	ctx: ServiceContext,
@@ -26,6 +28,7 @@ export async function lookupOverviews(
 	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
 	body: string,
 	itemIndex: number | undefined,
+	skipped?: SkippedOverviews,
 ): Promise<ReferenceLookup> {
 	let failed: unknown;
 	try {
@@ -36,7 +39,10 @@ export async function lookupOverviews(
 			idempotent: true,
 			itemIndex,
 		});
-		return { overviews: readOverviews(ok.element), listed: overviewEntryCount(ok.element) };
+		return {
+			overviews: readOverviews(ok.element, skipped),
+			listed: overviewEntryCount(ok.element),
+		};
 	} catch (error) {
 		failed = error;
 	}
@@ -44,24 +50,29 @@ export async function lookupOverviews(
 	throw failed;
 }
 
-/** A lookup's overviews (lookupOverviews without the count). */
+/** A lookup's overviews (lookupOverviews without the count); `skipped`: see lookupOverviews. */
 export async function overviews(
 	ctx: ServiceContext,
 	service: 'dds' | 'sd',
 	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
 	body: string,
 	itemIndex: number | undefined,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return (await lookupOverviews(ctx, service, operation, body, itemIndex)).overviews;
+	return (await lookupOverviews(ctx, service, operation, body, itemIndex, skipped)).overviews;
 }
 
-/** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
+/**
+ * Every statement the EU lists for `internalReference` (a case-insensitive substring search
+ * there); `skipped`: see `lookupOverviews`.
+ */
 export async function statementsByInternalReference(
 	ctx: ServiceContext,
 	internalReference: string,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return (await searchStatements(ctx, internalReference, itemIndex)).overviews;
+	return (await searchStatements(ctx, internalReference, itemIndex, skipped)).overviews;
 }
 
 /** The DDS lookup by internal reference with the count of entries listed (at most LOOKUP_CAP). */
@@ -69,18 +80,20 @@ export async function searchStatements(
 	ctx: ServiceContext,
 	internalReference: string,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<ReferenceLookup> {
 	const body = getDdsByInternalReferenceBody(internalReference);
-	return await lookupOverviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex);
+	return await lookupOverviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex, skipped);
 }
 
-/** The overviews of up to 100 UUIDs (those the EU does not know are absent). */
+/** The overviews of up to 100 UUIDs (those the EU does not know are absent); `skipped`: see `overviews`. */
 export async function statementsByUuid(
 	ctx: ServiceContext,
 	uuids: readonly string[],
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex);
+	return await overviews(ctx, 'dds', 'getDds', getDdsBody(uuids), itemIndex, skipped);
 }
 
 /** The full content of a statement (DDS: getDdsByIdentifiers; SD: getSdByIdentifiers), geolocation decoded. */

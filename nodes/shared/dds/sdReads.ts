@@ -6,18 +6,23 @@
  * through).
  */
 import type { ServiceContext } from '../transport/serviceContext';
+import type { SkippedOverviews } from './answers';
 import { contentOf, lookupOverviews, overviews } from './euReads';
 import type { ReferenceLookup } from './referenceMatch';
 import { getSdBody, getSdByIdentifiersBody, getSdByInternalReferenceBody } from './sdRequests';
 import type { StatementOverview } from './statement';
 
-/** Every SD the EU lists for `internalReference` (a case-insensitive substring search there). */
+/**
+ * Every SD the EU lists for `internalReference` (a case-insensitive substring search there);
+ * `skipped`: entries whose UUID is not a UUID are counted there instead of failing the read.
+ */
 export async function declarationsByInternalReference(
 	ctx: ServiceContext,
 	internalReference: string,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return (await searchDeclarations(ctx, internalReference, itemIndex)).overviews;
+	return (await searchDeclarations(ctx, internalReference, itemIndex, skipped)).overviews;
 }
 
 /** The SD lookup by internal reference with the count of entries listed (at most LOOKUP_CAP). */
@@ -25,21 +30,23 @@ export async function searchDeclarations(
 	ctx: ServiceContext,
 	internalReference: string,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<ReferenceLookup> {
 	const body = getSdByInternalReferenceBody(internalReference);
-	return await lookupOverviews(ctx, 'sd', 'getSdByInternalReference', body, itemIndex);
+	return await lookupOverviews(ctx, 'sd', 'getSdByInternalReference', body, itemIndex, skipped);
 }
 
 /**
  * The overviews of up to 100 SDs (a version asks for that version, none for the current one);
- * those the EU does not know are absent.
+ * those the EU does not know are absent; `skipped`: as declarationsByInternalReference.
  */
 export async function declarationsByUuid(
 	ctx: ServiceContext,
 	wanted: ReadonlyArray<{ uuid: string; version?: number }>,
 	itemIndex?: number,
+	skipped?: SkippedOverviews,
 ): Promise<StatementOverview[]> {
-	return await overviews(ctx, 'sd', 'getSd', getSdBody(wanted), itemIndex);
+	return await overviews(ctx, 'sd', 'getSd', getSdBody(wanted), itemIndex, skipped);
 }
 
 /** The full content of an SD (geolocation decoded), by its reference and verification numbers. */

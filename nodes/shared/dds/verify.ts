@@ -8,7 +8,8 @@
  * outputs it like the others. Which statuses the EU counts as usable is UNCERTAIN (pack §4.3):
  * `usable` follows the EU's `result` only, never our guess from the status.
  */
-import { escapeXml, xmlCharProblem } from '../soap/escape';
+import { xmlTextProblem } from '../input/text';
+import { escapeXml } from '../soap/escape';
 import type { XmlElement } from '../soap/xmlElement';
 import { AnswerShapeError } from './answers';
 
@@ -62,7 +63,7 @@ export function readVerifyAnswer(el: XmlElement): VerifyAnswer {
 
 /** What is wrong with a reference number before sending it, or undefined. */
 export function referenceNumberProblem(referenceNumber: string): string | undefined {
-	const badChar = xmlCharProblem(referenceNumber);
+	const badChar = xmlTextProblem(referenceNumber);
 	if (badChar) return `${badChar}.`;
 	const length = [...referenceNumber].length;
 	if (length > MAX_REFERENCE_NUMBER)
@@ -72,7 +73,7 @@ export function referenceNumberProblem(referenceNumber: string): string | undefi
 
 /** What is wrong with a verification number before sending it, or undefined. */
 export function verificationNumberProblem(verificationNumber: string): string | undefined {
-	const badChar = xmlCharProblem(verificationNumber);
+	const badChar = xmlTextProblem(verificationNumber);
 	if (badChar) return `${badChar}.`;
 	const length = [...verificationNumber].length;
 	if (length < MIN_VERIFICATION_NUMBER || length > MAX_VERIFICATION_NUMBER)
@@ -87,16 +88,19 @@ export function usableOf(result: string): boolean | null {
 	return null;
 }
 
-/** Why a status makes a statement not usable, in a few plain words (unknown: nothing added). */
-const STATUS_WORDS: Record<string, string> = {
-	WITHDRAWN: 'it was withdrawn by the operator who filed it',
-	REJECTED: 'the EU Information System rejected it',
-	SUSPENDED: 'it is suspended',
-	ARCHIVED: 'it is archived',
-	GROUPED: 'it is grouped into another declaration',
-	OBSOLETE: 'it was replaced by a newer one',
-	SUBMITTED: 'it is still being processed',
-};
+/**
+ * Why a status makes a statement not usable, in a few plain words (unknown: nothing added). A
+ * Map: the status is the EU's text, so `constructor` or `__proto__` must find nothing.
+ */
+const STATUS_WORDS: ReadonlyMap<string, string> = new Map([
+	['WITHDRAWN', 'it was withdrawn by the operator who filed it'],
+	['REJECTED', 'the EU Information System rejected it'],
+	['SUSPENDED', 'it is suspended'],
+	['ARCHIVED', 'it is archived'],
+	['GROUPED', 'it is grouped into another declaration'],
+	['OBSOLETE', 'it was replaced by a newer one'],
+	['SUBMITTED', 'it is still being processed'],
+]);
 
 /** The answer in plain words, naming the numbers asked about. */
 export function verifyMessage(
@@ -111,7 +115,7 @@ export function verifyMessage(
 			return `${which} exists and can be used${status ? ` (status ${status})` : ''}.`;
 		case 'EXISTING_NON_USABLE': {
 			if (!status) return `${which} exists but cannot be used; the EU did not say why.`;
-			const why = STATUS_WORDS[status];
+			const why = STATUS_WORDS.get(status);
 			return `${which} exists but cannot be used: its status is ${status}${why ? ` (${why})` : ''}. Ask the supplier for a valid statement.`;
 		}
 		case 'NON_EXISTENT':

@@ -11,13 +11,15 @@
  *   refused (a record without its ID is a data problem, not a blank cell).
  * - Repeated IDs are kept once, in the order first seen.
  * - Every ID must be usable as ONE path segment: IDs made only of dots, and IDs containing
- *   `/ \ ? # %`, whitespace, control or invisible characters are refused, naming the ID.
+ *   `/ \ ? # %`, whitespace, control or invisible characters, or a character XML cannot
+ *   carry (the EU Information System's ids go into XML) are refused, naming the ID.
  * - Numbers must be whole and exact (below 2^53): a rounded number would name another record.
  * - Text that still holds `{{ … }}` is an expression that was not evaluated.
  */
 
 import { MISSING, invalid, isPlainObject, kindOf, quoted, value } from './internal';
 import type { Reading } from './reading';
+import { xmlTextProblem } from './text';
 
 export type IdNoun = 'plot' | 'job' | 'area' | 'run' | 'check' | 'statement' | 'declaration';
 
@@ -92,6 +94,9 @@ function idProblem(id: string, noun: IdNoun): string | undefined {
 	if (hidden) {
 		return `${shown} is not ${a(name)}: it contains the invisible character U+${hexOf(hidden[0])} (often left over from a copied cell or a CSV file). Type the id again. ${giveOnly(noun)}`;
 	}
+	// half of a character (a lone surrogate), U+FFFE, U+FFFF: no XML (the EU's) can carry them
+	const notXml = xmlTextProblem(id);
+	if (notXml) return `${shown} is not ${a(name)}: ${notXml}. ${giveOnly(noun)}`;
 	return undefined;
 }
 

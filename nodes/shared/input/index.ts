@@ -17,4 +17,4 @@ export { MAX_JSON_DEPTH, pathDeeperThan, showPath, tooDeepReason } from './depth
 export { copyOwn, readJsonObject, readKeyValuePairs, setOwn } from './json';
 export type { LooseNumber, NumberRule } from './numbers';
 export { readHectares, readLooseNumber, readNumber } from './numbers';
-export { readText } from './text';
+export { readText, readXmlText, xmlTextProblem } from './text';

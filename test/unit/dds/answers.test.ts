@@ -9,12 +9,18 @@ import { join } from 'node:path';
 
 import {
 	AnswerShapeError,
+	isStatementUuid,
 	readEchoAnswer,
 	readOverviews,
 	readStatementContent,
 	readStatusAnswer,
 	readSubmitAnswer,
+	skippedOverviews,
 } from '../../../nodes/shared/dds/answers';
+import {
+	MAX_GEOLOCATION_DEPTH,
+	MAX_GEOLOCATION_NODES,
+} from '../../../nodes/shared/dds/geolocation';
 import { readSoapAnswer } from '../../../nodes/shared/soap/soapAnswer';
 import type { XmlElement } from '../../../nodes/shared/soap/xmlElement';
 import { parseXml } from '../../../nodes/shared/soap/xml';
@@ -122,5 +128,104 @@ describe('DDS answers', () => {
 			'<e:EudrEchoResponse xmlns:e="http://ec.europa.eu/tracesnt/eudr/echo"><e:status>OK</e:status></e:EudrEchoResponse>',
 		);
 		expect(readEchoAnswer(el)).toEqual({ status: 'OK' });
+	});
+});
+
+describe('the decoded geolocation within limits (geolocation.ts)', () => {
+	const DDS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+	const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+	const content = (geometries: string[]) =>
+		readStatementContent(
+			parseXml(
+				`<d:GetDdsByIdentifiersResponse xmlns:d="${DDS}"><d:statement><d:commodities>${geometries
+					.map(
+						(g, i) =>
+							`<d:producers><d:name>P${i}</d:name><d:geometryGeojson>${b64(g)}</d:geometryGeojson></d:producers>`,
+					)
+					.join('')}</d:commodities></d:statement></d:GetDdsByIdentifiersResponse>`,
+			),
+		);
+	const producers = (c: Record<string, unknown>) =>
+		(c.commodities as Array<{ producers: Array<Record<string, unknown>> }>)[0].producers;
+	const point = '{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,2.5]}}';
+
+	it('a geolocation nesting deeper than the limit is null with the reason; the others and the rest are output', () => {
+		const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+		const c = content([deep, point]);
+		const [bad, good] = producers(c);
+		expect(bad).toEqual({
+			name: 'P0',
+			geometryGeojson: null,
+			geometryGeojsonProblem: `the geolocation the service sent nests more than ${MAX_GEOLOCATION_DEPTH} levels deep (a GeoJSON geolocation nests at most 10), so it is not output; see it in TRACES`,
+		});
+		expect(good.geometryGeojson).toMatchObject({ geometry: { coordinates: [1.5, 2.5] } });
+		expect(() => JSON.stringify(c)).not.toThrow();
+	});
+
+	it('exactly the limit of depth decodes; brackets inside texts do not count', () => {
+		const atLimit = '['.repeat(MAX_GEOLOCATION_DEPTH) + ']'.repeat(MAX_GEOLOCATION_DEPTH);
+		const quoted = `{"type":"Feature","properties":{"note":"${'[{'.repeat(100)}\\"]"},"geometry":null}`;
+		const [a, b] = producers(content([atLimit, quoted]));
+		expect(a.geometryGeojson).toEqual(expect.any(Array));
+		expect(b.geometryGeojson).toMatchObject({ properties: { note: `${'[{'.repeat(100)}"]` } });
+	});
+
+	it('more arrays and objects than the limit: null with the reason, decided before anything is built', () => {
+		const many = `[${'[],'.repeat(MAX_GEOLOCATION_NODES)}[]]`;
+		const [bad] = producers(content([many]));
+		expect(bad.geometryGeojson).toBeNull();
+		expect(bad.geometryGeojsonProblem).toBe(
+			'the geolocation the service sent holds more than 1,000,000 arrays and objects (more than a statement of 25 MB can carry), so it is not output; see it in TRACES',
+		);
+	});
+
+	it('the limit is for the statement: producers beyond what is left are null, naming it', () => {
+		// each half of the allowance but 10: two fit, a third does not, a small one still does
+		const half = `[${'[],'.repeat(MAX_GEOLOCATION_NODES / 2 - 12)}[]]`;
+		const [one, two, three, four] = producers(content([half, half, half, point]));
+		expect(one.geometryGeojson).toEqual(expect.any(Array));
+		expect(two.geometryGeojson).toEqual(expect.any(Array));
+		expect(three.geometryGeojson).toBeNull();
+		expect(three.geometryGeojsonProblem).toMatch(
+			/^the geolocations of this statement together hold more than 1,000,000 arrays and objects .*: this producer's is not output/,
+		);
+		expect(four.geometryGeojson).toMatchObject({ type: 'Feature' });
+	});
+});
+
+describe('overviews whose UUID is none', () => {
+	const DDS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
+	const entry = (uuid: string | null, status = 'AVAILABLE') =>
+		`<d:ddsOverviewList>${uuid === null ? '' : `<c:uuid>${uuid}</c:uuid>`}<c:status>${status}</c:status></d:ddsOverviewList>`;
+	const list = (...entries: string[]) =>
+		parseXml(
+			`<d:GetDdsResponse xmlns:d="${DDS}" xmlns:c="http://ec.europa.eu/tracesnt/certificate/eudr/common/v3">${entries.join('')}</d:GetDdsResponse>`,
+		);
+	const good = '071874bd-8c62-4cac-8eb6-b2fbe003410c';
+
+	it('given a counter, they are left out and counted (the UUID shape in any letter case passes)', () => {
+		const skipped = skippedOverviews();
+		const read = readOverviews(
+			list(entry('x'.repeat(100_000)), entry(null), entry(` ${good.toUpperCase()} `), entry('123')),
+			skipped,
+		);
+		expect(read.map((o) => o.uuid)).toEqual([good.toUpperCase()]);
+		expect(skipped.count).toBe(3);
+		expect(skipped.reasons[0]).toBe(
+			`a statement in the answer has "${'x'.repeat(40)}…" (100000 characters) as its UUID, which is not a UUID (36 characters such as 071874bd-8c62-4cac-8eb6-b2fbe003410c)`,
+		);
+		expect(skipped.reasons[1]).toBe('a statement in the answer has no UUID (uuid)');
+	});
+
+	it('without one (the lookups before filing), a missing UUID fails the read and another is kept as sent', () => {
+		expect(() => readOverviews(list(entry(null)))).toThrow(AnswerShapeError);
+		expect(readOverviews(list(entry('kept'))).map((o) => o.uuid)).toEqual(['kept']);
+	});
+
+	it('isStatementUuid: 36 characters of the UUID shape, any letter case', () => {
+		expect(isStatementUuid(good)).toBe(true);
+		expect(isStatementUuid(good.toUpperCase())).toBe(true);
+		expect(isStatementUuid(`${good}0`)).toBe(false);
+		expect(isStatementUuid(good.replace(/-/g, ''))).toBe(false);
 	});
 });

@@ -41,9 +41,11 @@ describe('the input layer', () => {
 				'readNumber',
 				'readText',
 				'readTimestamp',
+				'readXmlText',
 				'setOwn',
 				'showPath',
 				'tooDeepReason',
+				'xmlTextProblem',
 			].sort(),
 		);
 	});

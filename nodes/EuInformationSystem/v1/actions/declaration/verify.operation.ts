@@ -12,7 +12,7 @@ import {
 	verifyMessage,
 } from '../../../../shared/dds/verify';
 import type { VerifyAnswer } from '../../../../shared/dds/verify';
-import { readText } from '../../../../shared/input';
+import { readXmlText } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
 
@@ -51,12 +51,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 		prepare: (i, problems) => {
 			const referenceNumber = problems.take(
 				'Reference Number',
-				readText(this.getNodeParameter('referenceNumber', i, '')),
+				readXmlText(this.getNodeParameter('referenceNumber', i, '')),
 				'no reference number was given. Enter it, or map it from the sheet, e.g. {{ $json.referenceNumber }}.',
 			);
 			const verificationNumber = problems.take(
 				'Verification Number',
-				readText(this.getNodeParameter('verificationNumber', i, '')),
+				readXmlText(this.getNodeParameter('verificationNumber', i, '')),
 				'no verification number was given. Enter it, or map it from the sheet, e.g. {{ $json.verificationNumber }}.',
 			);
 			const referenceProblem =

@@ -43,11 +43,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 		plan: (ready) =>
 			uuidBatches(this, ready, {
 				max: MAX_UUIDS_PER_GET,
-				fetch: async (chunk, item) =>
+				fetch: async (chunk, item, skipped) =>
 					await statementsByUuid(
 						this,
 						chunk.map((w) => w.uuid),
 						item,
+						skipped,
 					),
 				noun: 'statement',
 				label: 'Statement UUID',

@@ -75,7 +75,7 @@ export const execute: OperationModule['execute'] = async function (items) {
 		plan: (ready) =>
 			uuidBatches(this, ready, {
 				max: MAX_SD_PER_GET,
-				fetch: async (chunk, item) => await declarationsByUuid(this, chunk, item),
+				fetch: async (chunk, item, skipped) => await declarationsByUuid(this, chunk, item, skipped),
 				noun: 'declaration',
 				label: 'Declaration UUID',
 				version: true,

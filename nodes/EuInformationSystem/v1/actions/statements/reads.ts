@@ -9,9 +9,11 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
+import type { SkippedOverviews } from '../../../../shared/dds/answers';
+import { skippedOverviews } from '../../../../shared/dds/answers';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { exactReferenceMatches } from '../../../../shared/dds/statementOutput';
-import { readText } from '../../../../shared/input';
+import { readXmlText } from '../../../../shared/input';
 import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import type { ServiceContext } from '../../../../shared/transport/serviceContext';
@@ -27,6 +29,23 @@ export interface Wanted {
 }
 
 /**
+ * What a read says when the EU listed statements whose UUID is not a UUID: they are left out
+ * (nothing of them is output), counted, the first reasons shown.
+ */
+export function skippedNote(skipped: SkippedOverviews, nouns: string): string | undefined {
+	if (skipped.count === 0) return undefined;
+	const one = skipped.count === 1;
+	return `The EU Information System's answer listed ${skipped.count} ${one ? nouns.replace(/s$/, '') : nouns} without a valid UUID; ${one ? 'it was' : 'they were'} left out (${skipped.reasons.join('; ')}). Check ${one ? 'it' : 'them'} in TRACES.`;
+}
+
+/** The note of skipped statements as a warning in the node's output pane. */
+function warnSkipped(ctx: ThisParameterType<Execute>, skipped: SkippedOverviews, nouns: string) {
+	const message = skippedNote(skipped, nouns);
+	if (message !== undefined)
+		ctx.addExecutionHints({ message, type: 'warning', location: 'outputPane' });
+}
+
+/**
  * Get's batches: the UUIDs (and versions) of all items, each asked once, at most `max` per
  * call; one output per overview found, an error for each item whose UUID was not found.
  */
@@ -35,7 +54,11 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 	ready: Array<Ready<P>>,
 	o: {
 		max: number;
-		fetch: (chunk: Wanted[], itemIndex: number) => Promise<StatementOverview[]>;
+		fetch: (
+			chunk: Wanted[],
+			itemIndex: number,
+			skipped: SkippedOverviews,
+		) => Promise<StatementOverview[]>;
 		/** "statement" / "declaration". */
 		noun: string;
 		/** The label of the UUID field, in the hint. */
@@ -44,7 +67,10 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 		version?: boolean;
 	},
 ): Batch[] {
-	const key = (w: Wanted) => (w.version === undefined ? w.uuid : `${w.uuid}#${w.version}`);
+	// The EU's UUIDs are case-insensitive: asked and answered are compared in lower case.
+	const lower = (uuid: string) => uuid.toLowerCase();
+	const key = (w: Wanted) =>
+		w.version === undefined ? lower(w.uuid) : `${lower(w.uuid)}#${w.version}`;
 	const askedBy = new Map<string, { wanted: Wanted; items: number[] }>();
 	const simplifyOf = new Map(ready.map((r) => [r.itemIndex, r.value.simplify]));
 	for (const { itemIndex, value } of ready)
@@ -61,15 +87,19 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 		batches.push({
 			items: chunkItems,
 			send: async () => {
+				const skipped = skippedOverviews();
 				const found = await o.fetch(
 					chunk.map((c) => c.wanted),
 					chunkItems[0],
+					skipped,
 				);
+				warnSkipped(ctx, skipped, `${o.noun}s`);
+				const also = skippedNote(skipped, `${o.noun}s`);
 				const outputs: BatchOutput[] = [];
 				for (const { wanted, items: asking } of chunk) {
 					const overviews = found.filter(
 						(f) =>
-							f.uuid === wanted.uuid &&
+							lower(f.uuid) === lower(wanted.uuid) &&
 							(wanted.version === undefined ||
 								f.version === null ||
 								f.version === String(wanted.version)),
@@ -84,7 +114,7 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 									`No ${o.noun} with UUID ${wanted.uuid}${which} is visible to this account in the EU Information System`,
 									{
 										itemIndex: item,
-										description: `Check the ${o.label} (the uuid Submit output)${wanted.version === undefined ? '' : ' and the version'} and that the credential is the one of the operator that filed it.`,
+										description: `Check the ${o.label} (the uuid Submit output)${wanted.version === undefined ? '' : ' and the version'} and that the credential is the one of the operator that filed it.${also ? ` ${also}` : ''}`,
 									},
 								),
 							});
@@ -112,6 +142,7 @@ export function internalReferenceRead(o: {
 		ctx: ServiceContext,
 		reference: string,
 		itemIndex: number,
+		skipped: SkippedOverviews,
 	) => Promise<StatementOverview[]>;
 	/** Whether the simplified output keeps the version (the SD's). */
 	version?: boolean;
@@ -142,7 +173,7 @@ export function internalReferenceRead(o: {
 			prepare: (i, problems) => {
 				const reference = problems.take(
 					'Internal Reference',
-					readText(this.getNodeParameter('internalReference', i, '')),
+					readXmlText(this.getNodeParameter('internalReference', i, '')),
 					'no Internal Reference was given. Enter it, or map it, e.g. {{ $json.internalReference }}.',
 				);
 				if (reference !== undefined && (reference.length < 3 || reference.length > 50))
@@ -158,7 +189,9 @@ export function internalReferenceRead(o: {
 				};
 			},
 			run: async (i, { reference, exactOnly, simplify: simplified }) => {
-				const found = await o.lookup(this, reference, i);
+				const skipped = skippedOverviews();
+				const found = await o.lookup(this, reference, i, skipped);
+				warnSkipped(this, skipped, o.nouns);
 				const kept = exactOnly ? exactReferenceMatches(found, reference) : found;
 				return kept.map((f) => overviewJson(f, simplified, o.version));
 			},
@@ -206,13 +239,13 @@ export function contentRead(o: {
 				referenceNumber:
 					problems.take(
 						'Reference Number',
-						readText(this.getNodeParameter('referenceNumber', i, '')),
+						readXmlText(this.getNodeParameter('referenceNumber', i, '')),
 						'no reference number was given. Map the referenceNumber Get output, e.g. {{ $json.referenceNumber }}.',
 					) ?? '',
 				verificationNumber:
 					problems.take(
 						'Verification Number',
-						readText(this.getNodeParameter('verificationNumber', i, '')),
+						readXmlText(this.getNodeParameter('verificationNumber', i, '')),
 						'no verification number was given. Map the verificationNumber Get output, e.g. {{ $json.verificationNumber }}.',
 					) ?? '',
 			}),

@@ -15,7 +15,7 @@ import {
 	withItemGeometrySource,
 } from '../../../../shared/descriptions/geometrySourceFields';
 import { COMMODITY_OPTIONS } from '../../../../shared/input';
-import { AREA_FIELD } from './statementRows';
+import { AREA_FIELD, OPTION_LABELS } from './statementRows';
 
 export type { StatementRow } from './statementRows';
 export { readStatementRow } from './statementRows';
@@ -249,20 +249,20 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			default: {},
 			options: [
 				text(
-					'Border Cross Country',
+					OPTION_LABELS.borderCrossCountry,
 					'borderCrossCountry',
 					'',
 					'EU member state where the goods cross the border, two letters',
 				),
-				text('Comment', 'comment', '', 'At most 2000 characters'),
+				text(OPTION_LABELS.comment, 'comment', '', 'At most 2000 characters'),
 				text(
-					'Common Name of Species',
+					OPTION_LABELS.commonName,
 					'commonName',
 					'',
 					'Wood: common name of the tree species (e.g. teak)',
 				),
 				{
-					displayName: 'Geolocation Confidential',
+					displayName: OPTION_LABELS.geoLocationConfidential,
 					name: 'geoLocationConfidential',
 					type: 'boolean',
 					default: false,
@@ -270,56 +270,56 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 						'Whether the geolocation is shown only to the authorities, not to operators further down the supply chain',
 				},
 				text(
-					'Grouped Declarations',
+					OPTION_LABELS.groupedDeclarations,
 					'groupedDeclarations',
 					'',
 					'Reference numbers of AVAILABLE statements this one groups, separated by commas',
 				),
 				text(
-					'Percentage Estimate or Deviation',
+					OPTION_LABELS.percentageEstimate,
 					'percentageEstimate',
 					'',
 					'Domestic only: how far the net weight may be off, 0 to 25 (0 when it is exact). A domestic due-diligence statement with a net weight needs it.',
 				),
 				text(
-					'Represented Operator Address',
+					OPTION_LABELS.representedStreet,
 					'representedStreet',
 					'',
 					'Street and number of the operator you represent',
 				),
-				text('Represented Operator City', 'representedCity', '', ''),
-				text('Represented Operator Country', 'representedCountry', '', 'Two-letter ISO code'),
-				text('Represented Operator E-Mail', 'representedEmail', '', '', {
+				text(OPTION_LABELS.representedCity, 'representedCity', '', ''),
+				text(OPTION_LABELS.representedCountry, 'representedCountry', '', 'Two-letter ISO code'),
+				text(OPTION_LABELS.representedEmail, 'representedEmail', '', '', {
 					placeholder: 'name@email.com',
 				}),
 				text(
-					'Represented Operator EORI',
+					OPTION_LABELS.representedEori,
 					'representedEori',
 					'',
 					'EORI number (needed for import and export)',
 				),
 				text(
-					'Represented Operator Name',
+					OPTION_LABELS.representedName,
 					'representedName',
 					'',
 					'Required when filing as authorised representative',
 				),
-				text('Represented Operator Postal Code', 'representedPostalCode', '', ''),
-				text('Represented Operator VAT Number', 'representedVat', '', ''),
+				text(OPTION_LABELS.representedPostalCode, 'representedPostalCode', '', ''),
+				text(OPTION_LABELS.representedVat, 'representedVat', '', ''),
 				text(
-					'Scientific Name of Species',
+					OPTION_LABELS.scientificName,
 					'scientificName',
 					'',
 					'Wood: scientific name of the tree species (e.g. Tectona grandis)',
 				),
 				text(
-					'Supplementary Unit',
+					OPTION_LABELS.supplementaryUnit,
 					'supplementaryUnit',
 					'',
 					"The commodity's quantity in its supplementary unit (import/export of cattle, tyres, hides, some wood and pulp; optional for domestic)",
 				),
 				text(
-					'Supplementary Unit Type',
+					OPTION_LABELS.supplementaryUnitQualifier,
 					'supplementaryUnitQualifier',
 					'',
 					'The unit code: NAR (items), MTQ (m³), KSD (kg of dry substance), MTK, MTR, NPR',

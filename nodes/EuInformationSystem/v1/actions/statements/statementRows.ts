@@ -4,7 +4,10 @@
  * features — the plot's geometry by the Geometry Source fields with Validate's checks, written
  * with Plot → Export's writer (six decimals, RFC 7946 winding, Area for points) — or the
  * producers of an EU GeoJSON FeatureCollection that Plot → Export wrote; for the SD also a
- * producer located by its postal address or its cadastral identifiers.
+ * producer located by its postal address or its cadastral identifiers. Every text that goes
+ * into the request is read with the input layer's `readXmlText` (the Statement Options swept
+ * whole, the EU GeoJSON's producer names too): a character XML cannot carry is the item's
+ * problem, naming the field and where in the text, before anything is sent.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
@@ -25,7 +28,8 @@ import {
 	readCommodity,
 	readCountry,
 	readHectares,
-	readText,
+	readXmlText,
+	xmlTextProblem,
 } from '../../../../shared/input';
 import {
 	EU_POINT_MAX_HA,
@@ -58,6 +62,48 @@ export interface StatementRow {
 	commodity: Omit<Commodity, 'producers'>;
 	/** The EU features of this item's plots (or its SD location), by producer (country + name). */
 	producers: RowProducer[];
+}
+
+/** The Statement Options' labels (statementFields.ts shows the options under these names). */
+export const OPTION_LABELS = {
+	borderCrossCountry: 'Border Cross Country',
+	comment: 'Comment',
+	commonName: 'Common Name of Species',
+	geoLocationConfidential: 'Geolocation Confidential',
+	groupedDeclarations: 'Grouped Declarations',
+	percentageEstimate: 'Percentage Estimate or Deviation',
+	representedStreet: 'Represented Operator Address',
+	representedCity: 'Represented Operator City',
+	representedCountry: 'Represented Operator Country',
+	representedEmail: 'Represented Operator E-Mail',
+	representedEori: 'Represented Operator EORI',
+	representedName: 'Represented Operator Name',
+	representedPostalCode: 'Represented Operator Postal Code',
+	representedVat: 'Represented Operator VAT Number',
+	scientificName: 'Scientific Name of Species',
+	supplementaryUnit: 'Supplementary Unit',
+	supplementaryUnitQualifier: 'Supplementary Unit Type',
+} as const;
+
+/**
+ * The Statement Options of an item, every text in them checked for characters XML cannot carry
+ * (whatever option it is); a text that fails is the item's problem and left out.
+ */
+function statementOptions(ctx: IExecuteFunctions, i: number, problems: Problems): IDataObject {
+	const given = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
+	const out: IDataObject = {};
+	for (const [key, v] of Object.entries(given)) {
+		const problem = typeof v === 'string' ? xmlTextProblem(v) : undefined;
+		if (problem === undefined) {
+			Object.defineProperty(out, key, { value: v, enumerable: true, writable: true });
+			continue;
+		}
+		const label = Object.hasOwn(OPTION_LABELS, key)
+			? OPTION_LABELS[key as keyof typeof OPTION_LABELS]
+			: key;
+		problems.field(label, `${problem}.`);
+	}
+	return out;
 }
 
 const opt = (o: IDataObject, key: string): string | undefined => {
@@ -208,6 +254,9 @@ function euGeoJsonProducers(
 			);
 		const name =
 			typeof f.properties?.ProducerName === 'string' ? f.properties.ProducerName : undefined;
+		const badName = name === undefined ? undefined : xmlTextProblem(name);
+		if (badName !== undefined)
+			return problems.field('EU GeoJSON', `the ProducerName of feature ${k}: ${badName}.`);
 		const key = `${country}\u0000${name ?? ''}`;
 		const entry = byProducer.get(key) ?? { country, name, features: [] };
 		entry.features.push(JSON.stringify(f));
@@ -225,7 +274,9 @@ function otherLocation(
 ): Pick<RowProducer, 'postalAddress' | 'cadastralIdentifier'> | undefined {
 	const param = (name: string) => ctx.getNodeParameter(name, i, '');
 	if (source === 'cadastralIdentifier') {
-		const ids = String(param('cadastralIdentifiers') ?? '')
+		const ids = (
+			problems.take('Cadastral Identifiers', readXmlText(param('cadastralIdentifiers'))) ?? ''
+		)
 			.split(/[,;\n]+/)
 			.map((id) => id.trim())
 			.filter(Boolean);
@@ -236,15 +287,15 @@ function otherLocation(
 			);
 		return ids.length ? { cadastralIdentifier: ids } : undefined;
 	}
-	const street = problems.take('Producer Street', readText(param('producerStreet')));
+	const street = problems.take('Producer Street', readXmlText(param('producerStreet')));
 	const postalCode = problems.take(
 		'Producer Postal Code',
-		readText(param('producerPostalCode')),
+		readXmlText(param('producerPostalCode')),
 		'the production place has no postal code. Map the field holding it.',
 	);
 	const city = problems.take(
 		'Producer City',
-		readText(param('producerCity')),
+		readXmlText(param('producerCity')),
 		'the production place has no city. Map the field holding it.',
 	);
 	if (postalCode === undefined || city === undefined) return undefined;
@@ -264,11 +315,14 @@ export function readStatementRow(
 	operation: 'submit' | 'amend' | 'update',
 ): StatementRow {
 	const param = (name: string) => ctx.getNodeParameter(name, i, '');
-	const o = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
+	/** A text field read with the XML check; undefined when empty or refused. */
+	const text = (label: string, name: string, required?: string) =>
+		problems.take(label, readXmlText(param(name)), required);
+	const o = statementOptions(ctx, i, problems);
 	const internalReference =
 		problems.take(
 			'Internal Reference',
-			readText(param('internalReference')),
+			readXmlText(param('internalReference')),
 			operation === 'submit'
 				? 'give every row its Internal Reference (e.g. the purchase order): Submit files each statement once by it.'
 				: undefined,
@@ -277,7 +331,7 @@ export function readStatementRow(
 	const measure: GoodsMeasure = {};
 	const percentage = decimal(o.percentageEstimate);
 	if (percentage !== undefined) measure.percentageEstimationOrDeviation = percentage;
-	const net = decimal(param('netWeight'));
+	const net = text('Net Weight (kg)', 'netWeight');
 	if (net !== undefined) measure.netWeight = net;
 	const unit = decimal(o.supplementaryUnit);
 	if (unit !== undefined) measure.supplementaryUnit = unit;
@@ -294,13 +348,12 @@ export function readStatementRow(
 			: undefined;
 	const grouped = (opt(o, 'groupedDeclarations') ?? '').split(/[\s,;]+/).filter(Boolean);
 	const country = (v: string | undefined) => v?.toUpperCase();
+	const countryOfActivity = text('Country of Activity', 'countryOfActivity');
 	const head: StatementRow['head'] = {
 		internalReferenceNumber: internalReference || undefined,
 		activityType: String(param('activityType') || 'IMPORT') as ActivityType,
 		...(representedOperator(o) ? { representedOperator: representedOperator(o) } : {}),
-		...(opt({ c: param('countryOfActivity') }, 'c')
-			? { countryOfActivity: country(opt({ c: param('countryOfActivity') }, 'c')) }
-			: {}),
+		...(countryOfActivity ? { countryOfActivity: country(countryOfActivity) } : {}),
 		...(opt(o, 'borderCrossCountry')
 			? { borderCrossCountry: country(opt(o, 'borderCrossCountry')) }
 			: {}),
@@ -315,10 +368,10 @@ export function readStatementRow(
 		commodity: {
 			...(commodity ? { commodity } : {}),
 			descriptors: {
-				descriptionOfGoods: String(param('descriptionOfGoods') ?? '').trim(),
+				descriptionOfGoods: text('Description of Goods', 'descriptionOfGoods') ?? '',
 				goodsMeasure: measure,
 			},
-			hsHeading: String(param('hsHeading') ?? '').trim(),
+			hsHeading: text('HS Heading', 'hsHeading') ?? '',
 			...(species ? { speciesInfo: species } : {}),
 		},
 		producers: [],
@@ -330,12 +383,13 @@ export function readStatementRow(
 			problems,
 		);
 	} else {
+		const countryText = readXmlText(param('producerCountry'));
 		const producerCountry = problems.take(
 			'Producer Country',
-			readCountry(param('producerCountry')),
+			countryText.kind === 'value' ? readCountry(countryText.value) : countryText,
 			'the plot has no country of production. Map the field holding it (a name or an ISO code).',
 		);
-		const producerName = problems.take('Producer Name', readText(param('producerName')));
+		const producerName = text('Producer Name', 'producerName');
 		const source = param('geolocationSource');
 		if (source === 'postalAddress' || source === 'cadastralIdentifier') {
 			const location = otherLocation(ctx, i, problems, source);
