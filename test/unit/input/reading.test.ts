@@ -24,6 +24,7 @@ describe('the input layer', () => {
 				'MAX_JSON_DEPTH',
 				'commodityName',
 				'copyOwn',
+				'countryCodeProblem',
 				'fieldProblem',
 				'idPath',
 				'missingIdReason',
