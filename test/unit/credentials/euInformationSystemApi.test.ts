@@ -40,18 +40,18 @@ describe('EU Information System API credential', () => {
 	});
 
 	it('reads the environments and checks a custom URL like the other credentials', () => {
-		expect(readEuCredential({ username: 'u', authKey: 'k' }).baseUrl).toBe(
+		expect(readEuCredential({ username: 'u', authKey: KEY_VALUE }).baseUrl).toBe(
 			'https://acceptance.eudr.webcloud.ec.europa.eu/tracesnt/',
 		);
 		expect(
-			readEuCredential({ environment: 'production', username: 'u', authKey: 'k' }).baseUrl,
+			readEuCredential({ environment: 'production', username: 'u', authKey: KEY_VALUE }).baseUrl,
 		).toBe('https://eudr.webcloud.ec.europa.eu/tracesnt/');
 		expect(
 			readEuCredential({
 				environment: 'custom',
 				customUrl: 'http://localhost:9/tracesnt//',
 				username: 'u',
-				authKey: 'k',
+				authKey: KEY_VALUE,
 			}).baseUrl,
 		).toBe('http://localhost:9/tracesnt/');
 		expect(() =>
@@ -59,12 +59,12 @@ describe('EU Information System API credential', () => {
 				environment: 'custom',
 				customUrl: 'http://example.com/',
 				username: 'u',
-				authKey: 'k',
+				authKey: KEY_VALUE,
 			}),
 		).toThrow(/Custom URL must start with https:\/\//);
-		expect(() => readEuCredential({ environment: 'custom', username: 'u', authKey: 'k' })).toThrow(
-			/no Custom URL/,
-		);
+		expect(() =>
+			readEuCredential({ environment: 'custom', username: 'u', authKey: KEY_VALUE }),
+		).toThrow(/no Custom URL/);
 	});
 
 	it('proves the key with echo', async () => {

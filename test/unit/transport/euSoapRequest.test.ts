@@ -139,7 +139,7 @@ describe('soapRequest', () => {
 
 	it.each([
 		['longer than the minimums', LONG_VALUE],
-		['shorter than the minimums', 'k3y'],
+		['of exactly the minimum length', 'k3y-k3y!'],
 	])('never shows the key (%s), even in a fault echoing the request', async (_l, key) => {
 		server.handle((req, res) => {
 			res.writeHead(500, { 'Content-Type': 'text/xml' });
@@ -158,6 +158,17 @@ describe('soapRequest', () => {
 		expect(text).toContain('did not accept the username and authentication key');
 		for (const t of [text, JSON.stringify(failure), JSON.stringify(error)])
 			expect(t).not.toContain(key);
+	});
+
+	it('refuses a key shorter than the minimum before sending, without showing it', async () => {
+		const error = (await soapRequest.call(context({ authKey: 'k3y' }), echo).then(
+			() => undefined,
+			(e: unknown) => e,
+		)) as Error & { description?: string };
+		expect(error.message).toMatch(/Authentication Key of the credential has 3 characters/);
+		expect(error.message).toMatch(/at least 8/);
+		expect(`${error.message} ${error.description}`).not.toContain('k3y');
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it('names the clock skew with both times', async () => {
