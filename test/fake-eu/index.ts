@@ -26,7 +26,7 @@ import { Store } from './store';
 import { DEFAULT_USABLE_STATUSES } from './verify';
 
 export type { FakeEuUser } from './security';
-export type { FakeEuFaults, FakeRequestLog, FakeService, Hold } from './server';
+export type { FakeEuFaults, FakeRequestLog, FakeService, Hold, InjectedAnswer } from './server';
 export type { FakeEuEvents, ControlStatement, ControlLogEntry } from './control';
 export { CONTROL_PREFIX } from './control';
 export type { FakeStatement, StatementKind } from './store';
@@ -86,6 +86,8 @@ export interface FakeEuOptions {
 	codeStyle?: CodeStyle;
 	/** Refuse a SOAPAction that does not match the WSDL (default true). */
 	checkSoapAction?: boolean;
+	/** A refused WS-Security header: 'generic' (default, "Authentication failed" / UnauthenticatedException) or 'named' (README "Faults"). */
+	securityFaults?: 'generic' | 'named';
 	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE'], README "Verify"). */
 	verifyUsableStatuses?: string[];
 }
@@ -142,6 +144,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		rateLimitAs: o.rateLimitAs ?? 'http429',
 		codeStyle: o.codeStyle ?? 'underscore',
 		checkSoapAction: o.checkSoapAction ?? true,
+		securityFaults: o.securityFaults ?? 'generic',
 		advance,
 		operations: {
 			notFoundFaultOnGet: o.notFoundFaultOnGet ?? false,
