@@ -4,9 +4,9 @@
  * - as typed, JSON-escaped and URL-encoded (redaction.ts's secretForms);
  * - Base64 and base64url, with or without padding, and a Base64 copy inside a longer Base64
  *   text at any of the three byte alignments (only the characters that depend on the key alone);
- * - in XML markup: any of its characters written as a character reference (`&#107;`,
- *   `&#x6B;`, leading zeros allowed) or a predefined entity (`&amp;` …), and the key split over
- *   CDATA sections or comments (`<![CDATA[ab]]><![CDATA[cd]]>`).
+ * - in XML markup, each of the forms above: any of its characters written as a character
+ *   reference (`&#107;`, `&#x6B;`, leading zeros allowed) or a predefined entity (`&amp;` …),
+ *   and split over CDATA sections or comments (`<![CDATA[ab]]><![CDATA[cd]]>`).
  * The same function redacts the raw text kept for errors (over the whole text, before it is
  * shortened) and every text, attribute and name of the decoded answer (soapAnswer.ts), so a
  * key the XML decoding puts together is caught after decoding too. Pure: no n8n imports.
@@ -88,7 +88,8 @@ export function euRedactor(secrets: readonly string[]): (text: string) => string
 	const forms = [...new Set(usable.flatMap((s) => [...secretForms(s), ...base64Forms(s)]))]
 		.filter((f) => f.length >= MIN_FORM_CHARS)
 		.sort((a, b) => b.length - a.length);
-	const patterns = usable.map(markupPattern);
+	// every form may itself be written in markup (a URL-encoded key's "'" as "&apos;")
+	const patterns = forms.map(markupPattern);
 	return (text) => {
 		let out = text;
 		for (const form of forms) if (out.includes(form)) out = out.split(form).join('***');
