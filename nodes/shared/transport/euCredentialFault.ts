@@ -51,6 +51,8 @@ export function faultKindOf(
 	const all = `${fault.faultName ?? ''} ${fault.faultString} ${fault.errors.map((e) => e.message).join(' ')}`;
 	const declared = SERVICE_FAULTS.has(fault.faultName ?? '');
 	if (!declared && CLIENT_ID_FAULT.test(all)) return { kind: 'authentication', cause: 'clientId' };
+	// "Timestamp expired" alone (the echo service's fault) is a refused security header too
+	if (!declared && TIME_FAULT.test(all)) return { kind: 'authentication', cause: 'clock' };
 	if (fault.faultName === 'UnauthenticatedException' || (!declared && AUTH_FAULT.test(all)))
 		return {
 			kind: 'authentication',

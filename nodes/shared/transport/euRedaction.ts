@@ -61,16 +61,20 @@ function characterPattern(codePoint: number): string {
 		.join('');
 	const ways = [
 		regexLiteral(String.fromCodePoint(codePoint)),
-		`&#0*${codePoint};`,
-		`&#[xX]0*${hex};`,
+		`&#0{0,8}${codePoint};`,
+		`&#[xX]0{0,8}${hex};`,
 	];
 	const named = NAMED_ENTITIES[codePoint];
 	if (named) ways.push(`&${named};`);
 	return `(?:${ways.join('|')})`;
 }
 
-/** What XML may put between two characters of one text: CDATA boundaries and comments. */
-const BETWEEN = '(?:<!\\[CDATA\\[|\\]\\]>|<!--(?:[^-]|-(?!->))*-->)*';
+/**
+ * What XML may put between two characters of one text: CDATA boundaries and comments. Bounded
+ * (comments of at most 100 characters, at most 4 in a row): an unbounded pattern would let a
+ * hostile text of unclosed comments cost time in the square of its length.
+ */
+const BETWEEN = '(?:<!\\[CDATA\\[|\\]\\]>|<!--(?:[^-]|-(?!->)){0,100}-->){0,4}';
 
 /** The secret as XML markup may spell it (references, entities, CDATA splits, comments). */
 export function markupPattern(secret: string): RegExp {
