@@ -22,8 +22,8 @@ export const DEFAULT_ECHO_PATH = 'ws/eudr/echo';
  * the EU Information System generates it and shows it in the profile under "Web Services
  * Access" (pack §1; the pack gives no length, the EU's keys are long random texts), so a
  * shorter value is a cut-off copy or a placeholder. And the key is redacted from every
- * answer (euRedaction.ts): a key of 4 characters such as "c3d4" turned a statement's UUID into
- * "***c3d4-…" and its reference into "PO-***"; a random text of 8 or more characters does not
+ * answer (euRedaction.ts): with a key of 4 characters, a statement's UUID "a1b2c3d4-…" came out
+ * as "***c3d4-…" and its reference as "PO-***"; a random text of 8 or more characters does not
  * occur in an identifier by chance, so redaction never damages an output (where an answer does
  * carry the key, it is the answer that is hostile, and the value is replaced).
  */
