@@ -254,6 +254,30 @@ describe('soapRequest', () => {
 		expect(failure).toMatchObject({ kind: 'timeout', mayHaveArrived: true });
 	});
 
+	it('ends an answer that trickles at the deadline, its stream closed (may have arrived)', async () => {
+		let closed!: () => void;
+		const gone = new Promise<void>((resolve) => (closed = resolve));
+		server.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/xml' });
+			res.write('<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>');
+			res.once('close', closed); // the rest never comes
+		});
+		const { failure } = await failureOf(
+			soapRequest.call(context(), { ...echo, idempotent: false, timeoutMs: 300 }),
+		);
+		expect(failure).toMatchObject({ kind: 'timeout', mayHaveArrived: true });
+		await gone; // the node closed the connection
+	});
+
+	it("reads the answer through n8n's helper as a stream", async () => {
+		server.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/xml' });
+			res.end(SOAP('<x:R xmlns:x="urn:x"/>'));
+		});
+		await soapRequest.call(context(), echo);
+		expect(sent[0]).toMatchObject({ encoding: 'stream', returnFullResponse: true });
+	});
+
 	it('says a refused connection did not arrive', async () => {
 		const closed = await startLoopback();
 		const url = closed.url;
