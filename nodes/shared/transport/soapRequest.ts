@@ -4,8 +4,11 @@
  * n8n's plain request helper to the environment's endpoint, within the rate limit
  * (euRateLimit.ts), the deadline (deadline.ts) and the same-origin redirect rule
  * (redirects.ts); idempotent calls retried with the package's policy (retry.ts), submit,
- * amend and withdraw never. Every failure becomes an error in plain words with an EuFailure
- * attached (euFailure.ts); the key is redacted over every text kept (redaction.ts).
+ * amend and withdraw never. The answer is read as a stream with a byte limit (euAnswer.ts).
+ * Every failure becomes an error in plain words with an EuFailure attached (euFailure.ts,
+ * euMessages.ts; credential faults read once for runs and the credential test,
+ * euCredentialFault.ts); the key is redacted, in every encoding, from the raw text kept and
+ * from every string of the decoded answer (euRedaction.ts).
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
