@@ -79,7 +79,7 @@ export class EuInformationSystemApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The key shown in your EU Information System profile under "Web Services Access" (Acceptance and Production keys differ)',
+				'The key shown in your EU Information System profile under "Web Services Access" (Acceptance and Production keys differ). Copy it whole: a value shorter than 8 characters is refused.',
 		},
 		{
 			displayName: 'Web Service Client ID',

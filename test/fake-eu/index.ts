@@ -27,7 +27,7 @@ import { Store } from './store';
 import { DEFAULT_USABLE_STATUSES } from './verify';
 
 export type { FakeEuUser } from './security';
-export type { FakeEuFaults, FakeRequestLog, FakeService, Hold } from './server';
+export type { FakeEuFaults, FakeRequestLog, FakeService, Hold, InjectedAnswer } from './server';
 export type { FakeEuEvents, ControlStatement, ControlLogEntry } from './control';
 export { CONTROL_PREFIX } from './control';
 export type { FakeStatement, StatementKind } from './store';
@@ -92,6 +92,8 @@ export interface FakeEuOptions {
 	 * pack §12); false refuses it as the V3 text says (pack §5). The SD keeps its text (refused).
 	 */
 	withdrawSubmitted?: boolean;
+	/** A refused WS-Security header: 'generic' (default, "Authentication failed" / UnauthenticatedException) or 'named' (README "Faults"). */
+	securityFaults?: 'generic' | 'named';
 	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE'], README "Verify"). */
 	verifyUsableStatuses?: string[];
 	/**
@@ -161,6 +163,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		rateLimitAs: o.rateLimitAs ?? 'http429',
 		codeStyle: o.codeStyle ?? 'underscore',
 		checkSoapAction: o.checkSoapAction ?? true,
+		securityFaults: o.securityFaults ?? 'generic',
 		advance,
 		setLookupLag,
 		operations: {

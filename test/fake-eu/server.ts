@@ -70,8 +70,27 @@ export interface Hold {
 	release(): void;
 }
 
+/** An answer put in place of the fake's own (faults.answerNext). */
+export interface InjectedAnswer {
+	/** The body, as it is (a fault, a page, a SOAP answer carrying what a test needs). */
+	body?: string;
+	/** Instead of `body`: a SOAP envelope of this many bytes, streamed in 64 KiB chunks (never held whole; the stream stops when the client goes away). */
+	streamBytes?: number;
+	/** Announce the streamed size in Content-Length (default: chunked, no length). */
+	contentLength?: boolean;
+	/** HTTP status (default 200). */
+	status?: number;
+	/** Content-Type (default text/xml; charset=utf-8). */
+	contentType?: string;
+	/** Process the call first (a submit is filed), then answer this (default false: unprocessed, like failNext). */
+	afterProcessing?: boolean;
+	/** How many calls (default 1). */
+	count?: number;
+}
+
 type Injected =
 	| { kind: 'lose'; operation: string; remaining: number }
+	| { kind: 'answer'; operation: string; remaining: number; answer: InjectedAnswer }
 	| {
 			kind: 'status';
 			operation: string;
@@ -101,6 +120,8 @@ export interface FakeEuFaults {
 	): void;
 	/** The next call of `operation` is processed and its answer held until `release()`. */
 	hold(operation: string): Hold;
+	/** The next `count` calls of `operation` ('*' = any) get this answer instead of the fake's own (InjectedAnswer). */
+	answerNext(operation: string, answer: InjectedAnswer): void;
 	/** Removes every injected fault. */
 	clear(): void;
 }
@@ -119,6 +140,8 @@ export interface ServerConfig {
 	codeStyle: CodeStyle;
 	/** Check the SOAPAction header against the WSDL. */
 	checkSoapAction: boolean;
+	/** How a refused WS-Security header is answered: 'generic' ("Authentication failed") or 'named' (what failed). */
+	securityFaults: 'generic' | 'named';
 	operations: OperationOptions;
 	/** Moves the lifecycle clock (control API). */
 	advance: (ms: number) => void;
@@ -184,10 +207,55 @@ export class FakeEuServer {
 			this.injected.push({ kind: 'hold', operation, remaining: 1, arrive, released });
 			return { arrived, release };
 		},
+		answerNext: (operation, answer) => {
+			this.injected.push({ kind: 'answer', operation, remaining: answer.count ?? 1, answer });
+		},
 		clear: () => {
 			this.injected = [];
 		},
 	};
+
+	/** Takes the injected answer of `operation` that applies before (false) or after (true) processing. */
+	private takeAnswer(
+		operation: string | null,
+		afterProcessing: boolean,
+	): InjectedAnswer | undefined {
+		const found = this.injected.find(
+			(f) =>
+				f.kind === 'answer' &&
+				f.remaining > 0 &&
+				(f.answer.afterProcessing ?? false) === afterProcessing &&
+				(f.operation === '*' || f.operation === operation),
+		);
+		if (!found) return undefined;
+		found.remaining -= 1;
+		if (found.remaining <= 0) this.injected = this.injected.filter((f) => f !== found);
+		return found.kind === 'answer' ? found.answer : undefined;
+	}
+
+	/** Writes an injected answer (its body, or `streamBytes` bytes streamed). */
+	private async writeInjected(
+		entry: FakeRequestLog,
+		res: ServerResponse,
+		answer: InjectedAnswer,
+	): Promise<void> {
+		const status = answer.status ?? 200;
+		entry.status = status;
+		entry.outcome =
+			answer.streamBytes !== undefined ? `stream-${answer.streamBytes}` : `http-${status}`;
+		const headers: Record<string, string | number> = {
+			'content-type': answer.contentType ?? 'text/xml; charset=utf-8',
+			date: new Date(this.c.securityNow()).toUTCString(),
+		};
+		if (answer.streamBytes === undefined) {
+			const body = answer.body ?? '';
+			res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body) }).end(body);
+			return;
+		}
+		if (answer.contentLength) headers['content-length'] = answer.streamBytes;
+		res.writeHead(status, headers);
+		await streamFiller(res, answer.streamBytes);
+	}
 
 	private take(kind: Injected['kind'], operation: string | null): Injected | undefined {
 		const found = this.injected.find(
@@ -243,6 +311,8 @@ export class FakeEuServer {
 		const requestId = newRequestId();
 		const send = async (status: number, text: string, contentType = 'text/xml; charset=utf-8') => {
 			entry.status = status;
+			const replaced = this.takeAnswer(entry.operation, true);
+			if (replaced) return this.writeInjected(entry, res, replaced);
 			const lose = this.take('lose', entry.operation);
 			if (lose) {
 				entry.lost = true;
@@ -258,6 +328,8 @@ export class FakeEuServer {
 				.writeHead(status, {
 					'content-type': contentType,
 					'content-length': Buffer.byteLength(text),
+					// the server's time is its security clock (clock-skew tests see it, as on the EU)
+					date: new Date(this.c.securityNow()).toUTCString(),
 				})
 				.end(text);
 		};
@@ -334,6 +406,8 @@ export class FakeEuServer {
 					);
 		const operation = isEcho ? 'testEcho' : found?.[0];
 		entry.operation = operation ?? null;
+		const replaced = this.takeAnswer(entry.operation, false);
+		if (replaced) return this.writeInjected(entry, res, replaced);
 		const injected = this.take('status', entry.operation);
 		if (injected && injected.kind === 'status') {
 			entry.outcome = `http-${injected.status}`;
@@ -349,6 +423,18 @@ export class FakeEuServer {
 		}
 		if (isEcho || !def) return this.echo(entry, header, operationEl, req, send);
 		const security = checkSecurity(header, this.c.users, this.c.securityNow(), this.nonces);
+		if (!security.ok && this.c.securityFaults === 'named') {
+			entry.detail = security.reason;
+			const words = namedSecurityFault(security.reason);
+			return fault(
+				words === CLIENT_ID_FAULT
+					? new EuFault(null, words)
+					: new EuFault('UnauthenticatedException', words, [
+							{ id: 'UNAUTHENTICATED', message: words, field: '' },
+						]),
+				'UNAUTHENTICATED',
+			);
+		}
 		if (!security.ok) {
 			entry.detail = security.reason;
 			return fault(
@@ -424,7 +510,14 @@ export class FakeEuServer {
 		if (!security.ok) {
 			entry.outcome = 'UNAUTHENTICATED';
 			entry.detail = security.reason;
-			return send(500, echoFaultEnvelope('Authentication failed'));
+			return send(
+				500,
+				echoFaultEnvelope(
+					this.c.securityFaults === 'named'
+						? namedSecurityFault(security.reason)
+						: 'Authentication failed',
+				),
+			);
 		}
 		entry.username = security.user.username;
 		const action = soapAction(req);
@@ -481,10 +574,58 @@ export class FakeEuServer {
 	}
 }
 
+/** "Invalid WebServiceClientId": the words a wrong client id was answered with in the review of issue 36. */
+const CLIENT_ID_FAULT = 'Invalid WebServiceClientId';
+
+/**
+ * With `securityFaults: 'named'`, what a refused header is answered with: the symptoms of the
+ * operator API reference's troubleshooting table (OPREF §3.9: "Authentication failed",
+ * "Timestamp expired") and, for a client id, "Invalid WebServiceClientId". The pack does not
+ * show the EU's answers for these (a variant, not the contract).
+ */
+function namedSecurityFault(reason: string): string {
+	if (/WebServiceClientId/.test(reason)) return CLIENT_ID_FAULT;
+	if (/5 minutes|expired/.test(reason)) return 'Timestamp expired';
+	return 'Authentication failed';
+}
+
 function soapAction(req: IncomingMessage): string | null {
 	const raw = req.headers.soapaction;
 	const value = Array.isArray(raw) ? raw[0] : raw;
 	return value === undefined ? null : value.trim().replace(/^"(.*)"$/, '$1');
+}
+
+/**
+ * A SOAP envelope of exactly `bytes` bytes (at least its opening and closing tags), written in
+ * 64 KiB chunks as the client reads them (never held whole); stops when the client goes away.
+ */
+async function streamFiller(res: ServerResponse, bytes: number): Promise<void> {
+	const open = `<S:Envelope xmlns:S="${SOAP_ENV_NS}"><S:Body><f:filler xmlns:f="urn:fake-eu:filler">`;
+	const close = '</f:filler></S:Body></S:Envelope>';
+	const chunk = Buffer.alloc(64 * 1024, 'a');
+	let left = Math.max(0, bytes - open.length - close.length);
+	let gone = false;
+	res.once('close', () => (gone = true));
+	const write = async (data: Buffer | string) => {
+		if (gone) return;
+		if (!res.write(data))
+			await new Promise<void>((resolve) => {
+				const done = () => {
+					res.off('drain', done);
+					res.off('close', done);
+					resolve();
+				};
+				res.on('drain', done);
+				res.on('close', done);
+			});
+	};
+	await write(open);
+	while (left > 0 && !gone) {
+		const n = Math.min(left, chunk.length);
+		await write(n === chunk.length ? chunk : chunk.subarray(0, n));
+		left -= n;
+	}
+	if (!gone) res.end(close);
 }
 
 async function drain(req: IncomingMessage): Promise<void> {

@@ -1,8 +1,11 @@
 /**
- * n8n's plain request helper as far as the EU transport uses it (full response, body as text,
- * no redirects followed, the abort signal honoured), on fetch: for unit tests against loopback
- * servers. Every options object it was called with is kept in `sent`.
+ * n8n's plain request helper as far as the EU transport uses it (full response, body as text
+ * or, with `encoding: 'stream'`, as a Node stream, no redirects followed, the abort signal
+ * honoured), on fetch: for unit tests against loopback servers. Every options object it was
+ * called with is kept in `sent`.
  */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebStream } from 'node:stream/web';
 import type { IHttpRequestOptions } from 'n8n-workflow';
 
 export function plainHttp() {
@@ -16,7 +19,14 @@ export function plainHttp() {
 			redirect: 'manual',
 			signal: o.abortSignal as AbortSignal | undefined,
 		});
-		return { statusCode: r.status, headers: Object.fromEntries(r.headers), body: await r.text() };
+		const headers = Object.fromEntries(r.headers);
+		if (o.encoding === 'stream')
+			return {
+				statusCode: r.status,
+				headers,
+				body: r.body ? Readable.fromWeb(r.body as unknown as WebStream) : Readable.from([]),
+			};
+		return { statusCode: r.status, headers, body: await r.text() };
 	}
 	return { sent, httpRequest };
 }

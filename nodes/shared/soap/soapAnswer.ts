@@ -7,11 +7,22 @@
  */
 import { parseXml, XmlParseError } from './xml';
 import type { XmlElement } from './xmlElement';
-import { child } from './xmlElement';
+import { child, mapXmlStrings } from './xmlElement';
 import { SOAP_ENV_NS } from './envelope';
 
 const MESSAGE_NS = 'http://ec.europa.eu/sanco/tracesnt/message/v1';
 const ERROR_V01_NS = 'http://ec.europa.eu/sanco/tracesnt/error/v01';
+
+/**
+ * A fault keeps its first errors only: 3,000 entries of 1 KB made a 3 MB message and an 18 MB
+ * run. The EU reports every problem of a statement in one fault; the first ten codes say what
+ * to fix first, and the count of the others is kept (`moreErrors`).
+ */
+export const MAX_FAULT_ERRORS = 10;
+/** Longest error message, code or field kept from a fault (characters). */
+export const MAX_FAULT_ERROR_CHARS = 500;
+/** Longest faultstring kept (characters). */
+export const MAX_FAULT_STRING_CHARS = 2000;
 
 export interface SoapError {
 	id: string;
@@ -27,8 +38,15 @@ export type SoapAnswer =
 			faultString: string;
 			faultName: string | null;
 			errors: SoapError[];
+			/** Errors of the fault beyond the MAX_FAULT_ERRORS kept. */
+			moreErrors: number;
 			requestId: string | null;
 	  };
+
+/** `text` cut to `max` characters (marked with "…"). */
+function clip(text: string, max: number): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
 
 /** The child of `el` with this local name, in any namespace (unqualified fault parts). */
 function byName(el: XmlElement | undefined, name: string): XmlElement | undefined {
@@ -58,28 +76,42 @@ function requestIdOf(header: XmlElement | undefined): string | null {
 
 /**
  * Every Error (error/v01) or error (downstream samples) below `el`, leniently; the echo
- * service's documented fault carries one `errorMessage` (operator API reference §3.8).
+ * service's documented fault carries one `errorMessage` (operator API reference §3.8). The
+ * first MAX_FAULT_ERRORS are kept (their texts clipped), the others only counted.
  */
-function errorsIn(el: XmlElement, out: SoapError[], depth = 0): SoapError[] {
+function errorsIn(el: XmlElement, out: { kept: SoapError[]; count: number }, depth = 0): void {
+	const keep = (e: SoapError) => {
+		if (out.count++ < MAX_FAULT_ERRORS)
+			out.kept.push({
+				id: clip(e.id, MAX_FAULT_ERROR_CHARS),
+				message: clip(e.message, MAX_FAULT_ERROR_CHARS),
+				field: e.field === null ? null : clip(e.field, MAX_FAULT_ERROR_CHARS),
+			});
+	};
 	for (const c of el.children) {
 		const isError =
 			(c.ns === ERROR_V01_NS && c.name === 'Error') || c.name === 'error' || c.name === 'Error';
 		if (isError && (textOf(c, 'ID') !== null || textOf(c, 'code') !== null))
-			out.push({
+			keep({
 				id: textOf(c, 'ID') ?? textOf(c, 'code') ?? '',
 				message: textOf(c, 'Message') ?? textOf(c, 'message') ?? '',
 				field: textOf(c, 'Field'),
 			});
 		else if (c.name === 'errorMessage' && c.children.length === 0 && c.text.trim() !== '')
-			out.push({ id: '', message: c.text.trim(), field: null });
+			keep({ id: '', message: c.text.trim(), field: null });
 		else if (depth < 4) errorsIn(c, out, depth + 1);
 	}
-	return out;
 }
 
-/** Reads a SOAP 1.1 answer; throws XmlParseError when it is not SOAP XML. */
-export function readSoapAnswer(text: string): SoapAnswer {
+/**
+ * Reads a SOAP 1.1 answer; throws XmlParseError when it is not SOAP XML. `clean` (the
+ * transport's redaction) is applied to every string of the decoded tree before anything is
+ * read from it: a secret the decoding puts together (character references, CDATA sections) is
+ * redacted like one written plainly.
+ */
+export function readSoapAnswer(text: string, clean?: (text: string) => string): SoapAnswer {
 	const envelope = parseXml(text);
+	if (clean) mapXmlStrings(envelope, clean);
 	if (envelope.ns !== SOAP_ENV_NS || envelope.name !== 'Envelope')
 		throw new XmlParseError(`the answer is <${envelope.name}>, not a SOAP 1.1 envelope`);
 	const requestId = requestIdOf(child(envelope, SOAP_ENV_NS, 'Header'));
@@ -91,12 +123,15 @@ export function readSoapAnswer(text: string): SoapAnswer {
 		return { kind: 'body', element: first, requestId };
 	const detail = byName(first, 'detail');
 	const detailElement = detail?.children[0];
+	const errors = { kept: [] as SoapError[], count: 0 };
+	if (detail) errorsIn(detail, errors);
 	return {
 		kind: 'fault',
-		faultCode: textOf(first, 'faultcode') ?? '',
-		faultString: textOf(first, 'faultstring') ?? '',
-		faultName: detailElement ? detailElement.name : null,
-		errors: detail ? errorsIn(detail, []) : [],
-		requestId,
+		faultCode: clip(textOf(first, 'faultcode') ?? '', MAX_FAULT_ERROR_CHARS),
+		faultString: clip(textOf(first, 'faultstring') ?? '', MAX_FAULT_STRING_CHARS),
+		faultName: detailElement ? clip(detailElement.name, MAX_FAULT_ERROR_CHARS) : null,
+		errors: errors.kept,
+		moreErrors: errors.count - errors.kept.length,
+		requestId: requestId === null ? null : clip(requestId, MAX_FAULT_ERROR_CHARS),
 	};
 }

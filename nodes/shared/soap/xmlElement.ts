@@ -34,3 +34,26 @@ export function childText(el: XmlElement | undefined, ns: string, name: string):
 	const c = child(el, ns, name);
 	return c ? c.text.trim() : null;
 }
+
+/**
+ * Passes every string of the tree through `fn`, in place: each element's name, namespace and
+ * text, each attribute's name and value (iteratively: no recursion however deep the tree).
+ */
+export function mapXmlStrings(root: XmlElement, fn: (text: string) => string): void {
+	const stack: XmlElement[] = [root];
+	for (let el = stack.pop(); el !== undefined; el = stack.pop()) {
+		el.name = fn(el.name);
+		el.ns = fn(el.ns);
+		el.text = fn(el.text);
+		const attributes: Record<string, string> = {};
+		for (const [name, value] of Object.entries(el.attributes))
+			Object.defineProperty(attributes, fn(name), {
+				value: fn(value),
+				enumerable: true,
+				writable: true,
+				configurable: true,
+			});
+		el.attributes = attributes;
+		for (const c of el.children) stack.push(c);
+	}
+}

@@ -17,6 +17,18 @@ export const EU_BASE_URLS = {
 
 export const DEFAULT_ECHO_PATH = 'ws/eudr/echo';
 
+/**
+ * The shortest Authentication Key accepted: 8 characters. The key is not chosen by its user:
+ * the EU Information System generates it and shows it in the profile under "Web Services
+ * Access" (pack §1; the pack gives no length, the EU's keys are long random texts), so a
+ * shorter value is a cut-off copy or a placeholder. And the key is redacted from every
+ * answer (euRedaction.ts): with a key of 4 characters, a statement's UUID "a1b2c3d4-…" came out
+ * as "***c3d4-…" and its reference as "PO-***"; a random text of 8 or more characters does not
+ * occur in an identifier by chance, so redaction never damages an output (where an answer does
+ * carry the key, it is the answer that is hostile, and the value is replaced).
+ */
+export const MIN_EU_KEY_CHARS = 8;
+
 export interface EuCredential {
 	environment: 'acceptance' | 'production' | 'custom';
 	/** Ends with /tracesnt/, or the custom URL with one trailing slash. */
@@ -65,6 +77,11 @@ export function readEuCredential(data: Record<string, unknown>): EuCredential {
 	if (username === '' || key === '')
 		throw new CredentialSetupError(
 			'The credential needs the EU Login Username and the Authentication Key shown in your EU Information System profile under "Web Services Access".',
+		);
+	const keyChars = [...key].length;
+	if (keyChars < MIN_EU_KEY_CHARS)
+		throw new CredentialSetupError(
+			`The Authentication Key of the credential has ${keyChars} character${keyChars === 1 ? '' : 's'}; the key the EU Information System gives is longer (at least ${MIN_EU_KEY_CHARS}). Copy the whole key from your EU Information System profile, under "Web Services Access" (click the eye next to Authentication Key), into the credential.`,
 		);
 	const echoPath =
 		String(data.echoPath ?? '')

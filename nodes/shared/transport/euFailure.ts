@@ -14,16 +14,24 @@ export interface EuFailure {
 		| 'timeout'
 		| 'redirect'
 		| 'tooLarge'
+		| 'answerTooLarge'
 		| 'cancelled';
 	/** The request may have reached the service (sent, then no or a failed answer). */
 	mayHaveArrived: boolean;
 	status?: number;
 	faultName?: string | null;
 	errors: Array<{ id: string; message: string; field: string | null }>;
+	/** Errors of the fault beyond those kept in `errors` (soapAnswer.ts MAX_FAULT_ERRORS). */
+	moreErrors?: number;
+	/** The part of the credential an authentication failure blames (euCredentialFault.ts). */
+	cause?: CredentialCause;
 	requestId: string | null;
 	/** The wait the service asked for (its Retry-After, in ms), when it gave one. */
 	retryAfterMs?: number;
 }
+
+/** Which part of the credential a refusal names: the key or username, the client id, the clock. */
+export type CredentialCause = 'key' | 'clientId' | 'clock';
 
 const failures = new WeakMap<object, EuFailure>();
 

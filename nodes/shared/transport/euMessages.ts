@@ -3,6 +3,7 @@
  * sentences from euFaultCodes.ts), whether the call may have arrived, and the WS_REQUEST_ID
  * the support desk asks for. Texts given here are already redacted.
  */
+import { refusalWords } from './euCredentialFault';
 import type { EuFailure } from './euFailure';
 import { euCodeSentence } from './euFaultCodes';
 
@@ -15,27 +16,66 @@ export function cut(text: string): string {
 	return text.length > MAX_SERVICE_TEXT ? `${text.slice(0, MAX_SERVICE_TEXT)}…` : text;
 }
 
+/** The errors of a fault, each with its code's sentence, and how many more were not kept. */
+function errorsText(failure: EuFailure): string {
+	const listed = failure.errors.map((e) => {
+		const sentence = e.id ? euCodeSentence(e.id) : undefined;
+		const field = e.field ? ` (field: ${e.field})` : '';
+		const words = `${sentence ?? e.message}${field}${sentence && e.message ? ` [${cut(e.message)}]` : ''}`;
+		return e.id ? `${e.id}: ${words}` : words;
+	});
+	const more = failure.moreErrors ?? 0;
+	if (more > 0)
+		listed.push(
+			`and ${more} more error${more === 1 ? '' : 's'} not shown (the first ${failure.errors.length} are above)`,
+		);
+	return listed.join('; ');
+}
+
+/** The credential of the call, as far as a message may name it (never the key). */
+export interface CredentialNames {
+	clientId: string;
+}
+
+/**
+ * A refused credential, in one wording for the credential test and every run: the part the
+ * EU named (client id, clock, else the key or username), then the EU's own words.
+ */
+function credentialMessage(
+	failure: EuFailure,
+	said: string,
+	skewText: string,
+	who: CredentialNames | undefined,
+): string {
+	if (failure.cause === 'clientId')
+		return `The EU Information System did not accept the Web Service Client ID of the credential${who ? ` ("${who.clientId}")` : ''}: enter the client id shown in your EU Information System profile under "Web Services Access" (eudr-test on Acceptance), for the Environment the credential uses.${said}`;
+	if (failure.cause === 'clock')
+		return `The EU Information System did not accept the call's timestamp: this machine's clock is probably off.${skewText || " The message's timestamp must be within 5 minutes of the service's time. Set this machine's clock right (NTP)."}${said}`;
+	return `The EU Information System did not accept the username and authentication key: check the EU Login Username, the Authentication Key, the Web Service Client ID and the Environment of the credential; Acceptance and Production keys differ.${skewText}${said}`;
+}
+
 /** The message and description of a failure, in plain words. */
 export function describeEuFailure(
 	failure: EuFailure,
 	serviceText: string,
 	skew?: { ours: string; theirs: string },
+	who?: CredentialNames,
 ): { message: string; description: string } {
-	const said = serviceText.trim() ? ` The service said: "${cut(serviceText.trim())}".` : '';
-	const errors = failure.errors
-		.map((e) => {
-			const sentence = euCodeSentence(e.id);
-			const field = e.field ? ` (field: ${e.field})` : '';
-			return `${e.id}: ${sentence ?? e.message}${field}${sentence && e.message ? ` [${cut(e.message)}]` : ''}`;
-		})
-		.join('; ');
+	const quote = (text: string) => (text.trim() ? ` The service said: "${cut(text.trim())}".` : '');
+	const said = quote(serviceText);
+	const errors = errorsText(failure);
 	const skewText = skew
 		? ` This machine's clock says ${skew.ours} and the EU Information System's says ${skew.theirs}: the message's timestamp must be within 5 minutes of the service's time. Set this machine's clock right (NTP).`
 		: '';
 	let message: string;
 	switch (failure.kind) {
 		case 'authentication':
-			message = `The EU Information System did not accept the username and authentication key: check the EU Login Username, the Authentication Key, the Web Service Client ID and the Environment of the credential; Acceptance and Production keys differ.${skewText}${said}`;
+			message = credentialMessage(
+				failure,
+				quote(refusalWords(failure, serviceText)),
+				skewText,
+				who,
+			);
 			break;
 		case 'throttled':
 			message = `The EU Information System is limiting the number of calls${failure.status ? ` (HTTP ${failure.status})` : ''}: wait a while and run the workflow again.${said}`;
@@ -71,6 +111,7 @@ export function describeEuFailure(
 			message = `The EU Information System could not be reached (${cut(serviceText)}): check the network and the Environment of the credential.`;
 			break;
 		case 'tooLarge':
+		case 'answerTooLarge':
 			message = serviceText;
 			break;
 	}

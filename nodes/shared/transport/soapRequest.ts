@@ -4,13 +4,15 @@
  * n8n's plain request helper to the environment's endpoint, within the rate limit
  * (euRateLimit.ts), the deadline (deadline.ts) and the same-origin redirect rule
  * (redirects.ts); idempotent calls retried with the package's policy (retry.ts), submit,
- * amend and withdraw never. Every failure becomes an error in plain words with an EuFailure
- * attached (euFailure.ts); the key is redacted over every text kept (redaction.ts).
+ * amend and withdraw never. The answer is read as a stream with a byte limit (euAnswer.ts).
+ * Every failure becomes an error in plain words with an EuFailure attached (euFailure.ts,
+ * euMessages.ts; credential faults read once for runs and the credential test,
+ * euCredentialFault.ts); the key is redacted, in every encoding, from the raw text kept and
+ * from every string of the decoded answer (euRedaction.ts).
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { escapeXml } from '../soap/escape';
 import { bodyIdentityHeader, clientIdHeader, soapEnvelope } from '../soap/envelope';
 import { readSoapAnswer } from '../soap/soapAnswer';
 import type { SoapAnswer } from '../soap/soapAnswer';
@@ -27,12 +29,20 @@ import type { EuCredential } from './euCredential';
 import { euCredential } from './euCredential';
 import type { EuFailure } from './euFailure';
 import { attachEuFailure } from './euFailure';
+import {
+	ANSWER_AS_STREAM,
+	EU_MAX_ANSWER_BYTES,
+	bytesText,
+	readAnswerText,
+	releaseAnswer,
+} from './euAnswer';
+import { faultKindOf } from './euCredentialFault';
 import { describeEuFailure } from './euMessages';
 import { waitForEuSlot } from './euRateLimit';
-import { redact } from './redaction';
+import { euRedactor } from './euRedaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
 import { neverSent, parseRetryAfter, retryDelay } from './retry';
-import { ANSWER_AS_TEXT, normaliseHeaders } from './sendAttempt';
+import { normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
 import { sleepUnlessCancelled } from '../time/sleep';
@@ -134,21 +144,15 @@ type Attempt =
 			skew?: { ours: string; theirs: string };
 	  };
 
-/** Every text kept from the service, with the key redacted in each form (XML-escaped too). */
+/**
+ * Every text kept from the service, with the key redacted in each of its encodings
+ * (euRedaction.ts): the raw text kept for errors, over the whole of it, and every string of
+ * the decoded answer (readSoapAnswer). Keys shorter than MIN_EU_KEY_CHARS never get here
+ * (euCredential.ts), so redaction cannot blank an identifier by chance.
+ */
 function redactor(credential: EuCredential): (text: string) => string {
-	const secrets = [...credential.secrets, escapeXml(credential.key)];
-	return (text) => redact(text, secrets, 1);
+	return euRedactor(credential.secrets);
 }
-
-const AUTH_FAULT = /unauthenticated|authenticat|password|credential|security|not authori[sz]ed/i;
-const TIME_FAULT = /\btime|timestamp|expired|clock|created/i;
-/** Faults the services declare: their words are the service's answer, not a login failure. */
-const SERVICE_FAULTS = new Set([
-	'BusinessRulesValidationException',
-	'PermissionDeniedException',
-	'NotFoundException',
-]);
-const THROTTLE_FAULT = /throttl|rate limit|too many|quota|limit (?:exceeded|reached)/i;
 
 function looksHtml(text: string): boolean {
 	return /^\s*(?:<!doctype html|<html)/i.test(text);
@@ -168,38 +172,33 @@ function readAnswer(
 	clean: (t: string) => string,
 	now: number,
 ): Attempt {
-	const text = clean(raw);
 	const skew = skewOf(headers, now);
 	const base = { status, errors: [], requestId: null, faultName: null };
 	let answer: SoapAnswer | undefined;
 	try {
-		answer = readSoapAnswer(text);
+		// parsed as it came; every string of the decoded tree is redacted before it is read
+		answer = readSoapAnswer(raw, clean);
 	} catch {
 		answer = undefined;
 	}
 	if (answer?.kind === 'body' && status >= 200 && status < 300) return { ok: true, answer };
 	if (answer?.kind === 'fault') {
-		const all = `${answer.faultName ?? ''} ${answer.faultString} ${answer.errors.map((e) => e.message).join(' ')}`;
-		const kind: EuFailure['kind'] =
-			answer.faultName === 'UnauthenticatedException' ||
-			(AUTH_FAULT.test(all) && !SERVICE_FAULTS.has(answer.faultName ?? ''))
-				? 'authentication'
-				: THROTTLE_FAULT.test(all)
-					? 'throttled'
-					: 'fault';
+		const { kind, cause } = faultKindOf(answer, skew !== undefined);
 		const timeSkew =
 			skew ??
-			(kind === 'authentication' && TIME_FAULT.test(all)
-				? { ours: new Date(now).toISOString(), theirs: headers.date ?? 'not given' }
+			(cause === 'clock' && headers.date
+				? { ours: new Date(now).toISOString(), theirs: headers.date }
 				: undefined);
 		return {
 			ok: false,
 			failure: {
 				kind,
+				cause,
 				mayHaveArrived: false,
 				status,
 				faultName: answer.faultName,
 				errors: answer.errors,
+				moreErrors: answer.moreErrors,
 				requestId: answer.requestId,
 			},
 			text: answer.faultString,
@@ -208,6 +207,8 @@ function readAnswer(
 			skew: timeSkew,
 		};
 	}
+	// the raw text, kept for the error: redacted over the whole of it, before it is shortened
+	const text = clean(raw);
 	if (status === 429 || status === 503)
 		return {
 			ok: false,
@@ -235,6 +236,30 @@ function readAnswer(
 	};
 }
 
+/**
+ * An answer over EU_MAX_ANSWER_BYTES: abandoned at the limit (or refused on its announced
+ * Content-Length), never read further. The service answered, so the call arrived: a submit,
+ * amend or withdraw may have been carried out (`mayHaveArrived`, the node looks it up).
+ * Not retried: the same call would get the same answer.
+ */
+function answerTooLarge(status: number, bytes: number, announced: boolean): Attempt {
+	const how = announced
+		? `it announced ${bytesText(bytes)} bytes, and was not read`
+		: `it was abandoned after ${bytesText(bytes)} bytes, and nothing past that was read`;
+	return {
+		ok: false,
+		failure: {
+			kind: 'answerTooLarge',
+			mayHaveArrived: true,
+			status,
+			errors: [],
+			requestId: null,
+		},
+		text: `The EU Information System's answer (HTTP ${status}) is larger than ${bytesText(EU_MAX_ANSWER_BYTES)} bytes, the most this node reads (the EU's own messages are at most 25 MB): ${how}. No answer of the EU is that large: check the Environment or Custom URL of the credential (a proxy may be answering in its place).`,
+		retryable: false,
+	};
+}
+
 /** One attempt: the POST and the same-origin redirects it is sent on, within the deadline. */
 async function attempt(
 	ctx: EuCallContext,
@@ -257,7 +282,7 @@ async function attempt(
 						SOAPAction: `"${soapActionOf(request.service, request.operation)}"`,
 					},
 					body: envelope,
-					...ANSWER_AS_TEXT,
+					...ANSWER_AS_STREAM,
 					timeout: timeoutMs + 1000,
 					abortSignal: signal,
 				};
@@ -268,9 +293,12 @@ async function attempt(
 				};
 				answered = true;
 				const headers = normaliseHeaders(response.headers);
-				const raw = typeof response.body === 'string' ? response.body : String(response.body ?? '');
-				if (!isRedirect(response.statusCode))
-					return readAnswer(response.statusCode, headers, raw, clean, Date.now());
+				if (!isRedirect(response.statusCode)) {
+					const read = await readAnswerText(response.body, headers, EU_MAX_ANSWER_BYTES, signal);
+					if (!read.ok) return answerTooLarge(response.statusCode, read.bytes, read.announced);
+					return readAnswer(response.statusCode, headers, read.text, clean, Date.now());
+				}
+				releaseAnswer(response.body);
 				const step = nextRedirect({
 					status: response.statusCode,
 					location: headers.location,
@@ -355,7 +383,9 @@ export async function callEu(
 				field: e.field === null ? null : clean(e.field),
 			})),
 		};
-		const { message, description } = describeEuFailure(safe, clean(text), skew);
+		const { message, description } = describeEuFailure(safe, clean(text), skew, {
+			clientId: credential.clientId,
+		});
 		throw attachEuFailure(makeError(clean(message), clean(description)), safe);
 	};
 	const size = envelopeBytesFor(credential, request.service, request.body);

@@ -132,3 +132,71 @@ test('the request log records operation, outcome, status, bytes and user', async
 	expect(first.bytes).toBeGreaterThan(500);
 	expect(second).toMatchObject({ operation: 'getDds', outcome: 'SCHEMA', status: 500 });
 });
+
+test('answerNext: a given body, unprocessed; with afterProcessing, the submit is filed first', async () => {
+	const eu = await fake();
+	const page = (text: string) =>
+		`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body><x:page xmlns:x="urn:x">${text}</x:page></S:Body></S:Envelope>`;
+	eu.faults.answerNext('submitDds', { status: 500, body: page('first') });
+	const first = await request(eu, 'submitDds', submitBody({ internalReference: 'ANS-1' }));
+	expect(first.status).toBe(500);
+	expect(first.body?.textContent).toBe('first');
+	expect(eu.statements()).toHaveLength(0);
+	expect(eu.requests().at(-1)).toMatchObject({ operation: 'submitDds', outcome: 'http-500' });
+	eu.faults.answerNext('submitDds', { body: page('second'), afterProcessing: true });
+	const second = await request(eu, 'submitDds', submitBody({ internalReference: 'ANS-2' }));
+	expect(second.status).toBe(200);
+	expect(second.body?.textContent).toBe('second');
+	expect(eu.statements().map((s) => s.internalReferenceNumber)).toEqual(['ANS-2']);
+});
+
+test('answerNext: streamBytes bytes of SOAP, chunked or announced, the writing stopped when the client goes away', async () => {
+	const eu = await fake();
+	eu.faults.answerNext('getDds', { streamBytes: 200_000 });
+	const whole = await request(eu, 'getDds', getDdsBody(['9b1c0f5e-1111-4222-8333-444455556666']));
+	expect(whole.status).toBe(200);
+	expect(eu.requests().at(-1)).toMatchObject({ outcome: 'stream-200000' });
+	eu.faults.answerNext('getDds', { streamBytes: 500_000_000, contentLength: true });
+	const envelopeText = envelope(
+		getDdsBody(['9b1c0f5e-1111-4222-8333-444455556666']),
+		{ ...eu.users[0] },
+		' xmlns:dds="http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3"',
+	);
+	const res = await fetch(`${eu.url}ws/EUDRDueDiligenceStatementServiceV3`, {
+		method: 'POST',
+		headers: { 'content-type': 'text/xml', SOAPAction: `"${ddsAction('getDds')}"` },
+		body: envelopeText,
+	});
+	expect(res.headers.get('content-length')).toBe('500000000');
+	const reader = res.body!.getReader();
+	const chunk = await reader.read();
+	expect(new TextDecoder().decode(chunk.value).startsWith('<S:Envelope')).toBe(true);
+	await reader.cancel(); // the fake stops writing (the test ends without 500 MB)
+});
+
+test("securityFaults 'named': a wrong client id answered 'Invalid WebServiceClientId', a skewed clock 'Timestamp expired'", async () => {
+	const eu = await fake({ securityFaults: 'named' });
+	const wrongId = await request(
+		eu,
+		'getDds',
+		getDdsBody(['9b1c0f5e-1111-4222-8333-444455556666']),
+		{
+			clientId: 'eudr-wrong',
+		},
+	);
+	expect(wrongId.status).toBe(500);
+	expect(wrongId.fault).toMatchObject({ string: 'Invalid WebServiceClientId', name: null });
+	eu.securityClock.setOffset(10 * 60_000);
+	const skewed = await request(eu, 'getDds', getDdsBody(['9b1c0f5e-1111-4222-8333-444455556666']));
+	expect(skewed.fault).toMatchObject({
+		string: 'Timestamp expired',
+		name: 'UnauthenticatedException',
+	});
+	// the Date header is the security clock's time, as a server's own clock would be
+	const res = await fetch(`${eu.url}ws/EUDRDueDiligenceStatementServiceV3`, {
+		method: 'POST',
+		headers: { 'content-type': 'text/xml', SOAPAction: `"${ddsAction('getDds')}"` },
+		body: 'not xml',
+	});
+	expect(Date.parse(res.headers.get('date') ?? '')).toBeGreaterThan(Date.now() + 9 * 60_000);
+});

@@ -1,7 +1,7 @@
 /**
  * Answers the EU Information System (or a proxy, or anyone in between) could send that would
  * hurt if trusted, through n8n's engine against the EU fake whose store a test changes: a
- * geolocation of 100,000 nested arrays, one that would decode into 9 million arrays (36 MB),
+ * geolocation of 100,000 nested arrays, one that would decode into 7 million arrays (28 MB; 36 MB is over the answer limit),
  * statements whose "UUID" is 100 KB. The three big ones run in a child process with a 512 MB
  * heap (test/helpers/boundedChild.ts): the process never dies, the answer comes within the
  * jest timeout, and what comes out can be copied and saved by n8n. The rest in this process:
@@ -17,6 +17,7 @@ import { availableSd } from '../../fake-eu/contract/sdHarness';
 import { doneValue, runInBoundedChild } from '../../helpers/boundedChild';
 import type { Scenario } from '../../helpers/euHostileScenarios';
 import { useFakeEu } from '../../helpers/fakeEu';
+import { EU_MAX_ANSWER_BYTES } from '../../../nodes/shared/transport/euAnswer';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { MAX_GEOLOCATION_DEPTH } from '../../../nodes/shared/dds/geolocation';
 import { euStore, jsonOf, runEu } from './helpers';
@@ -94,11 +95,15 @@ describe('Get Content: a hostile geolocation, in a child process with a 512 MB h
 	);
 
 	test(
-		'36 MB that would decode into 9 million arrays: null naming the limit, decided before decoding',
+		'28 MB that would decode into 7 million arrays: null naming the limit, decided before decoding',
 		async () => {
-			const nine = `[${'[],'.repeat(9_000_000 - 1)}[]]`;
-			const s = await ddsWith('HOSTILE-MANY', nine);
-			expect(s.xml.length).toBeGreaterThan(36_000_000);
+			// 7 million, not the 9 million (36 MB) seen: an answer over EU_MAX_ANSWER_BYTES
+			// (32,000,000) ends in the transport's limit error before any decoding
+			// (hostileTransport.test.ts); this one stays under it to reach the decoding limits
+			const seven = `[${'[],'.repeat(7_000_000 - 1)}[]]`;
+			const s = await ddsWith('HOSTILE-MANY', seven);
+			expect(s.xml.length).toBeGreaterThan(28_000_000);
+			expect(s.xml.length).toBeLessThan(EU_MAX_ANSWER_BYTES - 100_000);
 			const child = await contentInChild('dueDiligenceStatement', s);
 			s.xml = '';
 			const value = doneValue(child);
@@ -109,7 +114,7 @@ describe('Get Content: a hostile geolocation, in a child process with a 512 MB h
 				geolocations: [{ isNull: true, problem: MANY_PROBLEM }],
 				savedRun: { bytes: expect.any(Number) },
 			});
-			// nothing of the 9 million arrays was built: far below the 700 MB they would take
+			// nothing of the 7 million arrays was built: far below the 550 MB they would take
 			expect(child.heapUsed).toBeLessThan(300_000_000);
 		},
 		CHILD_TIMEOUT,

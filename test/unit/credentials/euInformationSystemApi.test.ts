@@ -2,6 +2,8 @@ import type { IHttpRequestHelper } from 'n8n-workflow';
 
 import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
 import { readEuCredential } from '../../../nodes/shared/transport/euCredential';
+import { soapRequest } from '../../../nodes/shared/transport/soapRequest';
+import type { ServiceContext } from '../../../nodes/shared/transport/serviceContext';
 import type { Loopback } from '../../helpers/loopback';
 import { useEuLoopback } from '../../helpers/euLoopback';
 import { plainHttp } from '../../helpers/plainHttp';
@@ -40,18 +42,18 @@ describe('EU Information System API credential', () => {
 	});
 
 	it('reads the environments and checks a custom URL like the other credentials', () => {
-		expect(readEuCredential({ username: 'u', authKey: 'k' }).baseUrl).toBe(
+		expect(readEuCredential({ username: 'u', authKey: KEY_VALUE }).baseUrl).toBe(
 			'https://acceptance.eudr.webcloud.ec.europa.eu/tracesnt/',
 		);
 		expect(
-			readEuCredential({ environment: 'production', username: 'u', authKey: 'k' }).baseUrl,
+			readEuCredential({ environment: 'production', username: 'u', authKey: KEY_VALUE }).baseUrl,
 		).toBe('https://eudr.webcloud.ec.europa.eu/tracesnt/');
 		expect(
 			readEuCredential({
 				environment: 'custom',
 				customUrl: 'http://localhost:9/tracesnt//',
 				username: 'u',
-				authKey: 'k',
+				authKey: KEY_VALUE,
 			}).baseUrl,
 		).toBe('http://localhost:9/tracesnt/');
 		expect(() =>
@@ -59,12 +61,12 @@ describe('EU Information System API credential', () => {
 				environment: 'custom',
 				customUrl: 'http://example.com/',
 				username: 'u',
-				authKey: 'k',
+				authKey: KEY_VALUE,
 			}),
 		).toThrow(/Custom URL must start with https:\/\//);
-		expect(() => readEuCredential({ environment: 'custom', username: 'u', authKey: 'k' })).toThrow(
-			/no Custom URL/,
-		);
+		expect(() =>
+			readEuCredential({ environment: 'custom', username: 'u', authKey: KEY_VALUE }),
+		).toThrow(/no Custom URL/);
 	});
 
 	it('proves the key with echo', async () => {
@@ -137,5 +139,48 @@ describe('EU Information System API credential', () => {
 		await expect(type.preAuthentication.call(stub(denied), production)).rejects.toThrow(
 			/did not accept the username and authentication key/,
 		);
+	});
+
+	it('says a permission refusal in the same words as a run does', async () => {
+		const denied = SOAP(
+			'<S:Fault><faultcode>S:Client</faultcode><faultstring>Access denied</faultstring><detail><d:PermissionDeniedException xmlns:d="http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3" xmlns:e="http://ec.europa.eu/sanco/tracesnt/error/v01"><e:Error><e:ID>EUDR-WEBSERVICE-USER-NOT-EUDR-OPERATOR</e:ID><e:Message>not an operator</e:Message></e:Error></d:PermissionDeniedException></detail></S:Fault>',
+		);
+		// the credential test on Production (a lookup), answered here: nothing leaves the machine
+		const production = {
+			helpers: { httpRequest: async () => ({ statusCode: 500, headers: {}, body: denied }) },
+		} as unknown as IHttpRequestHelper;
+		const test = (await type.preAuthentication
+			.call(production, { ...data(), environment: 'production' })
+			.then(
+				() => undefined,
+				(e: unknown) => e,
+			)) as Error;
+		// a run's call (Get), against the loopback server answering the same
+		server.handle((_req, res) => {
+			res.writeHead(500, { 'Content-Type': 'text/xml' });
+			res.end(denied);
+		});
+		const run = (await soapRequest
+			.call(
+				{
+					helpers: { httpRequest: plainHttp().httpRequest },
+					getNode: () => ({
+						name: 'EU',
+						type: 'eu',
+						typeVersion: 1,
+						position: [0, 0],
+						parameters: {},
+					}),
+					getCredentials: async () => data(),
+				} as unknown as ServiceContext,
+				{ service: 'dds', operation: 'getDds', body: '<x:Q xmlns:x="urn:x"/>', idempotent: true },
+			)
+			.then(
+				() => undefined,
+				(e: unknown) => e,
+			)) as Error;
+		expect(run.message).toMatch(/^The EU Information System refused access/);
+		expect(run.message).toMatch(/not registered as an EUDR operator/);
+		expect(test.message.startsWith(run.message)).toBe(true);
 	});
 });

@@ -36,6 +36,7 @@ describe('readSoapAnswer', () => {
 				{ id: 'EUDR-REFERENCE-NUMBER-INVALID', message: 'bad', field: 'referenceNumber' },
 				{ id: 'EUDR_X', message: 'm', field: null },
 			],
+			moreErrors: 0,
 			requestId: 'req-123',
 		});
 	});

@@ -139,7 +139,7 @@ describe('soapRequest', () => {
 
 	it.each([
 		['longer than the minimums', LONG_VALUE],
-		['shorter than the minimums', 'k3y'],
+		['of exactly the minimum length', 'k3y-k3y!'],
 	])('never shows the key (%s), even in a fault echoing the request', async (_l, key) => {
 		server.handle((req, res) => {
 			res.writeHead(500, { 'Content-Type': 'text/xml' });
@@ -158,6 +158,17 @@ describe('soapRequest', () => {
 		expect(text).toContain('did not accept the username and authentication key');
 		for (const t of [text, JSON.stringify(failure), JSON.stringify(error)])
 			expect(t).not.toContain(key);
+	});
+
+	it('refuses a key shorter than the minimum before sending, without showing it', async () => {
+		const error = (await soapRequest.call(context({ authKey: 'k3y' }), echo).then(
+			() => undefined,
+			(e: unknown) => e,
+		)) as Error & { description?: string };
+		expect(error.message).toMatch(/Authentication Key of the credential has 3 characters/);
+		expect(error.message).toMatch(/at least 8/);
+		expect(`${error.message} ${error.description}`).not.toContain('k3y');
+		expect(server.requests).toHaveLength(0);
 	});
 
 	it('names the clock skew with both times', async () => {
@@ -241,6 +252,30 @@ describe('soapRequest', () => {
 			soapRequest.call(context(), { ...echo, idempotent: false, timeoutMs: 300 }),
 		);
 		expect(failure).toMatchObject({ kind: 'timeout', mayHaveArrived: true });
+	});
+
+	it('ends an answer that trickles at the deadline, its stream closed (may have arrived)', async () => {
+		let closed!: () => void;
+		const gone = new Promise<void>((resolve) => (closed = resolve));
+		server.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/xml' });
+			res.write('<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Body>');
+			res.once('close', closed); // the rest never comes
+		});
+		const { failure } = await failureOf(
+			soapRequest.call(context(), { ...echo, idempotent: false, timeoutMs: 300 }),
+		);
+		expect(failure).toMatchObject({ kind: 'timeout', mayHaveArrived: true });
+		await gone; // the node closed the connection
+	});
+
+	it("reads the answer through n8n's helper as a stream", async () => {
+		server.handle((_req, res) => {
+			res.writeHead(200, { 'Content-Type': 'text/xml' });
+			res.end(SOAP('<x:R xmlns:x="urn:x"/>'));
+		});
+		await soapRequest.call(context(), echo);
+		expect(sent[0]).toMatchObject({ encoding: 'stream', returnFullResponse: true });
 	});
 
 	it('says a refused connection did not arrive', async () => {
