@@ -77,7 +77,7 @@ export function filingWarnings(resource: string, operation: string): INodeProper
 			displayName: 'Filing Not Allowed',
 			name: FILING_ISSUE,
 			type: 'resourceLocator',
-			default: { mode: 'reason', value: '' },
+			default: { __rl: true, mode: 'reason', value: '' },
 			description: `Nothing to enter here: it shows why this tool may not ${operation} statements (see the notice above). It goes away once "${ALLOW_FILING_LABEL}" is switched on, or an operation that reads is chosen.`,
 			modes: [
 				{

@@ -183,14 +183,15 @@ export function ungatedWriteReason(
 /**
  * The refusal of an ungated write, before any request: every item gets the setting's problem
  * through the runner's pre-flight (one error naming it, or error items with Continue On Fail,
- * which an AI Agent then reads as the tool's answer).
+ * which an AI Agent then reads as the tool's answer), never with a hint to supply a tool input:
+ * the model cannot and may not switch it on.
  */
 export async function refuseUngatedWrite(
 	ctx: IExecuteFunctions,
 	reason: string,
 ): Promise<INodeExecutionData[]> {
 	return await runItems(ctx, ctx.getInputData(), {
-		prepare: (_itemIndex, problems) => problems.field(ALLOW_FILING_LABEL, reason),
+		prepare: (_itemIndex, problems) => problems.setting(ALLOW_FILING_LABEL, reason),
 		run: async () => [],
 	});
 }
