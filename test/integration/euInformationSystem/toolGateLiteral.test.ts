@@ -105,6 +105,8 @@ describe('"Allow Filing Statements" is a literal: the model and expressions cann
 	describe.each([
 		['$fromAI (the model passes true)', FROM_AI],
 		['an expression that is true', EXPRESSION_TRUE],
+		// n8n 2.x drops the "=" of a noDataExpression parameter's expression before the node runs
+		['an expression as n8n 2.x hands it to the node', '{{ true }}'],
 	])('the setting as %s', (_label, setting) => {
 		it.each(writes)(
 			'%s → %s is refused before any request, saying why',

@@ -22,9 +22,16 @@ export const ALLOW_FILING_LABEL = 'Allow Filing Statements';
 /** The saved setting: on only as a literal true; an expression (or the model's) is no switch. */
 export type FilingSwitch = 'on' | 'off' | 'expression';
 
+/**
+ * An expression as saved ("=…"), or as n8n 2.x hands it to the node: for a parameter with
+ * `noDataExpression` its getNodeParameters drops the "=" of any expression but a lone `$fromAI`
+ * ("={{ true }}" arrives as "{{ true }}").
+ */
+const EXPRESSION = /^=|\{\{/;
+
 export function filingSwitchOf(saved: NodeParameterValueType | undefined): FilingSwitch {
 	if (saved === true) return 'on';
-	if (typeof saved === 'string' && saved.startsWith('=')) return 'expression';
+	if (typeof saved === 'string' && EXPRESSION.test(saved)) return 'expression';
 	return 'off';
 }
 
@@ -40,8 +47,8 @@ export function filingNotice(state: Exclude<FilingSwitch, 'on'>, operation: stri
 	return `"${ALLOW_FILING_LABEL}": ${filingRefusal(state, operation)}`;
 }
 
-/** The saved value of the setting is an expression (n8n's "=" prefix). */
-const IS_EXPRESSION = { _cnd: { regex: '^=' } } as const;
+/** The value of the setting is an expression (as EXPRESSION above). */
+const IS_EXPRESSION = { _cnd: { regex: EXPRESSION.source } } as const;
 
 /** Where each state's notice and issue show: a tool saved with this write, the setting so. */
 function whereShown(

@@ -7,7 +7,7 @@
  *   operations has three Operation selectors (n8n's pattern for one parameter shown in different
  *   forms): the node's own (not a tool; listed first, so the nodes panel and n8n's naming read
  *   its actions), the tool's with every operation (setting on), and the tool's with the reads
- *   only (setting off). The tool's two default to the first read, so turning the setting on
+ *   only (setting not on). The tool's two default to the first read, so turning the setting on
  *   never turns a read into a write by itself.
  * - The router refuses a write before any request when the node runs as a tool without the
  *   setting saved on (a tool node saved with a write operation, then the setting turned off,
@@ -132,7 +132,9 @@ function gatedSelectors(p: INodeProperties, resource: string): INodeProperties[]
 			...p,
 			default: firstRead,
 			options: reads,
-			displayOptions: { show: { ...show, '@tool': [true], [ALLOW_FILING]: [false] } },
+			// whenever the setting is not on (an expression included: n8n 2.x hands the node
+			// "={{ true }}" as "{{ true }}", and the saved operation must stay for the refusal)
+			displayOptions: { show: { ...show, '@tool': [true] }, hide: { [ALLOW_FILING]: [true] } },
 		},
 	];
 }

@@ -112,6 +112,9 @@ describe('"Allow Filing Statements" is a literal (what n8n reads)', () => {
 		['={{ true }}', 'expression'],
 		[FROM_AI, 'expression'],
 		['=true', 'expression'],
+		// n8n 2.x hands a noDataExpression parameter's expression to the node without its "="
+		['{{ true }}', 'expression'],
+		['no', 'off'],
 	])('the saved value %p is %s', (saved, state) => {
 		expect(filingSwitchOf(saved as never)).toBe(state);
 	});
@@ -123,6 +126,7 @@ describe('"Allow Filing Statements" is a literal (what n8n reads)', () => {
 			['off', { [ALLOW_FILING]: false }, 'off'],
 			['$fromAI', { [ALLOW_FILING]: FROM_AI }, 'expression'],
 			['={{ true }}', { [ALLOW_FILING]: '={{ true }}' }, 'expression'],
+			['{{ true }} (as n8n 2.x hands it on)', { [ALLOW_FILING]: '{{ true }}' }, 'expression'],
 		] as const)(
 			'the setting %s: one canvas issue and one notice, the words of the refusal',
 			(_label, setting, state) => {
