@@ -671,6 +671,16 @@ function filingSwitchWorkflow(creds) {
 		tool('submit-off', 'Submit Switch Off', submit, 300),
 		tool('submit-on', 'Submit Switch On', { ...submit, allowFilingStatements: true }, 460),
 		tool(
+			'submit-model',
+			'Submit Model Decides',
+			{
+				...submit,
+				allowFilingStatements:
+					"={{ $fromAI('allowFilingStatements', 'Whether you may file', 'boolean') }}",
+			},
+			780,
+		),
+		tool(
 			'verify',
 			'Verify',
 			{
@@ -691,6 +701,7 @@ function filingSwitchWorkflow(creds) {
 			'Submit Switch Off': { ai_tool: to('AI Agent', 'ai_tool') },
 			'Submit Switch On': { ai_tool: to('AI Agent', 'ai_tool') },
 			Verify: { ai_tool: to('AI Agent', 'ai_tool') },
+			'Submit Model Decides': { ai_tool: to('AI Agent', 'ai_tool') },
 		},
 		settings: { executionOrder: 'v1' },
 	};
@@ -735,11 +746,33 @@ async function runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds }
 			throw new Error('no issue on the canvas for the Submit tool saved with the switch off');
 		if (await badges('submit-on'))
 			throw new Error('an issue on the canvas for the Submit tool with the switch on');
+		if ((await badges('submit-model')) === 0)
+			throw new Error('no issue on the canvas for the Submit tool with the switch as $fromAI');
+		// the canvas warning says why (its tooltip)
+		await page
+			.locator('.vue-flow__node[data-id="submit-off"] [data-test-id="node-issues"]')
+			.first()
+			.hover();
+		await page.getByText(FILING_OFF_NOTICE).first().waitFor({ timeout: 15000 });
+		await save('filing-switch-canvas-issue');
 
 		await openPanel(page, inst, id, 'submit-off');
 		await save('filing-switch-off-panel');
 		const notice = page.locator('[data-test-id="ndv"]').getByText(FILING_OFF_NOTICE).first();
 		await notice.waitFor({ timeout: 15000 });
+		if (await fromAiButtons(page, 'Filing Not Allowed'))
+			throw new Error('"Filing Not Allowed" offers "let the model define this"');
+
+		// the switch saved as $fromAI (as the button wrote it before): what its panel shows
+		await openPanel(page, inst, id, 'submit-model');
+		await save('filing-switch-model-panel');
+		const said = await page
+			.locator('[data-test-id="ndv"]')
+			.getByText(/^"Allow Filing Statements": it is (off|set by an expression)/)
+			.allInnerTexts();
+		console.log(
+			`# browser: the panel of a tool whose switch is $fromAI says: ${JSON.stringify(said)}`,
+		);
 
 		await openPanel(page, inst, id, 'verify');
 		const beside = await fromAiButtons(page, 'Reference Number');

@@ -85,6 +85,8 @@ export function filingWarnings(resource: string, operation: string): INodeProper
 			name: FILING_ISSUE,
 			type: 'resourceLocator',
 			default: { __rl: true, mode: 'reason', value: '' },
+			// no expression and no $fromAI here either: an expression would silence the issue
+			noDataExpression: true,
 			description: `Nothing to enter here: it shows why this tool may not ${operation} statements (see the notice above). It goes away once "${ALLOW_FILING_LABEL}" is switched on, or an operation that reads is chosen.`,
 			modes: [
 				{

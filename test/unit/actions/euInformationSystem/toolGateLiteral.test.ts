@@ -103,6 +103,12 @@ describe('"Allow Filing Statements" is a literal (what n8n reads)', () => {
 		expect(settings[0].description).toMatch(/never an expression, never the model's choice/);
 	});
 
+	it('the canvas issue field takes no expression or $fromAI either (neither could silence it)', () => {
+		const fields = tool.properties.filter((p) => p.name === FILING_ISSUE);
+		expect(fields.length).toBeGreaterThan(0);
+		for (const field of fields) expect(field).toMatchObject({ noDataExpression: true });
+	});
+
 	it.each([
 		[true, 'on'],
 		[false, 'off'],
