@@ -613,6 +613,8 @@ async function tableColumns(page) {
 const EU_TOOL = `${EU_ACTION}Tool`;
 const FILING_OFF_NOTICE =
 	'"Allow Filing Statements": it is off, so this AI Agent tool may not submit statements';
+const FILING_EXPRESSION_NOTICE =
+	'"Allow Filing Statements": it is set by an expression (or "defined automatically by the model"), so this AI Agent tool may not submit statements';
 
 /**
  * Issue 36: an AI Agent with three EU Information System tools: Submit saved with "Allow
@@ -755,6 +757,13 @@ async function runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds }
 			.hover();
 		await page.getByText(FILING_OFF_NOTICE).first().waitFor({ timeout: 15000 });
 		await save('filing-switch-canvas-issue');
+		await page.mouse.move(0, 0);
+		await page
+			.locator('.vue-flow__node[data-id="submit-model"] [data-test-id="node-issues"]')
+			.first()
+			.hover();
+		await page.getByText(FILING_EXPRESSION_NOTICE).first().waitFor({ timeout: 15000 });
+		await save('filing-switch-canvas-issue-model');
 
 		await openPanel(page, inst, id, 'submit-off');
 		await save('filing-switch-off-panel');
@@ -773,6 +782,9 @@ async function runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds }
 		console.log(
 			`# browser: the panel of a tool whose switch is $fromAI says: ${JSON.stringify(said)}`,
 		);
+		// the panel shows the switch off (no "Defined automatically by the model") and says so
+		if (said.length !== 1 || !said[0].startsWith(FILING_OFF_NOTICE))
+			throw new Error(`the $fromAI tool's panel: ${JSON.stringify(said)}`);
 
 		await openPanel(page, inst, id, 'verify');
 		const beside = await fromAiButtons(page, 'Reference Number');
