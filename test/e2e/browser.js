@@ -24,8 +24,12 @@
  * failed. Every panel and canvas is saved as a PNG under `N8N_E2E_ARTIFACTS` (default
  * `<repo>/.e2e-artifacts`, gitignored) / browser / <n8n version>.
  *
- * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows (not
- * every panel and example); N8N_E2E_CHROMIUM (default /usr/bin/chromium).
+ * Then the EU tools' filing switch (issue 36): an AI Agent's tool has no "let the model define
+ * this" button on "Allow Filing Statements", and a Submit tool saved with it off shows the
+ * notice in its panel and an issue on the canvas.
+ *
+ * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows and the
+ * filing switch (not every panel and example); N8N_E2E_CHROMIUM (default /usr/bin/chromium).
  */
 const fs = require('fs');
 const os = require('os');
@@ -370,6 +374,7 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });
+			await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
 			return;
 		}
 		// every operation at its defaults, and the node after each (the output schema)
@@ -427,6 +432,8 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 
 		// Read File → Validate and Export for EU at defaults, run from the editor
 		await runFlowChecks({ page, inst, seen, save, test, tag });
+		// the EU tools' filing switch (issue 36)
+		await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
 
 		// the examples: canvas, then every node's panel
 		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {
@@ -601,6 +608,195 @@ async function tableColumns(page) {
 	const headers = outputPanel(page).locator('[data-test-id="ndv-data-container"] table thead th');
 	await headers.first().waitFor({ timeout: 30000 });
 	return (await headers.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+}
+
+const EU_TOOL = `${EU_ACTION}Tool`;
+const FILING_OFF_NOTICE =
+	'"Allow Filing Statements": it is off, so this AI Agent tool may not submit statements';
+const FILING_EXPRESSION_NOTICE =
+	'"Allow Filing Statements": it is set by an expression (or "defined automatically by the model"), so this AI Agent tool may not submit statements';
+
+/**
+ * Issue 36: an AI Agent with three EU Information System tools: Submit saved with "Allow
+ * Filing Statements" off, the same Submit with it on, and Verify.
+ */
+function filingSwitchWorkflow(creds) {
+	const eu = creds.find((c) => c.type === 'euInformationSystemApi');
+	const llm = creds.find((c) => c.type === 'openAiApi');
+	const euCredentials = eu ? { euInformationSystemApi: { id: eu.id, name: eu.name } } : {};
+	const submit = {
+		resource: 'dueDiligenceStatement',
+		operation: 'submit',
+		internalReference: 'PO-1',
+		hsHeading: '1801',
+		descriptionOfGoods: 'Cocoa beans',
+	};
+	const tool = (id, name, parameters, x) => ({
+		id,
+		name,
+		type: EU_TOOL,
+		typeVersion: 1,
+		position: [x, 240],
+		parameters,
+		credentials: euCredentials,
+	});
+	const nodes = [
+		{
+			id: 'manual-trigger',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'agent',
+			name: 'AI Agent',
+			type: '@n8n/n8n-nodes-langchain.agent',
+			typeVersion: 3,
+			position: [240, 0],
+			parameters: { promptType: 'define', text: 'File a statement', options: {} },
+		},
+		{
+			id: 'model',
+			name: 'OpenAI Chat Model',
+			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
+			typeVersion: 1.3,
+			position: [100, 240],
+			parameters: {
+				model: { __rl: true, mode: 'list', value: 'gpt-4o-mini' },
+				responsesApiEnabled: false,
+				options: {},
+			},
+			credentials: llm ? { openAiApi: { id: llm.id, name: llm.name } } : {},
+		},
+		tool('submit-off', 'Submit Switch Off', submit, 300),
+		tool('submit-on', 'Submit Switch On', { ...submit, allowFilingStatements: true }, 460),
+		tool(
+			'submit-model',
+			'Submit Model Decides',
+			{
+				...submit,
+				allowFilingStatements:
+					"={{ $fromAI('allowFilingStatements', 'Whether you may file', 'boolean') }}",
+			},
+			780,
+		),
+		tool(
+			'verify',
+			'Verify',
+			{
+				resource: 'declaration',
+				referenceNumber: '25FRAB12CD34EF',
+				verificationNumber: 'K7R8LA90',
+			},
+			620,
+		),
+	];
+	const to = (node, type) => [[{ node: 'AI Agent', type, index: 0 }]];
+	return {
+		name: 'e2e browser: the filing switch (issue 36)',
+		nodes,
+		connections: {
+			'Manual Trigger': { main: [[{ node: 'AI Agent', type: 'main', index: 0 }]] },
+			'OpenAI Chat Model': { ai_languageModel: to('AI Agent', 'ai_languageModel') },
+			'Submit Switch Off': { ai_tool: to('AI Agent', 'ai_tool') },
+			'Submit Switch On': { ai_tool: to('AI Agent', 'ai_tool') },
+			Verify: { ai_tool: to('AI Agent', 'ai_tool') },
+			'Submit Model Decides': { ai_tool: to('AI Agent', 'ai_tool') },
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/** The open panel's parameter row of a label (its label, input and buttons). */
+const parameterRow = (page, label) =>
+	page
+		.locator('[data-test-id="ndv"] [data-test-id="parameter-item"]')
+		.filter({ has: page.getByText(label, { exact: true }) })
+		.first();
+
+/** How many "let the model define this" buttons a parameter row shows (hovered, as a user). */
+async function fromAiButtons(page, label) {
+	const row = parameterRow(page, label);
+	await row.waitFor({ timeout: 15000 });
+	await row.hover();
+	return await row.locator('[data-test-id="from-ai-override-button"]').count();
+}
+
+/**
+ * The filing switch in the editor (issue 36): no "let the model define this" button on "Allow
+ * Filing Statements" (while a field beside it has one), and a tool saved with Submit while the
+ * switch is off shows the notice in its panel and an issue on the canvas (the same tool with
+ * the switch on: none).
+ */
+async function runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds }) {
+	if (!creds.some((c) => c.type === 'euInformationSystemApi')) return;
+	await test(`${tag} browser: the filing switch (no $fromAI button; notice and canvas issue of a Submit tool with it off)`, async () => {
+		const mark = markOf(seen);
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', filingSwitchWorkflow(creds));
+		if (created.status !== 200)
+			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
+		const id = (created.json.data || created.json).id;
+		await openCanvas(page, inst, id);
+		await save('filing-switch-canvas');
+		const badges = async (nodeId) =>
+			await page
+				.locator(`.vue-flow__node[data-id="${nodeId}"] [data-test-id="node-issues"]`)
+				.count();
+		if ((await badges('submit-off')) === 0)
+			throw new Error('no issue on the canvas for the Submit tool saved with the switch off');
+		if (await badges('submit-on'))
+			throw new Error('an issue on the canvas for the Submit tool with the switch on');
+		if ((await badges('submit-model')) === 0)
+			throw new Error('no issue on the canvas for the Submit tool with the switch as $fromAI');
+		// the canvas warning says why (its tooltip)
+		await page
+			.locator('.vue-flow__node[data-id="submit-off"] [data-test-id="node-issues"]')
+			.first()
+			.hover();
+		await page.getByText(FILING_OFF_NOTICE).first().waitFor({ timeout: 15000 });
+		await save('filing-switch-canvas-issue');
+		await page.mouse.move(0, 0);
+		await page
+			.locator('.vue-flow__node[data-id="submit-model"] [data-test-id="node-issues"]')
+			.first()
+			.hover();
+		await page.getByText(FILING_EXPRESSION_NOTICE).first().waitFor({ timeout: 15000 });
+		await save('filing-switch-canvas-issue-model');
+
+		await openPanel(page, inst, id, 'submit-off');
+		await save('filing-switch-off-panel');
+		const notice = page.locator('[data-test-id="ndv"]').getByText(FILING_OFF_NOTICE).first();
+		await notice.waitFor({ timeout: 15000 });
+		if (await fromAiButtons(page, 'Filing Not Allowed'))
+			throw new Error('"Filing Not Allowed" offers "let the model define this"');
+
+		// the switch saved as $fromAI (as the button wrote it before): what its panel shows
+		await openPanel(page, inst, id, 'submit-model');
+		await save('filing-switch-model-panel');
+		const said = await page
+			.locator('[data-test-id="ndv"]')
+			.getByText(/^"Allow Filing Statements": it is (off|set by an expression)/)
+			.allInnerTexts();
+		console.log(
+			`# browser: the panel of a tool whose switch is $fromAI says: ${JSON.stringify(said)}`,
+		);
+		// the panel shows the switch off (no "Defined automatically by the model") and says so
+		if (said.length !== 1 || !said[0].startsWith(FILING_OFF_NOTICE))
+			throw new Error(`the $fromAI tool's panel: ${JSON.stringify(said)}`);
+
+		await openPanel(page, inst, id, 'verify');
+		const beside = await fromAiButtons(page, 'Reference Number');
+		const onSwitch = await fromAiButtons(page, 'Allow Filing Statements');
+		await save('filing-switch-verify-panel');
+		if (beside === 0)
+			throw new Error(
+				'no "let the model define this" button on Reference Number: the check cannot see it',
+			);
+		if (onSwitch) throw new Error('"Allow Filing Statements" offers "let the model define this"');
+		assertClean(seen, mark, 'the filing switch');
+	});
 }
 
 /** Read File → Validate and Export for EU at version 3's defaults, run from the editor. */

@@ -11,6 +11,7 @@
  *      last user message (numbers of 6 or more digits); one that mentions "reference" or
  *      "verification" gets the word after "reference number" / "verification number" in it
  *      (the EU Information System's numbers), one that mentions "uuid" the UUIDs in it;
+ *      a boolean whose name starts with "allow" true (a model asking for permission);
  *      other properties an empty value of their type,
  *      which our node reports as a missing input.
  *   2. Once tool results follow the last user message: a final message quoting every result
@@ -60,7 +61,9 @@ function argumentFor(name, schema, plotIds, numbers = { reference: '', verificat
 	const isPlot = /plot/i.test(name);
 	if (type === 'array') return isPlot ? plotIds : [];
 	if (type === 'number' || type === 'integer') return isPlot && plotIds.length ? +plotIds[0] : 0;
-	if (type === 'boolean') return false;
+	// a model that asks for permission: a boolean input named "allow…" gets true (issue 36: the
+	// filing switch as $fromAI must stay shut even then); any other boolean false
+	if (type === 'boolean') return /^allow/i.test(name);
 	if (type === 'object') return {};
 	return isPlot ? plotIds.join(', ') : '';
 }

@@ -293,6 +293,9 @@ export interface RunNodeResult {
 	run: IRun;
 }
 
+/** n8n's tool variant of a node type (its name ends with "Tool"). */
+const isToolType = (nodeType: string | undefined) => nodeType?.endsWith('Tool') === true;
+
 /** Executes Input → our node through WorkflowExecute and returns our node's output. */
 export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	prepareContainer();
@@ -348,6 +351,13 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 
 	const runExecutionData = {
 		version: 1,
+		// An AI Agent tool ("…Tool") is no main child in n8n: the agent (or, for a step run, n8n's
+		// ToolExecutor) calls it, and n8n's check of parameter issues before a run covers the
+		// nodes before it, never the tool. Wired here as Input's child, the tool is named the
+		// run's exclusive destination, so the engine checks what it checks in n8n and still runs it.
+		...(isToolType(options.nodeType)
+			? { startData: { destinationNode: { nodeName, mode: 'exclusive' } } }
+			: {}),
 		resultData: { runData: {} },
 		executionData: {
 			contextData: {},

@@ -202,7 +202,7 @@ export async function runItems<P>(
 	for (const found of problems)
 		out.push({
 			at: found.itemIndex,
-			data: problemItem({ ...found, lines: forToolUse(ctx, found.lines) }),
+			data: problemItem({ ...found, lines: forToolUse(ctx, found.lines, found.authorOnly) }),
 		});
 	// A stable sort: outputs of one item keep the order in which they were made.
 	return out.sort((a, b) => a.at - b.at).map((o) => o.data);

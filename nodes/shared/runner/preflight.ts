@@ -26,6 +26,13 @@ export interface Problems {
 	/** A problem of one field: `Item i, field "<field>": <reason>`. */
 	field(field: string, reason: string): void;
 	/**
+	 * A problem of a setting only the workflow's author may change (e.g. one that allows a legal
+	 * act): the same line, never with a tool-input hint (the model cannot and may not fix it).
+	 */
+	setting(field: string, reason: string): void;
+	/** The lines of `setting`, left as they are when the node runs as a tool. */
+	readonly authorOnly: ReadonlySet<string>;
+	/**
 	 * The value of a reading, or undefined after reporting why it cannot be used;
 	 * `required` is the reason to give when the field is empty.
 	 */
@@ -39,11 +46,18 @@ export interface Problems {
 export function problemsOf(itemIndex: number): Problems {
 	const lines: string[] = [];
 	const hints: string[] = [];
+	const authorOnly = new Set<string>();
 	return {
 		itemIndex,
 		lines,
 		hints,
+		authorOnly,
 		field: (field, reason) => lines.push(fieldProblem(itemIndex, field, reason)),
+		setting: (field, reason) => {
+			const line = fieldProblem(itemIndex, field, reason);
+			authorOnly.add(line);
+			lines.push(line);
+		},
 		take: (field, reading, required) => {
 			if (reading.kind === 'value') return reading.value;
 			if (reading.kind === 'invalid') lines.push(fieldProblem(itemIndex, field, reading.reason));
@@ -101,12 +115,17 @@ function parameterNames(label: string): string[] {
  * When the node runs as an AI Agent's tool, a problem line also says which tool input to
  * supply, so the model can correct its call; in a workflow the line is left as it is.
  */
-export function forToolUse(ctx: Pick<IExecuteFunctions, 'getNode'>, lines: string[]): string[] {
+export function forToolUse(
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
+	lines: string[],
+	authorOnly: ReadonlySet<string> = new Set(),
+): string[] {
 	const inputs = toolInputs(ctx);
 	const isTool = inputs.size > 0 || /Tool$/.test(ctx.getNode().type ?? '');
 	if (!isTool) return lines;
 	const all = [...new Set([...inputs.values()].flat())];
 	return lines.map((line) => {
+		if (authorOnly.has(line)) return line;
 		const field = /field "([^"]+)"/.exec(line)?.[1];
 		const keys = field ? parameterNames(field).flatMap((n) => inputs.get(n) ?? []) : [];
 		if (keys.length > 0) return `${line} (as a tool: supply the tool input "${keys[0]}")`;
@@ -122,6 +141,7 @@ export function preflightError(ctx: IExecuteFunctions, problems: Problems[]): No
 	const lines = forToolUse(
 		ctx,
 		all.flatMap((p) => p.lines),
+		new Set(all.flatMap((p) => [...p.authorOnly])),
 	);
 	const hints = [...new Set(all.flatMap((p) => p.hints))];
 	const itemCount = all.length;

@@ -4,7 +4,7 @@
  * that the Authentication Key appears nowhere in a run (as typed, Base64, Base64URL or
  * URL-encoded).
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
 import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
 import { EuInformationSystem } from '../../../nodes/EuInformationSystem/EuInformationSystem.node';
@@ -17,10 +17,22 @@ import {
 } from '../../helpers/engine';
 
 export const EU_NODE_TYPE = 'n8n-nodes-geospatial-analysis.euInformationSystem';
+export const EU_TOOL_TYPE = 'n8n-nodes-geospatial-analysis.euInformationSystemTool';
 export const EU_CREDENTIAL = 'euInformationSystemApi';
 
 registerNodeType(EU_NODE_TYPE, new EuInformationSystem());
 registerCredentialType(EU_CREDENTIAL, new EuInformationSystemApi());
+
+/**
+ * The tool variant as n8n names it (what n8n makes of a usableAsTool node: its type named
+ * "…Tool"; n8n also swaps its connections for ai_tool: not needed here).
+ */
+const v1 = new EuInformationSystem().nodeVersions[1] as INodeType;
+const toolDescription = structuredClone(v1.description) as INodeTypeDescription;
+toolDescription.name += 'Tool';
+toolDescription.displayName += ' Tool';
+delete toolDescription.usableAsTool;
+registerNodeType(EU_TOOL_TYPE, { description: toolDescription, execute: v1.execute });
 
 export interface FakeEuUser {
 	username: string;
@@ -42,16 +54,21 @@ export function euStore(url: string, user: FakeEuUser): CredentialStore {
 	});
 }
 
-export type EuRunOptions = Omit<RunNodeOptions, 'nodeType' | 'credentialType' | 'parameters'> & {
+export type EuRunOptions = Omit<RunNodeOptions, 'credentialType' | 'parameters'> & {
 	parameters: INodeParameters;
 };
+
+/** Runs Input → the EU Information System's tool variant (version 1) with the EU credential. */
+export async function runEuTool(options: EuRunOptions): Promise<RunNodeResult> {
+	return await runEu({ ...options, nodeType: EU_TOOL_TYPE });
+}
 
 /** Runs Input → EU Information System (version 1) with the EU credential. */
 export async function runEu(options: EuRunOptions): Promise<RunNodeResult> {
 	return await runNode({
 		...options,
 		parameters: { resource: 'dueDiligenceStatement', ...options.parameters },
-		nodeType: EU_NODE_TYPE,
+		nodeType: options.nodeType ?? EU_NODE_TYPE,
 		credentialType: EU_CREDENTIAL,
 		typeVersion: 1,
 	});

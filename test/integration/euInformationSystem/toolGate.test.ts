@@ -4,23 +4,10 @@
  * before any request unless "Allow Filing Statements" is on, and reads as it is; the node
  * itself (not a tool) is not gated.
  */
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
-
-import { EuInformationSystem } from '../../../nodes/EuInformationSystem/EuInformationSystem.node';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
-import { registerNodeType, runNode } from '../../helpers/engine';
+import { runNode } from '../../helpers/engine';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { EU_CREDENTIAL, euStore, keyLeaks, runEu } from './helpers';
-
-const EU_TOOL_TYPE = 'n8n-nodes-geospatial-analysis.euInformationSystemTool';
-
-/** The tool variant as n8n names it (n8n also swaps its connections for ai_tool: not needed here). */
-const v1 = new EuInformationSystem().nodeVersions[1] as INodeType;
-const toolDescription = structuredClone(v1.description) as INodeTypeDescription;
-toolDescription.name += 'Tool';
-toolDescription.displayName += ' Tool';
-delete toolDescription.usableAsTool;
-registerNodeType(EU_TOOL_TYPE, { description: toolDescription, execute: v1.execute });
+import { EU_CREDENTIAL, EU_TOOL_TYPE, euStore, keyLeaks, runEu } from './helpers';
 
 const UUID = '5a4c0c0b-4d9a-4a43-9c3e-2f3c1e1d0b9a';
 

@@ -63,4 +63,29 @@ describe('pre-flight problems when the node runs as an AI Agent tool', () => {
 			},
 		]);
 	});
+
+	it('a setting only the author may change keeps its line as it is, with or without Continue On Fail (the model cannot fix it)', async () => {
+		const parameters = {
+			allowFilingStatements: "={{ $fromAI('allowFilingStatements', '', 'boolean') }}",
+			uuid: "={{ $fromAI('uuid') }}",
+		};
+		const reason = 'it is set by an expression.';
+		const expected = `Item 0, field "Allow Filing Statements": ${reason}`;
+		for (const continueOnFail of [true, false]) {
+			const node = {
+				...ctx(parameters, 'x.euInformationSystemTool'),
+				continueOnFail: () => continueOnFail,
+			};
+			const run = runItems(node as unknown as IExecuteFunctions, [{ json: {} }], {
+				prepare: (_item, problems) => problems.setting('Allow Filing Statements', reason),
+				run: async () => ({}),
+			});
+			if (continueOnFail) expect((await run)[0].json.error).toBe(expected);
+			else await expect(run).rejects.toMatchObject({ message: expected });
+		}
+		// the same line from field() would ask the model for the input
+		expect(forToolUse(ctx(parameters, 'x.euInformationSystemTool'), [expected])).toEqual([
+			`${expected} (as a tool: supply the tool input "allowFilingStatements")`,
+		]);
+	});
 });

@@ -7,11 +7,13 @@
  *   operations has three Operation selectors (n8n's pattern for one parameter shown in different
  *   forms): the node's own (not a tool; listed first, so the nodes panel and n8n's naming read
  *   its actions), the tool's with every operation (setting on), and the tool's with the reads
- *   only (setting off). The tool's two default to the first read, so turning the setting on
+ *   only (setting not on). The tool's two default to the first read, so turning the setting on
  *   never turns a read into a write by itself.
  * - The router refuses a write before any request when the node runs as a tool without the
- *   setting (a tool node saved with a write operation, then the setting turned off): a
- *   pre-flight problem of the setting for every item, through the runner.
+ *   setting saved on (a tool node saved with a write operation, then the setting turned off,
+ *   or the setting an expression or the model's): a pre-flight problem of the setting for every
+ *   item, through the runner. The setting is a literal only, read as saved (filingSwitch.ts),
+ *   and such a tool shows why in the panel and on the canvas before it runs.
  * - Each operation has a Tool Description shown in the tool variant only (n8n then adds none of
  *   its own and sends this one to the model); those of the write operations say that they file
  *   statements with legal value.
@@ -26,10 +28,16 @@ import type {
 	IDisplayOptions,
 } from 'n8n-workflow';
 
+import {
+	ALLOW_FILING,
+	ALLOW_FILING_LABEL,
+	filingRefusal,
+	filingSwitchOf,
+	filingWarnings,
+} from './filingSwitch';
 import { runItems } from '../../../shared/runner';
 
-export const ALLOW_FILING = 'allowFilingStatements';
-export const ALLOW_FILING_LABEL = 'Allow Filing Statements';
+export { ALLOW_FILING, ALLOW_FILING_LABEL };
 
 /** The operations that file, change or withdraw a statement, per resource. */
 export const WRITE_OPERATIONS: Readonly<Record<string, readonly string[]>> = {
@@ -52,8 +60,10 @@ export const allowFilingProperty: INodeProperties = {
 	name: ALLOW_FILING,
 	type: 'boolean',
 	default: false,
+	// A literal only: no expression, no "let the model define this" button (filingSwitch.ts).
+	noDataExpression: true,
 	displayOptions: { show: { '@tool': [true] } },
-	description: `Whether the AI Agent may submit, amend or withdraw statements with this tool: ${LEGAL_VALUE}. Off: the tool offers only the operations that read (and Verify).`,
+	description: `Whether the AI Agent may submit, amend or withdraw statements with this tool: ${LEGAL_VALUE}. Off: the tool offers only the operations that read (and Verify). A plain switch that only you set: never an expression, never the model's choice.`,
 };
 
 /** What the model is told of each read (the others are derived from the action). */
@@ -122,7 +132,9 @@ function gatedSelectors(p: INodeProperties, resource: string): INodeProperties[]
 			...p,
 			default: firstRead,
 			options: reads,
-			displayOptions: { show: { ...show, '@tool': [true], [ALLOW_FILING]: [false] } },
+			// whenever the setting is not on (an expression included: n8n 2.x hands the node
+			// "={{ true }}" as "{{ true }}", and the saved operation must stay for the refusal)
+			displayOptions: { show: { ...show, '@tool': [true] }, hide: { [ALLOW_FILING]: [true] } },
 		},
 	];
 }
@@ -141,6 +153,8 @@ export function withToolGate(properties: INodeProperties[]): INodeProperties[] {
 		}
 		const resource = String(showOf(p).resource?.[0]);
 		out.push(...gatedSelectors(p, resource));
+		for (const operation of WRITE_OPERATIONS[resource] ?? [])
+			out.push(...filingWarnings(resource, operation));
 		for (const option of (p.options ?? []) as INodePropertyOptions[])
 			out.push(toolDescriptionField(resource, option));
 	}
@@ -154,29 +168,32 @@ export function runsAsTool(ctx: Pick<IExecuteFunctions, 'getNode'>): boolean {
 
 /**
  * Why a tool may not run this operation (a write, as a tool, without "Allow Filing
- * Statements": e.g. a tool node saved with Submit, then the setting turned off), or undefined.
+ * Statements" saved on: e.g. a tool node saved with Submit, then the setting turned off, or
+ * the setting an expression or `$fromAI`), or undefined. It reads the saved parameter, never
+ * the resolved one (which would be the model's answer for `$fromAI`).
  */
 export function ungatedWriteReason(
-	ctx: Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>,
+	ctx: Pick<IExecuteFunctions, 'getNode'>,
 	resource: string,
 	operation: string,
 ): string | undefined {
 	if (!isWriteOperation(resource, operation) || !runsAsTool(ctx)) return undefined;
-	if (ctx.getNodeParameter(ALLOW_FILING, 0, false) === true) return undefined;
-	return `it is off, so this AI Agent tool may not ${operation} statements: that files a statement with legal value. Turn "${ALLOW_FILING_LABEL}" on in this tool node if the agent is meant to ${operation} statements, or choose an operation that reads.`;
+	const state = filingSwitchOf(ctx.getNode().parameters[ALLOW_FILING]);
+	return state === 'on' ? undefined : filingRefusal(state, operation);
 }
 
 /**
  * The refusal of an ungated write, before any request: every item gets the setting's problem
  * through the runner's pre-flight (one error naming it, or error items with Continue On Fail,
- * which an AI Agent then reads as the tool's answer).
+ * which an AI Agent then reads as the tool's answer), never with a hint to supply a tool input:
+ * the model cannot and may not switch it on.
  */
 export async function refuseUngatedWrite(
 	ctx: IExecuteFunctions,
 	reason: string,
 ): Promise<INodeExecutionData[]> {
 	return await runItems(ctx, ctx.getInputData(), {
-		prepare: (_itemIndex, problems) => problems.field(ALLOW_FILING_LABEL, reason),
+		prepare: (_itemIndex, problems) => problems.setting(ALLOW_FILING_LABEL, reason),
 		run: async () => [],
 	});
 }
