@@ -74,6 +74,7 @@ export const BENCH_CREDENTIAL: EuCredential = {
 	clientId: 'eudr-test',
 	operatorAccessIdentifier: '',
 	echoPath: 'ws/eudr/echo',
+	callsPerSecond: 5,
 	secrets: ['bench-authentication-key-not-a-secret'],
 };
 

@@ -21,6 +21,8 @@ export interface EuFailure {
 	faultName?: string | null;
 	errors: Array<{ id: string; message: string; field: string | null }>;
 	requestId: string | null;
+	/** The Retry-After the answer carried, as sent (seconds or an HTTP date). */
+	retryAfter?: string;
 }
 
 const failures = new WeakMap<object, EuFailure>();
@@ -34,4 +36,13 @@ export function attachEuFailure<E extends object>(error: E, failure: EuFailure):
 /** The EuFailure attached to an error by the transport, if any. */
 export function euFailureOf(error: unknown): EuFailure | undefined {
 	return error !== null && typeof error === 'object' ? failures.get(error) : undefined;
+}
+
+/**
+ * Whether the EU refused the call because of its rate limit before processing it (HTTP 429,
+ * or its throttling fault): nothing was carried out, so even a submission may be sent again
+ * (after a wait, and after the check its caller makes first).
+ */
+export function refusedForRate(failure: EuFailure | undefined): failure is EuFailure {
+	return failure?.kind === 'throttled' && !failure.mayHaveArrived;
 }

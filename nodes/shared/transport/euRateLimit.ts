@@ -7,15 +7,51 @@
  * arrivals per rolling second: with a plain "5 per rolling second at our end", bursts of five
  * arrived as six and were refused with HTTP 429). A caller reserves its slot at once and waits
  * for it (with the given sleep; n8n's by default).
+ *
+ * The spacing adapts to what the EU says, because spacing the starts at our end is not
+ * spacing the arrivals there (a busy machine sends late calls together), and because other
+ * processes on the same address (n8n's queue-mode workers, each with a limiter of its own)
+ * share the EU's 5 a second:
+ * - a refusal (HTTP 429 or the EU's throttling fault) multiplies the spacing by SLOWDOWN (2),
+ *   up to MAX_SLOWDOWN (16) times the base, and no call starts before one new spacing has
+ *   passed. Calls that had started before that slowdown and are refused too do not slow it
+ *   down again (they were sent at the old pace: one reaction per refusal episode);
+ * - each accepted call takes RECOVERY (a tenth) off the extra spacing's factor, so the pace
+ *   comes back to the base gradually: from 2× to 1× in 7 accepted calls, from 16× in 27.
+ * The base is START_SPACING_MS, or longer when the credential's "Calls per Second" is set below
+ * 5 (spacingFor: a tenth of margin on 1000 / calls per second).
  */
 import { sleepUnlessCancelled } from '../time/sleep';
 
 export const EU_CALLS_PER_SECOND = 5;
-/** The time between two call starts to one origin. */
+/** The margin on 1000 / calls per second between two starts (network jitter). */
+export const SPACING_MARGIN = 1.1;
+/** The time between two call starts to one origin at the EU's 5 calls a second. */
 export const START_SPACING_MS = 220;
+/** A refusal multiplies the spacing by this. */
+export const SLOWDOWN = 2;
+/** The spacing never grows past this many times the base. */
+export const MAX_SLOWDOWN = 16;
+/** Each accepted call multiplies the slowdown factor by (1 − RECOVERY), down to 1. */
+export const RECOVERY = 0.1;
 
-/** The earliest start of the next call, per origin. */
-const nextStart = new Map<string, number>();
+/** The spacing of starts for a number of calls a second (1000 / calls, plus the margin). */
+export function spacingFor(callsPerSecond: number = EU_CALLS_PER_SECOND): number {
+	if (!(callsPerSecond > 0) || callsPerSecond >= EU_CALLS_PER_SECOND) return START_SPACING_MS;
+	return Math.round((1000 / callsPerSecond) * SPACING_MARGIN);
+}
+
+interface Pace {
+	/** The earliest start of the next call. */
+	next: number;
+	/** How many times the base the spacing is now (1 … MAX_SLOWDOWN). */
+	factor: number;
+	/** When the spacing last grew (calls started before then do not make it grow again). */
+	slowedAt: number;
+}
+
+/** The pace per origin. */
+const paces = new Map<string, Pace>();
 
 export interface RateLimitTiming {
 	now: () => number;
@@ -24,19 +60,69 @@ export interface RateLimitTiming {
 
 const systemRateTiming: RateLimitTiming = { now: () => Date.now(), sleep: sleepUnlessCancelled };
 
-/** Waits until a call to `origin` may start; the slot is taken before waiting. */
+function paceOf(origin: string, now: number): Pace {
+	let pace = paces.get(origin);
+	if (!pace) {
+		pace = { next: now, factor: 1, slowedAt: -Infinity };
+		paces.set(origin, pace);
+	}
+	return pace;
+}
+
+/**
+ * Waits until a call to `origin` may start; the slot is taken before waiting. Resolves the
+ * start time of the slot (for euCallRefused). `baseSpacingMs` is the credential's spacing
+ * (spacingFor its Calls per Second).
+ */
 export async function waitForEuSlot(
 	origin: string,
 	signal?: AbortSignal,
 	timing: RateLimitTiming = systemRateTiming,
-): Promise<void> {
+	baseSpacingMs: number = START_SPACING_MS,
+): Promise<number> {
 	const now = timing.now();
-	const slot = Math.max(now, nextStart.get(origin) ?? now);
-	nextStart.set(origin, slot + START_SPACING_MS);
+	const pace = paceOf(origin, now);
+	const slot = Math.max(now, pace.next);
+	pace.next = slot + Math.round(Math.max(baseSpacingMs, START_SPACING_MS) * pace.factor);
 	if (slot > now) await timing.sleep(slot - now, signal);
+	return slot;
 }
 
-/** Forgets every start (tests). */
+/**
+ * The EU refused a call to `origin` that started at `startedAt` because of its rate limit: the
+ * spacing grows (unless a refusal of a call started later already made it grow), and no call
+ * starts before one new spacing from `now`.
+ */
+export function euCallRefused(
+	origin: string,
+	startedAt: number,
+	now: number = Date.now(),
+	baseSpacingMs: number = START_SPACING_MS,
+): void {
+	const pace = paceOf(origin, now);
+	if (startedAt < pace.slowedAt) return;
+	pace.factor = Math.min(MAX_SLOWDOWN, pace.factor * SLOWDOWN);
+	pace.slowedAt = now;
+	pace.next = Math.max(
+		pace.next,
+		now + Math.round(Math.max(baseSpacingMs, START_SPACING_MS) * pace.factor),
+	);
+}
+
+/** The EU accepted a call to `origin` (answered anything but a throttling refusal). */
+export function euCallAccepted(origin: string): void {
+	const pace = paces.get(origin);
+	if (!pace || pace.factor === 1) return;
+	pace.factor = Math.max(1, pace.factor * (1 - RECOVERY));
+	if (pace.factor < 1.01) pace.factor = 1;
+}
+
+/** How many times the base the spacing to `origin` is now (1 when never refused). */
+export function euSlowdown(origin: string): number {
+	return paces.get(origin)?.factor ?? 1;
+}
+
+/** Forgets every start and slowdown (tests). */
 export function resetEuRateLimit(): void {
-	nextStart.clear();
+	paces.clear();
 }

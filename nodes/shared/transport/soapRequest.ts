@@ -3,8 +3,12 @@
  * nonce and Created per attempt, WebServiceClientId, BodyIdentity when set) posted through
  * n8n's plain request helper to the environment's endpoint, within the rate limit
  * (euRateLimit.ts), the deadline (deadline.ts) and the same-origin redirect rule
- * (redirects.ts); idempotent calls retried with the package's policy (retry.ts), submit,
- * amend and withdraw never. Every failure becomes an error in plain words with an EuFailure
+ * (redirects.ts); idempotent calls retried with the package's policy (retry.ts): a refusal
+ * for the rate limit (HTTP 429 or the EU's throttling fault) is waited out (its Retry-After,
+ * within the call's deadline) and slows the pace down (euRateLimit.ts), other transient
+ * failures are retried a few times. Submit, amend and withdraw are never sent again here (a
+ * refusal for the rate limit is resent by their callers after a check: euRefusal.ts). Every
+ * failure becomes an error in plain words with an EuFailure
  * attached (euFailure.ts); the key is redacted over every text kept (redaction.ts).
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
@@ -28,10 +32,10 @@ import { euCredential } from './euCredential';
 import type { EuFailure } from './euFailure';
 import { attachEuFailure } from './euFailure';
 import { describeEuFailure } from './euMessages';
-import { waitForEuSlot } from './euRateLimit';
+import { euCallAccepted, euCallRefused, spacingFor, waitForEuSlot } from './euRateLimit';
 import { redact } from './redaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
-import { neverSent, retryDelay } from './retry';
+import { neverSent, refusalDelay, retryDelay } from './retry';
 import { ANSWER_AS_TEXT, normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
@@ -358,6 +362,7 @@ export async function callEu(
 		const { message, description } = describeEuFailure(safe, clean(text), skew);
 		throw attachEuFailure(makeError(clean(message), clean(description)), safe);
 	};
+	const origin = credential.origin;
 	const size = envelopeBytesFor(credential, request.service, request.body);
 	if (size > EU_MAX_MESSAGE_BYTES)
 		return fail(
@@ -366,27 +371,50 @@ export async function callEu(
 		);
 	const timeoutMs = request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const signal = cancelSignalOf(ctx);
-	for (let n = 1; ; n++) {
-		await waitForEuSlot(credential.origin, signal);
+	const spacing = spacingFor(credential.callsPerSecond);
+	// the call's deadline: waits for the rate limit end within the Request Timeout from now
+	const deadline = Date.now() + timeoutMs;
+	let failures = 0;
+	let refusals = 0;
+	for (;;) {
+		const startedAt = await waitForEuSlot(origin, signal, undefined, spacing);
 		const envelope = buildEnvelope(credential, request.service, request.body, new Date());
 		const result = await attempt(ctx, credential, request, envelope, timeoutMs, clean);
-		if (result.ok)
+		if (result.ok) {
+			euCallAccepted(origin);
 			return {
 				element: result.answer.element,
 				requestId: result.answer.requestId,
 				envelopeBytes: Buffer.byteLength(envelope, 'utf8'),
 			};
-		const delay =
-			request.idempotent && result.retryable
-				? retryDelay(
-						result.networkCode !== undefined
-							? { networkCode: result.networkCode }
-							: { status: 503, retryAfter: result.retryAfter },
-						n,
-						true,
-					)
-				: undefined;
-		if (delay === undefined) return fail(result.failure, result.text, result.skew);
+		}
+		const { failure } = result;
+		const refused = failure.kind === 'throttled' && !failure.mayHaveArrived;
+		if (refused) euCallRefused(origin, startedAt, Date.now(), spacing);
+		else if (failure.status !== undefined && failure.kind !== 'throttled') euCallAccepted(origin);
+		let delay: number | undefined;
+		if (!request.idempotent) delay = undefined;
+		else if (refused)
+			delay = refusalDelay({
+				retryAfter: result.retryAfter,
+				refusals: ++refusals,
+				now: Date.now(),
+				deadline,
+			});
+		else if (result.retryable)
+			delay = retryDelay(
+				result.networkCode !== undefined
+					? { networkCode: result.networkCode }
+					: { status: 503, retryAfter: result.retryAfter },
+				++failures,
+				true,
+			);
+		if (delay === undefined)
+			return fail(
+				result.retryAfter === undefined ? failure : { ...failure, retryAfter: result.retryAfter },
+				result.text,
+				result.skew,
+			);
 		await sleepUnlessCancelled(delay, signal);
 	}
 }

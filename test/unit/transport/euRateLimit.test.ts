@@ -1,7 +1,14 @@
 import {
 	EU_CALLS_PER_SECOND,
+	MAX_SLOWDOWN,
+	RECOVERY,
+	SLOWDOWN,
 	START_SPACING_MS,
+	euCallAccepted,
+	euCallRefused,
+	euSlowdown,
 	resetEuRateLimit,
+	spacingFor,
 	waitForEuSlot,
 } from '../../../nodes/shared/transport/euRateLimit';
 
@@ -65,5 +72,82 @@ describe('EU rate limit', () => {
 		expect(t.sleeps).toEqual([]);
 		await waitForEuSlot('https://a.example', undefined, t.timing);
 		expect(t.sleeps).toEqual([START_SPACING_MS]);
+	});
+
+	it('slows down after a refusal (the spacing doubles) and no call starts before one new spacing', async () => {
+		const t = fakeTiming();
+		const o = 'https://a.example';
+		const started = await waitForEuSlot(o, undefined, t.timing);
+		expect(started).toBe(t.now);
+		euCallRefused(o, started, t.now);
+		expect(euSlowdown(o)).toBe(SLOWDOWN);
+		const gaps: number[] = [];
+		let last = t.now;
+		for (let i = 0; i < 3; i++) {
+			await waitForEuSlot(o, undefined, t.timing);
+			gaps.push(t.now - last);
+			last = t.now;
+		}
+		expect(gaps).toEqual([2 * START_SPACING_MS, 2 * START_SPACING_MS, 2 * START_SPACING_MS]);
+	});
+
+	it('reacts once to the refusals of calls started before the slowdown (sent at the old pace)', async () => {
+		let now = 0;
+		const timing = { now: () => now, sleep: async () => undefined };
+		const o = 'https://a.example';
+		const starts = await Promise.all(
+			Array.from({ length: 4 }, () => waitForEuSlot(o, undefined, timing)),
+		);
+		now = 1000;
+		for (const s of starts) euCallRefused(o, s, now);
+		expect(euSlowdown(o)).toBe(SLOWDOWN);
+		// a call started after the slowdown and refused again: slower still
+		const later = await waitForEuSlot(o, undefined, timing);
+		now = later + 10;
+		euCallRefused(o, later, now);
+		expect(euSlowdown(o)).toBe(SLOWDOWN * SLOWDOWN);
+	});
+
+	it(`grows at most to ${MAX_SLOWDOWN} times the base`, () => {
+		const o = 'https://a.example';
+		for (let i = 0; i < 10; i++) euCallRefused(o, i * 100_000, i * 100_000);
+		expect(euSlowdown(o)).toBe(MAX_SLOWDOWN);
+	});
+
+	it('comes back gradually after accepted calls: from 2× to the base in 7 calls, from the cap in 27', async () => {
+		const o = 'https://a.example';
+		euCallRefused(o, 0, 0);
+		const factors: number[] = [];
+		for (let i = 0; i < 7; i++) {
+			euCallAccepted(o);
+			factors.push(euSlowdown(o));
+		}
+		expect(factors.slice(0, 6).every((f) => f > 1)).toBe(true);
+		expect(factors[0]).toBeCloseTo(2 * (1 - RECOVERY));
+		expect(factors[6]).toBe(1);
+		for (let i = 0; i < 10; i++) euCallRefused(o, (i + 1) * 100_000, (i + 1) * 100_000);
+		let calls = 0;
+		while (euSlowdown(o) > 1) {
+			euCallAccepted(o);
+			calls++;
+		}
+		expect(calls).toBe(27);
+		// and the spacing is the base again
+		const t = fakeTiming();
+		await waitForEuSlot(o, undefined, t.timing);
+		await waitForEuSlot(o, undefined, t.timing);
+		expect(t.sleeps[t.sleeps.length - 1]).toBe(START_SPACING_MS);
+	});
+
+	it("spaces by the credential's Calls per Second when it is below 5 (a tenth of margin)", async () => {
+		expect(spacingFor(5)).toBe(START_SPACING_MS);
+		expect(spacingFor(2.5)).toBe(440);
+		expect(spacingFor(1)).toBe(1100);
+		const t = fakeTiming();
+		for (let i = 0; i < 3; i++) await waitForEuSlot('https://a.example', undefined, t.timing, 440);
+		expect(t.sleeps).toEqual([440, 440]);
+		euCallRefused('https://a.example', t.now, t.now, 440);
+		await waitForEuSlot('https://a.example', undefined, t.timing, 440);
+		expect(t.sleeps[t.sleeps.length - 1]).toBe(880);
 	});
 });

@@ -5,8 +5,9 @@ import type { OperationModule } from '../../../../shared/descriptions/operationM
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { amendDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from '../statements/changeCheck';
+import { checkedOverview, recheckRefusedChange } from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
 import { statementBatches } from '../statements/statementChecks';
@@ -35,20 +36,36 @@ export const execute: OperationModule['execute'] = async function (items) {
 				requireReference: false,
 				send: async (s, first) => {
 					const itemIndex = s.items[0];
-					await checkedOverview(this, {
+					const before = await checkedOverview(this, {
 						action: 'amend',
 						uuid: first.uuid,
 						itemIndex,
 						newActivityType: s.statement.activityType,
 					});
-					const ok = await soapRequest.call(this, {
-						service: 'dds',
-						operation: 'amendDds',
-						body: s.body,
-						idempotent: false,
-						itemIndex,
-					});
-					const answer = readStatusAnswer(ok.element);
+					// refused for the rate limit: sent again after a fresh read (the same version)
+					const answer = await resendAfterRateRefusal(
+						this,
+						async () =>
+							readStatusAnswer(
+								(
+									await soapRequest.call(this, {
+										service: 'dds',
+										operation: 'amendDds',
+										body: s.body,
+										idempotent: false,
+										itemIndex,
+									})
+								).element,
+							),
+						async () =>
+							await recheckRefusedChange(this, {
+								kind: 'dds',
+								action: 'amend',
+								uuid: first.uuid,
+								itemIndex,
+								before,
+							}),
+					);
 					if (answer.uuid !== first.uuid)
 						throw new NodeOperationError(
 							this.getNode(),

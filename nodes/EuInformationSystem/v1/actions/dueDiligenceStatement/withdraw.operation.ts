@@ -5,8 +5,9 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview } from '../statements/changeCheck';
+import { checkedOverview, recheckRefusedChange } from '../statements/changeCheck';
 import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
@@ -25,14 +26,28 @@ export const execute: OperationModule['execute'] = async function (items) {
 		},
 		run: async (i, { uuid, simplify: simplified }) => {
 			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
-			const ok = await soapRequest.call(this, {
-				service: 'dds',
-				operation: 'withdrawDds',
-				body: withdrawDdsBody(uuid),
-				idempotent: false,
-				itemIndex: i,
-			});
-			const answer = readStatusAnswer(ok.element);
+			// refused for the rate limit: sent again after a fresh read (WITHDRAWN meanwhile: done)
+			const answer = await resendAfterRateRefusal(
+				this,
+				async () =>
+					readStatusAnswer(
+						(
+							await soapRequest.call(this, {
+								service: 'dds',
+								operation: 'withdrawDds',
+								body: withdrawDdsBody(uuid),
+								idempotent: false,
+								itemIndex: i,
+							})
+						).element,
+					),
+				async () =>
+					await recheckRefusedChange(
+						this,
+						{ kind: 'dds', action: 'withdraw', uuid, itemIndex: i, before },
+						(now) => ({ uuid: now.uuid, status: now.status }),
+					),
+			);
 			const json: IDataObject = overviewJson(
 				{ ...before, uuid: answer.uuid, status: answer.status },
 				simplified,

@@ -5,8 +5,9 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration } from '../statements/changeCheck';
+import { checkedDeclaration, recheckRefusedChange } from '../statements/changeCheck';
 import {
 	changeFields,
 	declarationUuidField,
@@ -31,16 +32,27 @@ export const execute: OperationModule['execute'] = async function (items) {
 		run: async (itemIndex, { uuid, simplified }) => {
 			// Said before sending: not visible, grouped or not AVAILABLE (nothing is sent then).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
-			const answer = readSdStatusAnswer(
-				(
-					await soapRequest.call(this, {
-						service: 'sd',
-						operation: 'withdrawSd',
-						body: withdrawSdBody(uuid),
-						idempotent: false,
-						itemIndex,
-					})
-				).element,
+			// refused for the rate limit: sent again after a fresh read (WITHDRAWN meanwhile: done)
+			const answer = await resendAfterRateRefusal(
+				this,
+				async () =>
+					readSdStatusAnswer(
+						(
+							await soapRequest.call(this, {
+								service: 'sd',
+								operation: 'withdrawSd',
+								body: withdrawSdBody(uuid),
+								idempotent: false,
+								itemIndex,
+							})
+						).element,
+					),
+				async () =>
+					await recheckRefusedChange(
+						this,
+						{ kind: 'sd', action: 'withdraw', uuid, itemIndex, before },
+						(now) => ({ uuid: now.uuid, status: now.status, version: now.version }),
+					),
 			);
 			const { uuid: answered, status, version } = answer;
 			return overviewJson(
