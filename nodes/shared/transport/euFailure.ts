@@ -21,8 +21,8 @@ export interface EuFailure {
 	faultName?: string | null;
 	errors: Array<{ id: string; message: string; field: string | null }>;
 	requestId: string | null;
-	/** The Retry-After the answer carried, as sent (seconds or an HTTP date). */
-	retryAfter?: string;
+	/** The wait the service asked for (its Retry-After, in ms), when it gave one. */
+	retryAfterMs?: number;
 }
 
 const failures = new WeakMap<object, EuFailure>();

@@ -39,7 +39,7 @@ export async function resendAfterRateRefusal<T>(
 		const failure = euFailureOf(error);
 		if (!refusedForRate(failure)) throw error;
 		const delay = refusalDelay(
-			{ retryAfter: failure.retryAfter, refusals, now: timing.now(), deadline },
+			{ retryAfterMs: failure.retryAfterMs, refusals, now: timing.now(), deadline },
 			undefined,
 			timing.random,
 		);

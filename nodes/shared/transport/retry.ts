@@ -152,12 +152,22 @@ export const MAX_REFUSALS = 8;
  * `refusals` counts this one (1 for the first).
  */
 export function refusalDelay(
-	o: { retryAfter?: string; refusals: number; now: number; deadline: number },
+	o: {
+		/** The Retry-After header as sent, or … */
+		retryAfter?: string;
+		/** … already read (EuFailure's retryAfterMs). */
+		retryAfterMs?: number;
+		refusals: number;
+		now: number;
+		deadline: number;
+	},
 	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
 	random: () => number = Math.random,
 ): number | undefined {
 	if (o.refusals >= MAX_REFUSALS) return undefined;
-	const asked = o.retryAfter === undefined ? undefined : parseRetryAfter(o.retryAfter, o.now);
+	const asked =
+		o.retryAfterMs ??
+		(o.retryAfter === undefined ? undefined : parseRetryAfter(o.retryAfter, o.now));
 	if (asked !== undefined && asked > policy.maxRetryAfterMs) return undefined;
 	const wait = asked ?? backoffDelay(o.refusals, policy.baseDelayMs, policy.maxDelayMs, random);
 	return o.now + wait > o.deadline ? undefined : wait;

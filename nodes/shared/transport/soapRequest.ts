@@ -35,7 +35,7 @@ import { describeEuFailure } from './euMessages';
 import { euCallAccepted, euCallRefused, spacingFor, waitForEuSlot } from './euRateLimit';
 import { redact } from './redaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
-import { neverSent, refusalDelay, retryDelay } from './retry';
+import { neverSent, parseRetryAfter, refusalDelay, retryDelay } from './retry';
 import { ANSWER_AS_TEXT, normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
@@ -409,12 +409,17 @@ export async function callEu(
 				++failures,
 				true,
 			);
-		if (delay === undefined)
+		if (delay === undefined) {
+			const after =
+				result.retryAfter === undefined
+					? undefined
+					: parseRetryAfter(result.retryAfter, Date.now());
 			return fail(
-				result.retryAfter === undefined ? failure : { ...failure, retryAfter: result.retryAfter },
+				after === undefined ? failure : { ...failure, retryAfterMs: after },
 				result.text,
 				result.skew,
 			);
+		}
 		await sleepUnlessCancelled(delay, signal);
 	}
 }

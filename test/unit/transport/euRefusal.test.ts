@@ -52,7 +52,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 			context(),
 			async () => {
 				order.push('send');
-				if (sends++ === 0) throw failed({ retryAfter: '1' });
+				if (sends++ === 0) throw failed({ retryAfterMs: 1000 });
 				return 'withdrawn';
 			},
 			async () => {
@@ -65,10 +65,10 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 		expect(order).toEqual(['send', 'check after 1000 ms', 'send']);
 	});
 
-	it('an HTTP-date Retry-After and the throttling fault (no Retry-After: the backoff) are waited too', async () => {
+	it('a Retry-After and the throttling fault (no Retry-After: the backoff) are waited too', async () => {
 		const t = timing();
 		const answers = [
-			failed({ retryAfter: 'Sun, 22 Nov 2026 10:00:03 GMT' }),
+			failed({ retryAfterMs: 3000 }),
 			failed({ status: 500, faultName: 'BusinessRulesValidationException' }),
 		];
 		const result = await resendAfterRateRefusal(
@@ -93,7 +93,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 			context(),
 			async () => {
 				sends++;
-				throw failed({ retryAfter: '1' });
+				throw failed({ retryAfterMs: 1000 });
 			},
 			async () => ({ done: 'already withdrawn' }),
 			t.timing,
@@ -110,7 +110,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 				context(),
 				async () => {
 					sends++;
-					throw failed({ retryAfter: '1' });
+					throw failed({ retryAfterMs: 1000 });
 				},
 				async () => {
 					throw new Error('the statement changed since it was read');
@@ -147,7 +147,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 	it('gives up when the wait would pass the Request Timeout from the first send', async () => {
 		const t = timing();
 		let sends = 0;
-		const error = failed({ retryAfter: '4' });
+		const error = failed({ retryAfterMs: 4000 });
 		await expect(
 			resendAfterRateRefusal(
 				context(10),
@@ -172,7 +172,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 				context(3600),
 				async () => {
 					sends++;
-					throw failed({ retryAfter: '1' });
+					throw failed({ retryAfterMs: 1000 });
 				},
 				async () => ({ resend: true }),
 				t.timing,
@@ -189,7 +189,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 			resendAfterRateRefusal(
 				context(undefined, cancel.signal),
 				async () => {
-					throw failed({ retryAfter: '1' });
+					throw failed({ retryAfterMs: 1000 });
 				},
 				async () => ({ resend: true }),
 				t.timing,

@@ -342,7 +342,11 @@ describe('soapRequest', () => {
 			const { failure, text } = await failureOf(
 				soapRequest.call(context(), { ...echo, timeoutMs: 5000 }),
 			);
-			expect(failure).toMatchObject({ kind: 'throttled', mayHaveArrived: false, retryAfter: '30' });
+			expect(failure).toMatchObject({
+				kind: 'throttled',
+				mayHaveArrived: false,
+				retryAfterMs: 30_000,
+			});
 			expect(text).toMatch(/limiting the number of calls/);
 			expect(server.requests).toHaveLength(1);
 		});

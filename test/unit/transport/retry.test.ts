@@ -207,6 +207,10 @@ describe('the wait after a refusal for the rate limit (refusalDelay)', () => {
 				mid,
 			),
 		).toBe(0);
+		// as read by the transport (EuFailure's retryAfterMs)
+		expect(refusalDelay({ retryAfterMs: 2500, refusals: 1, now, deadline }, policy, mid)).toBe(
+			2500,
+		);
 	});
 
 	it('waits the backoff when no (readable) Retry-After was given', () => {
