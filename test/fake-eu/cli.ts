@@ -12,7 +12,9 @@
  * verifyDeclaration answers EXISTING_USABLE, default AVAILABLE), --second-user (a second
  * web-service user of the same operator, SECOND_USER in index.ts: another username and authentication key
  * that sees the same statements, as after an operator's key rotation; the e2e suite edits a
- * stored credential from one to the other).
+ * stored credential from one to the other), --lookup-lag N and --lookup-lag-ms T (lagging lookups:
+ * a new statement is left out of the lookups for its first N of them or for T ms after its
+ * submission, README "Lagging lookups").
  */
 import { CONTROL_PREFIX, DEFAULT_USER, SECOND_USER, startFakeEu } from './index';
 
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
 		clock: 'real',
 		availableAfterMs: number('available-after-ms'),
 		ratePerSecond: number('rate'),
+		lookupLag: { lookups: number('lookup-lag'), ms: number('lookup-lag-ms') },
 		...(process.argv.includes('--second-user') ? { users: [DEFAULT_USER, SECOND_USER] } : {}),
 		codeStyle: style === 'hyphen' ? 'hyphen' : 'underscore',
 		verifyUsableStatuses: arg('verify-usable')

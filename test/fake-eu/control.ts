@@ -25,6 +25,7 @@ export interface ControlDeps {
 	store: Store;
 	lifecycleNow: () => number;
 	advance: (ms: number) => void;
+	setLookupLag: (lag: { lookups?: number; ms?: number }) => void;
 	log: () => FakeRequestLog[];
 }
 
@@ -182,6 +183,18 @@ export async function handleControl(
 					throw new Refusal(400, '"ms" must be a number ≥ 0');
 				d.advance(ms);
 				return reply(res, 200, { now: new Date(d.lifecycleNow()).toISOString() });
+			}
+			case 'POST lookup-lag': {
+				const body = await readJson(req);
+				const count = (name: string) => {
+					const v = body[name] ?? 0;
+					if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+						throw new Refusal(400, `"${name}" must be a whole number ≥ 0`);
+					return v;
+				};
+				const lag = { lookups: count('lookups'), ms: count('ms') };
+				d.setLookupLag(lag);
+				return reply(res, 200, lag);
 			}
 			case 'GET clock':
 				return reply(res, 200, { now: new Date(now).toISOString() });

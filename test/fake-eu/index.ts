@@ -17,7 +17,8 @@ import type { AddressInfo } from 'node:net';
 import type { FakeEuEvents } from './control';
 import { eventsOf } from './control';
 import type { CodeStyle } from './faults';
-import type { OperationOptions } from './operations';
+import type { LookupLag, OperationOptions } from './operations';
+import { newLookupLag } from './operations';
 import type { FakeEuUser } from './security';
 import type { FakeEuFaults, FakeRequestLog, Hold } from './server';
 import { FakeEuServer } from './server';
@@ -88,6 +89,12 @@ export interface FakeEuOptions {
 	checkSoapAction?: boolean;
 	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE'], README "Verify"). */
 	verifyUsableStatuses?: string[];
+	/**
+	 * Lagging lookups (pack §12, README "Lagging lookups"): a new statement is left out of
+	 * getDds / getDdsByInternalReference / getSd / getSdByInternalReference for its first
+	 * `lookups` lookups, or for `ms` of the lifecycle clock after its submission. Default none.
+	 */
+	lookupLag?: { lookups?: number; ms?: number };
 }
 
 export interface FakeEu {
@@ -106,6 +113,8 @@ export interface FakeEu {
 	 * clock.now()). An unknown uuid throws UnknownStatement.
 	 */
 	events: FakeEuEvents;
+	/** Changes the lagging lookups (README "Lagging lookups"); `{}` turns them off. */
+	setLookupLag(lag: { lookups?: number; ms?: number }): void;
 	stop(): Promise<void>;
 }
 
@@ -131,6 +140,11 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 	let securityOffset = 0;
 	const securityNow = () => Date.now() + securityOffset;
 	const store = new Store({ availableAfterMs: o.availableAfterMs ?? DEFAULT_AVAILABLE_AFTER_MS });
+	const lookupLag: LookupLag = newLookupLag(o.lookupLag?.lookups, o.lookupLag?.ms);
+	const setLookupLag = (lag: { lookups?: number; ms?: number }) => {
+		lookupLag.lookups = lag.lookups ?? 0;
+		lookupLag.ms = lag.ms ?? 0;
+	};
 	const server = new FakeEuServer({
 		users,
 		store,
@@ -143,7 +157,9 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		codeStyle: o.codeStyle ?? 'underscore',
 		checkSoapAction: o.checkSoapAction ?? true,
 		advance,
+		setLookupLag,
 		operations: {
+			lookupLag,
 			notFoundFaultOnGet: o.notFoundFaultOnGet ?? false,
 			notFoundFaultOnEmptySearch: o.notFoundFaultOnEmptySearch ?? false,
 			usableStatuses: o.verifyUsableStatuses ?? DEFAULT_USABLE_STATUSES,
@@ -186,6 +202,7 @@ export async function startFakeEu(o: FakeEuOptions = {}): Promise<FakeEu> {
 		requests: () => server.log,
 		faults: server.faults,
 		events: eventsOf({ store, lifecycleNow }),
+		setLookupLag,
 		stop: () =>
 			new Promise<void>((resolve) => {
 				http.closeAllConnections();

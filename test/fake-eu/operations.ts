@@ -25,6 +25,35 @@ export interface OperationOptions {
 	}) => string | undefined;
 	/** verifyDeclaration: the statuses answered EXISTING_USABLE (default ['AVAILABLE']). */
 	usableStatuses: string[];
+	/** Lagging lookups (pack §12): changed in place by `setLookupLag` and the control API. */
+	lookupLag: LookupLag;
+}
+
+/**
+ * Lagging lookups, as seen live on V3 acceptance (pack README §12: getDds and
+ * getDdsByInternalReference answered an empty list right after a submission): a statement is
+ * left out of the answers of getDds, getDdsByInternalReference, getSd and
+ * getSdByInternalReference for its first `lookups` lookups (every lookup that would have
+ * listed it counts, from its submission on, whether the switch was on or not) or while the
+ * lifecycle clock is less than `ms` after its submission. 0 and 0: no lag (the default).
+ */
+export interface LookupLag {
+	lookups: number;
+	ms: number;
+	/** Lookups that would have listed each statement so far (by uuid). */
+	seen: Map<string, number>;
+}
+
+export function newLookupLag(lookups = 0, ms = 0): LookupLag {
+	return { lookups, ms, seen: new Map() };
+}
+
+/** Whether this lookup leaves the statement out (and counts the lookup). */
+export function lagging(s: FakeStatement, ctx: OperationContext): boolean {
+	const lag = ctx.options.lookupLag;
+	const n = lag.seen.get(s.uuid) ?? 0;
+	lag.seen.set(s.uuid, n + 1);
+	return n < lag.lookups || ctx.now < s.submittedAt + lag.ms;
 }
 
 export interface OperationContext {
@@ -296,7 +325,7 @@ function getDds(el: El, ctx: OperationContext): string {
 	const uuids = kids(el, DDS_NS, 'uuidList').map((u) => (u.textContent ?? '').trim());
 	const found = uuids
 		.map((u) => ctx.store.byUuid(u, ctx.user.operator.name, ctx.now, 'dds'))
-		.filter((s): s is FakeStatement => s !== undefined);
+		.filter((s): s is FakeStatement => s !== undefined && !lagging(s, ctx));
 	if (ctx.options.notFoundFaultOnGet && found.length < uuids.length)
 		throw notFoundFault(
 			uuids
@@ -329,6 +358,7 @@ export function searchByInternalReference(
 				wanted !== '' &&
 				s.internalReferenceNumber.toLowerCase().includes(wanted),
 		)
+		.filter((s) => !lagging(s, ctx))
 		.slice(0, MAX_SEARCH_RESULTS);
 	if (found.length === 0 && ctx.options.notFoundFaultOnEmptySearch)
 		throw notFoundFault([

@@ -15,6 +15,7 @@ import {
 	changeRefusal,
 	checkGroups,
 	identifiersLookup,
+	lagging,
 	overview,
 	rejectionOf,
 	releaseGroups,
@@ -200,7 +201,8 @@ function getSd(el: El, ctx: OperationContext): string {
 	const answers: string[] = [];
 	const missing: string[] = [];
 	for (const w of wanted) {
-		const s = ctx.store.byUuid(w.uuid, ctx.user.operator.name, ctx.now, 'sd');
+		const listed = ctx.store.byUuid(w.uuid, ctx.user.operator.name, ctx.now, 'sd');
+		const s = listed && !lagging(listed, ctx) ? listed : undefined;
 		const version = w.version === undefined ? undefined : Number(w.version);
 		if (s && (version === undefined || version === s.version))
 			answers.push(overview(s, 'sdOverviewList'));

@@ -72,7 +72,14 @@ export interface Hold {
 
 type Injected =
 	| { kind: 'lose'; operation: string; remaining: number }
-	| { kind: 'status'; operation: string; remaining: number; status: number; html: boolean }
+	| {
+			kind: 'status';
+			operation: string;
+			remaining: number;
+			status: number;
+			html: boolean;
+			retryAfter?: string;
+	  }
 	| {
 			kind: 'hold';
 			operation: string;
@@ -84,8 +91,14 @@ type Injected =
 export interface FakeEuFaults {
 	/** The next `count` calls of `operation` ('*' = any) are processed, then their connection destroyed (no answer). */
 	loseAnswers(operation: string, count?: number): void;
-	/** The next `count` calls of `operation` get this HTTP status (500, 502, 503 …) unprocessed, as plain text or an HTML page. */
-	failNext(operation: string, o?: { count?: number; status?: number; html?: boolean }): void;
+	/**
+	 * The next `count` calls of `operation` get this HTTP status (500, 502, 503, 429 …)
+	 * unprocessed, as plain text or an HTML page, with a Retry-After header when given.
+	 */
+	failNext(
+		operation: string,
+		o?: { count?: number; status?: number; html?: boolean; retryAfter?: string },
+	): void;
 	/** The next call of `operation` is processed and its answer held until `release()`. */
 	hold(operation: string): Hold;
 	/** Removes every injected fault. */
@@ -109,6 +122,8 @@ export interface ServerConfig {
 	operations: OperationOptions;
 	/** Moves the lifecycle clock (control API). */
 	advance: (ms: number) => void;
+	/** Sets the lagging lookups (control API). */
+	setLookupLag: (lag: { lookups?: number; ms?: number }) => void;
 }
 
 /** `?wsdl`, `?wsdl=N`, `?xsd=N` of each service, from the pack's catalog.xml. */
@@ -158,6 +173,7 @@ export class FakeEuServer {
 				remaining: o.count ?? 1,
 				status: o.status ?? 503,
 				html: o.html ?? false,
+				retryAfter: o.retryAfter,
 			});
 		},
 		hold: (operation) => {
@@ -191,6 +207,7 @@ export class FakeEuServer {
 				store: this.c.store,
 				lifecycleNow: this.c.lifecycleNow,
 				advance: this.c.advance,
+				setLookupLag: this.c.setLookupLag,
 				log: () => this.log,
 			});
 		const prefix = '/tracesnt/';
@@ -323,7 +340,10 @@ export class FakeEuServer {
 			entry.status = injected.status;
 			const text = injected.html ? HTML_PAGE(injected.status) : `${injected.status} Service Error`;
 			res
-				.writeHead(injected.status, { 'content-type': injected.html ? 'text/html' : 'text/plain' })
+				.writeHead(injected.status, {
+					'content-type': injected.html ? 'text/html' : 'text/plain',
+					...(injected.retryAfter === undefined ? {} : { 'retry-after': injected.retryAfter }),
+				})
 				.end(text);
 			return;
 		}

@@ -113,6 +113,14 @@ function readOverview(entry: XmlElement): StatementOverview {
 const OVERVIEW_LISTS = ['ddsOverviewList', 'sdOverviewList'];
 
 /**
+ * How many overview entries an answer lists, counted as sent (before any entry is read or
+ * left out): whether a lookup reached the EU's cap (referenceMatch.ts) is judged on this.
+ */
+export function overviewEntryCount(el: XmlElement): number {
+	return el.children.filter((c) => OVERVIEW_LISTS.includes(c.name)).length;
+}
+
+/**
  * GetDdsResponse / GetDdsByInternalReferenceResponse (ddsOverviewList) and GetSdResponse /
  * GetSdByInternalReferenceResponse (sdOverviewList): every overview entry.
  */

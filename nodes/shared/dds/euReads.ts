@@ -6,7 +6,8 @@
 import { euFailureOf } from '../transport/euFailure';
 import type { ServiceContext } from '../transport/serviceContext';
 import { soapRequest } from '../transport/soapRequest';
-import { readOverviews, readStatementContent } from './answers';
+import { overviewEntryCount, readOverviews, readStatementContent } from './answers';
+import type { ReferenceLookup } from './referenceMatch';
 import { getDdsBody, getDdsByIdentifiersBody, getDdsByInternalReferenceBody } from './requests';
 import type { StatementOverview } from './statement';
 
@@ -16,15 +17,16 @@ function isNotFound(error: unknown): boolean {
 
 /**
  * A lookup's overviews (DDS: getDds, getDdsByInternalReference; SD: getSd,
- * getSdByInternalReference); "nothing found" (NotFoundException) is an empty list.
+ * getSdByInternalReference) and how many entries the answer listed; "nothing found"
+ * (NotFoundException) is an empty list.
  */
-export async function overviews(
+export async function lookupOverviews(
 	ctx: ServiceContext,
 	service: 'dds' | 'sd',
 	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
 	body: string,
 	itemIndex: number | undefined,
-): Promise<StatementOverview[]> {
+): Promise<ReferenceLookup> {
 	let failed: unknown;
 	try {
 		const ok = await soapRequest.call(ctx, {
@@ -34,12 +36,23 @@ export async function overviews(
 			idempotent: true,
 			itemIndex,
 		});
-		return readOverviews(ok.element);
+		return { overviews: readOverviews(ok.element), listed: overviewEntryCount(ok.element) };
 	} catch (error) {
 		failed = error;
 	}
-	if (isNotFound(failed)) return [];
+	if (isNotFound(failed)) return { overviews: [], listed: 0 };
 	throw failed;
+}
+
+/** A lookup's overviews (lookupOverviews without the count). */
+export async function overviews(
+	ctx: ServiceContext,
+	service: 'dds' | 'sd',
+	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
+	body: string,
+	itemIndex: number | undefined,
+): Promise<StatementOverview[]> {
+	return (await lookupOverviews(ctx, service, operation, body, itemIndex)).overviews;
 }
 
 /** Every statement the EU lists for `internalReference` (a case-insensitive substring search there). */
@@ -48,8 +61,17 @@ export async function statementsByInternalReference(
 	internalReference: string,
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
+	return (await searchStatements(ctx, internalReference, itemIndex)).overviews;
+}
+
+/** The DDS lookup by internal reference with the count of entries listed (at most LOOKUP_CAP). */
+export async function searchStatements(
+	ctx: ServiceContext,
+	internalReference: string,
+	itemIndex?: number,
+): Promise<ReferenceLookup> {
 	const body = getDdsByInternalReferenceBody(internalReference);
-	return await overviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex);
+	return await lookupOverviews(ctx, 'dds', 'getDdsByInternalReference', body, itemIndex);
 }
 
 /** The overviews of up to 100 UUIDs (those the EU does not know are absent). */

@@ -6,7 +6,8 @@
  * through).
  */
 import type { ServiceContext } from '../transport/serviceContext';
-import { contentOf, overviews } from './euReads';
+import { contentOf, lookupOverviews, overviews } from './euReads';
+import type { ReferenceLookup } from './referenceMatch';
 import { getSdBody, getSdByIdentifiersBody, getSdByInternalReferenceBody } from './sdRequests';
 import type { StatementOverview } from './statement';
 
@@ -16,8 +17,17 @@ export async function declarationsByInternalReference(
 	internalReference: string,
 	itemIndex?: number,
 ): Promise<StatementOverview[]> {
+	return (await searchDeclarations(ctx, internalReference, itemIndex)).overviews;
+}
+
+/** The SD lookup by internal reference with the count of entries listed (at most LOOKUP_CAP). */
+export async function searchDeclarations(
+	ctx: ServiceContext,
+	internalReference: string,
+	itemIndex?: number,
+): Promise<ReferenceLookup> {
 	const body = getSdByInternalReferenceBody(internalReference);
-	return await overviews(ctx, 'sd', 'getSdByInternalReference', body, itemIndex);
+	return await lookupOverviews(ctx, 'sd', 'getSdByInternalReference', body, itemIndex);
 }
 
 /**

@@ -1,33 +1,68 @@
 /**
  * Submit a statement exactly once. A statement filed in the EU Information System has legal
- * value, so:
- * 1. before sending, the internal reference is looked up (the EU matches substrings,
- *    case-insensitively: only exact matches count); a statement that still stands (not
- *    REJECTED or WITHDRAWN) is returned, or refused with "If Already Filed: Fail";
- * 2. after a failure where the submission may have arrived (no answer, a timeout, a 5xx, a
- *    lost answer), the internal reference is looked up again before anything is said: a
- *    statement found is the one this run filed (its answer was lost); none found is an
- *    error saying so, and that running again is safe because the node checks first;
- * 3. a submission is never sent twice in one run (the transport never retries it).
+ * value, and the EU's lookup by internal reference matches substrings, case-insensitively, lists
+ * at most 100 statements and can lag behind a submission (pack README §6, §12). So:
+ * 1. this process remembers what it sent in the last 30 minutes (submitMemory.ts): a reference
+ *    remembered is never sent again — with its UUID known the statement is output (read by
+ *    UUID, or as known when the EU does not show it yet); with its answer lost (or another
+ *    execution sending it now) it is refused, naming when it was sent and when to look again;
+ * 2. otherwise the internal reference is looked up before sending (referenceMatch.ts; several
+ *    statements of one run by one search of their common prefix, referenceLookups.ts):
+ *    - a statement standing with exactly this reference (not REJECTED or WITHDRAWN) is
+ *      returned, or refused with "If Already Filed: Fail";
+ *    - one standing with the reference in another letter case is refused before sending;
+ *    - an answer that reached the cap without the reference proves nothing: refused before
+ *      sending, naming the reference and what to do;
+ *    - only a complete answer without it lets the statement be sent;
+ * 3. after a failure where the submission may have arrived (no answer, a timeout, a 5xx, an
+ *    answer that cannot be read), nothing is said before the EU is asked again over the
+ *    look-again window (five lookups over about a minute, submitTiming.ts): found, the statement
+ *    is output ("this run, answer lost"); not found, the error says it is NOT KNOWN whether it
+ *    was filed, why, and what to do when — never that running again is safe;
+ * 4. a submission refused before processing with "too many calls" (HTTP 429) waits the
+ *    Retry-After (bounded) and goes again through 1 and 2, at most THROTTLED_SUBMIT_TRIES
+ *    times; a submission is never resent by the transport.
  * The same for a Simplified Declaration (`SD_FILING`: submitSd, looked up by its mandatory
  * internal reference with getSdByInternalReference).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { cancelSignalOf } from '../transport/deadline';
+import { euCredential } from '../transport/euCredential';
 import { euFailureOf } from '../transport/euFailure';
 import { soapRequest } from '../transport/soapRequest';
 import { AnswerShapeError, readSubmitAnswer } from './answers';
-import { statementsByInternalReference } from './euReads';
-import { declarationsByInternalReference } from './sdReads';
+import { searchStatements, statementsByUuid } from './euReads';
+import type { RunLookups } from './referenceLookups';
+import type { ReferenceLookup, Verdict } from './referenceMatch';
+import { verdictOf } from './referenceMatch';
+import { declarationsByUuid, searchDeclarations } from './sdReads';
 import type { StatementOverview } from './statement';
 import {
+	INACTIVE_STATUSES,
 	NUMBERS_NOT_YET,
-	activeStatements,
 	describeStatement,
-	exactReferenceMatches,
 	overviewOutput,
 } from './statementOutput';
+import type { Remembered } from './submitMemory';
+import { forget, memoryKey, recall, remember, update } from './submitMemory';
+import type { Subject, Unsettled } from './submitMessages';
+import {
+	alreadyFiledError,
+	cappedError,
+	caseVariantError,
+	notKnownError,
+	rememberedNote,
+	unresolvedError,
+	utc,
+} from './submitMessages';
+import {
+	LOOK_AGAIN_DELAYS_MS,
+	MAX_THROTTLE_WAIT_MS,
+	THROTTLED_SUBMIT_TRIES,
+	THROTTLE_WAIT_MS,
+	submitTiming,
+} from './submitTiming';
 
 export type IfAlreadyFiled = 'returnExisting' | 'fail';
 
@@ -38,15 +73,18 @@ export const FILED_BY = {
 	recovered: 'this run, answer lost',
 } as const;
 
-/** What is filed: the service, its submit operation, its lookup and its words. */
+/** What is filed: the service, its submit operation, its lookups and its words. */
 export interface Filing {
 	service: 'dds' | 'sd';
 	operation: 'submitDds' | 'submitSd';
-	lookup: (
+	/** The lookup by internal reference (a case-insensitive substring search), with its count. */
+	search: (
 		ctx: IExecuteFunctions,
 		internalReference: string,
 		itemIndex: number,
-	) => Promise<StatementOverview[]>;
+	) => Promise<ReferenceLookup>;
+	/** The overview of one statement by its UUID. */
+	byUuid: (ctx: IExecuteFunctions, uuid: string, itemIndex: number) => Promise<StatementOverview[]>;
 	/** "statement" / "declaration", in messages. */
 	noun: string;
 	/** The operation that changes a filed one ("Amend" / "Update"). */
@@ -56,7 +94,8 @@ export interface Filing {
 export const DDS_FILING: Filing = {
 	service: 'dds',
 	operation: 'submitDds',
-	lookup: statementsByInternalReference,
+	search: searchStatements,
+	byUuid: async (ctx, uuid, i) => await statementsByUuid(ctx, [uuid], i),
 	noun: 'statement',
 	change: 'Amend',
 };
@@ -64,7 +103,8 @@ export const DDS_FILING: Filing = {
 export const SD_FILING: Filing = {
 	service: 'sd',
 	operation: 'submitSd',
-	lookup: declarationsByInternalReference,
+	search: searchDeclarations,
+	byUuid: async (ctx, uuid, i) => await declarationsByUuid(ctx, [{ uuid }], i),
 	noun: 'declaration',
 	change: 'Update',
 };
@@ -80,13 +120,21 @@ export interface SubmitOnce {
 	simplify: boolean;
 	/** Input items of the statement, for messages ("items 0, 1"). */
 	itemsLabel: string;
+	/** The lookups of the whole run (prefix searches); one lookup of the reference when absent. */
+	lookups?: RunLookups;
 }
 
 const filingOf = (o: SubmitOnce): Filing => o.filing ?? DDS_FILING;
 
-async function standing(ctx: IExecuteFunctions, o: SubmitOnce): Promise<StatementOverview[]> {
-	const found = await filingOf(o).lookup(ctx, o.internalReference, o.itemIndex);
-	return activeStatements(exactReferenceMatches(found, o.internalReference));
+function subjectOf(o: SubmitOnce): Subject {
+	const { noun, change } = filingOf(o);
+	return {
+		noun,
+		change,
+		internalReference: o.internalReference,
+		itemsLabel: o.itemsLabel,
+		itemIndex: o.itemIndex,
+	};
 }
 
 function output(
@@ -98,48 +146,105 @@ function output(
 	return { ...overviewOutput(overview, simplify, filing.service === 'sd'), filedBy };
 }
 
+/** The statement as known from a submission's answer (SUBMITTED, no numbers yet). */
+function submitted(uuid: string, reference: string): StatementOverview {
+	return {
+		uuid,
+		internalReferenceNumber: reference,
+		referenceNumber: null,
+		verificationNumber: null,
+		status: 'SUBMITTED',
+		rejectionReason: null,
+		communicationToOperator: null,
+		date: null,
+		updatedBy: null,
+		version: null,
+	};
+}
+
 /** Files the statement unless it stands already; returns the statement(s) to output. */
 export async function submitOnce(
 	ctx: IExecuteFunctions,
 	o: SubmitOnce,
 ): Promise<Array<Record<string, unknown>>> {
-	const { service, operation, noun, change } = filingOf(o);
-	const before = await standing(ctx, o);
-	if (before.length > 0) {
-		if (o.ifAlreadyFiled === 'fail')
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`A ${noun} with Internal Reference "${o.internalReference}" (${o.itemsLabel}) is already filed: ${before.map(describeStatement).join('; ')}`,
-				{
-					itemIndex: o.itemIndex,
-					description: `Nothing was sent. To output the ${noun} already filed instead, set the option "If Already Filed" to "Return the Existing ${noun === 'statement' ? 'Statement' : 'Declaration'}"; to change it, use ${change} with its UUID; to file a new one, give another Internal Reference.`,
-				},
-			);
-		return before.map((s) => output(filingOf(o), s, o.simplify, FILED_BY.earlier));
+	for (let tries = 1; ; tries++) {
+		try {
+			// a try after a 429 looks the reference up alone, afresh
+			return await fileOnce(ctx, tries === 1 ? o : { ...o, lookups: undefined });
+		} catch (error) {
+			const failure = euFailureOf(error);
+			const wait = failure?.retryAfterMs ?? THROTTLE_WAIT_MS;
+			if (
+				failure?.kind !== 'throttled' ||
+				failure.mayHaveArrived ||
+				tries >= THROTTLED_SUBMIT_TRIES ||
+				wait > MAX_THROTTLE_WAIT_MS
+			)
+				throw error;
+			await submitTiming().sleep(wait, cancelSignalOf(ctx));
+		}
 	}
+}
+
+/** What a lookup's verdict means before sending: an output, a refusal, or "send". */
+function settle(
+	ctx: IExecuteFunctions,
+	o: SubmitOnce,
+	verdict: Verdict,
+): Array<Record<string, unknown>> | undefined {
+	const node = ctx.getNode();
+	switch (verdict.kind) {
+		case 'standing':
+			if (o.ifAlreadyFiled === 'fail')
+				throw alreadyFiledError(node, subjectOf(o), verdict.statements);
+			return verdict.statements.map((s) => output(filingOf(o), s, o.simplify, FILED_BY.earlier));
+		case 'caseVariant':
+			throw caseVariantError(
+				node,
+				subjectOf(o),
+				verdict.statements.map((s) => ({
+					internalReferenceNumber: s.internalReferenceNumber,
+					describe: describeStatement(s),
+				})),
+			);
+		case 'capped':
+			throw cappedError(node, subjectOf(o), verdict.listed);
+		case 'notFiled':
+			return undefined;
+	}
+}
+
+async function fileOnce(
+	ctx: IExecuteFunctions,
+	o: SubmitOnce,
+): Promise<Array<Record<string, unknown>>> {
+	const f = filingOf(o);
+	const timing = submitTiming();
+	const key = memoryKey(await euCredential.call(ctx), f.service, o.internalReference);
+	const known = recall(key, timing.now());
+	if (known) return await fromMemory(ctx, o, key, known);
+	const verdict = o.lookups
+		? await o.lookups.verdict(ctx, f.search, o.internalReference, o.itemIndex)
+		: verdictOf(await f.search(ctx, o.internalReference, o.itemIndex), o.internalReference);
+	const settled = settle(ctx, o, verdict);
+	if (settled) return settled;
+	// another execution of this process may have sent it while this one looked
+	const sentAt = timing.now();
+	const claimed = recall(key, sentAt);
+	if (claimed) return await fromMemory(ctx, o, key, claimed);
+	remember(key, { reference: o.internalReference, sentAt, state: 'sending' });
 	let failed: unknown;
 	try {
 		const ok = await soapRequest.call(ctx, {
-			service,
-			operation,
+			service: f.service,
+			operation: f.operation,
 			body: o.body,
 			idempotent: false,
 			itemIndex: o.itemIndex,
 		});
 		const { uuid } = readSubmitAnswer(ok.element);
-		const fresh: StatementOverview = {
-			uuid,
-			internalReferenceNumber: o.internalReference,
-			referenceNumber: null,
-			verificationNumber: null,
-			status: 'SUBMITTED',
-			rejectionReason: null,
-			communicationToOperator: null,
-			date: null,
-			updatedBy: null,
-			version: null,
-		};
-		const out = output(filingOf(o), fresh, o.simplify, FILED_BY.now);
+		update(key, { state: 'filed', uuid });
+		const out = output(f, submitted(uuid, o.internalReference), o.simplify, FILED_BY.now);
 		out.numbersNote = NUMBERS_NOT_YET;
 		return [out];
 	} catch (error) {
@@ -147,39 +252,108 @@ export async function submitOnce(
 	}
 	// An answer we cannot read came from the service: the submission arrived.
 	const mayHaveArrived = failed instanceof AnswerShapeError || euFailureOf(failed)?.mayHaveArrived;
-	if (!mayHaveArrived) throw failed;
-	return await recover(ctx, o, failed);
+	if (!mayHaveArrived) {
+		forget(key);
+		throw failed;
+	}
+	update(key, { state: 'lost' });
+	return await recover(ctx, o, key, failed, sentAt);
 }
 
-/** After a submission whose answer was lost: what the EU shows now decides what is said. */
+/**
+ * A reference this process sent within REMEMBER_MS: never sent again. With its UUID, the
+ * statement is output (as the EU shows it by UUID, or as known); otherwise it is looked up once
+ * more, and refused when not listed.
+ */
+async function fromMemory(
+	ctx: IExecuteFunctions,
+	o: SubmitOnce,
+	key: string,
+	known: Remembered,
+): Promise<Array<Record<string, unknown>>> {
+	const f = filingOf(o);
+	const node = ctx.getNode();
+	if (known.reference !== o.internalReference)
+		throw caseVariantError(node, subjectOf(o), [
+			{
+				internalReferenceNumber: known.reference,
+				describe: `sent by this n8n at ${utc(known.sentAt)}${known.uuid ? `, UUID ${known.uuid}` : ''}`,
+			},
+		]);
+	if (known.state === 'filed' && known.uuid) {
+		let found: StatementOverview | undefined;
+		try {
+			found = (await f.byUuid(ctx, known.uuid, o.itemIndex)).find((s) => s.uuid === known.uuid);
+		} catch {
+			found = undefined;
+		}
+		if (found && INACTIVE_STATUSES.includes(found.status)) {
+			// rejected or withdrawn since: the reference may be filed again, looked up first
+			forget(key);
+			return await fileOnce(ctx, o);
+		}
+		const note = rememberedNote(f.noun, known.sentAt, found !== undefined);
+		const overview = found ?? submitted(known.uuid, known.reference);
+		if (o.ifAlreadyFiled === 'fail')
+			throw alreadyFiledError(node, subjectOf(o), [overview], `${note} `);
+		return [{ ...output(f, overview, o.simplify, FILED_BY.earlier), note }];
+	}
+	const verdict = verdictOf(
+		await f.search(ctx, o.internalReference, o.itemIndex),
+		o.internalReference,
+	);
+	if (verdict.kind === 'standing') {
+		if (known.state === 'lost') update(key, { state: 'filed', uuid: verdict.statements[0].uuid });
+		return settle(ctx, o, verdict) ?? [];
+	}
+	throw unresolvedError(
+		node,
+		subjectOf(o),
+		known.sentAt,
+		known.state === 'sending' ? 'sending' : 'lost',
+	);
+}
+
+/**
+ * After a submission whose answer was lost: the EU is asked again over the look-again window
+ * (its lookups can lag); what it shows decides what is said, and "not listed" is never "not
+ * filed".
+ */
 async function recover(
 	ctx: IExecuteFunctions,
 	o: SubmitOnce,
+	key: string,
 	error: unknown,
+	sentAt: number,
 ): Promise<Array<Record<string, unknown>>> {
+	const f = filingOf(o);
+	const timing = submitTiming();
 	const what = (error as { message?: string }).message ?? String(error);
-	const { noun } = filingOf(o);
-	let after: StatementOverview[];
-	try {
-		after = await standing(ctx, o);
-	} catch {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`The submission of ${noun} "${o.internalReference}" (${o.itemsLabel}) may have reached the EU Information System, but its answer was lost and the check that followed failed too`,
-			{
-				itemIndex: o.itemIndex,
-				description: `${what} Whether the ${noun} was filed is not known. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice. Or look for "${o.internalReference}" in the EU Information System first.`,
-			},
-		);
+	let lookups = 0;
+	let failures = 0;
+	let why: Unsettled = 'notListed';
+	for (const delay of LOOK_AGAIN_DELAYS_MS) {
+		if (delay > 0) await timing.sleep(delay, cancelSignalOf(ctx));
+		lookups++;
+		let lookup: ReferenceLookup;
+		try {
+			lookup = await f.search(ctx, o.internalReference, o.itemIndex);
+		} catch {
+			failures++;
+			continue;
+		}
+		const verdict = verdictOf(lookup, o.internalReference);
+		if (verdict.kind === 'standing') {
+			update(key, { state: 'filed', uuid: verdict.statements[0].uuid });
+			return verdict.statements.map((s) => output(f, s, o.simplify, FILED_BY.recovered));
+		}
+		// a capped answer stays capped: looking again cannot settle it
+		if (verdict.kind === 'capped') {
+			why = 'capped';
+			break;
+		}
 	}
-	if (after.length > 0)
-		return after.map((s) => output(filingOf(o), s, o.simplify, FILED_BY.recovered));
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`The ${noun} "${o.internalReference}" (${o.itemsLabel}) was not filed: its submission got no answer, and the EU Information System shows no ${noun} with this Internal Reference now`,
-		{
-			itemIndex: o.itemIndex,
-			description: `${what} As far as the EU Information System shows now, the submission did not arrive. Running the workflow again is safe: the node looks up the Internal Reference before submitting and does not file it twice.`,
-		},
-	);
+	if (why !== 'capped' && failures === lookups) why = 'lookupsFailed';
+	const seconds = Math.round(LOOK_AGAIN_DELAYS_MS.reduce((a, b) => a + b, 0) / 1000);
+	throw notKnownError(ctx.getNode(), subjectOf(o), { what, sentAt, lookups, seconds, why });
 }

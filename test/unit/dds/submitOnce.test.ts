@@ -5,8 +5,10 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { resetSubmitMemory } from '../../../nodes/shared/dds/submitMemory';
 import { FILED_BY, submitOnce } from '../../../nodes/shared/dds/submitOnce';
 import type { SubmitOnce } from '../../../nodes/shared/dds/submitOnce';
+import { LOOK_AGAIN_DELAYS_MS, setSubmitTiming } from '../../../nodes/shared/dds/submitTiming';
 import type { Loopback, SeenRequest } from '../../helpers/loopback';
 import { useEuLoopback } from '../../helpers/euLoopback';
 import { plainHttp } from '../../helpers/plainHttp';
@@ -76,9 +78,25 @@ const submissions = () => server.requests.filter((r) => operationOf(r) === 'subm
 
 useEuLoopback((s) => (server = s));
 
+/** The waits of the look-again window, recorded instead of waited (no test waits real time). */
+let waited: number[] = [];
+beforeEach(() => {
+	resetSubmitMemory();
+	waited = [];
+	let now = Date.parse('2026-12-06T12:00:00Z');
+	setSubmitTiming({
+		now: () => now,
+		sleep: async (ms: number) => {
+			waited.push(ms);
+			now += ms;
+		},
+	});
+});
+afterAll(() => setSubmitTiming());
+
 describe('submitOnce', () => {
-	it('looks the reference up, then files; substring and case-different matches do not count', async () => {
-		script([[overview('other', 'po-42', 'AVAILABLE'), overview('x', 'PO-421', 'AVAILABLE')]], 'ok');
+	it('looks the reference up, then files; substring matches do not count', async () => {
+		script([[overview('other', 'PO-420', 'AVAILABLE'), overview('x', 'PO-421', 'AVAILABLE')]], 'ok');
 		const out = await submitOnce(ctx, order());
 		expect(out).toEqual([
 			expect.objectContaining({
@@ -115,16 +133,32 @@ describe('submitOnce', () => {
 		expect(submissions()).toBe(1);
 	});
 
-	it('after a lost answer with nothing found, says it did not arrive and that running again is safe', async () => {
+	it('a standing statement whose reference differs only in letter case is refused before sending', async () => {
+		script([[overview('other', 'po-42', 'AVAILABLE'), overview('x', 'PO-421', 'AVAILABLE')]], 'ok');
+		const error = (await submitOnce(ctx, order()).catch((e: unknown) => e)) as Error & {
+			description: string;
+		};
+		expect(error.message).toBe(
+			'Not sent: the Internal Reference "PO-42" (items 0, 1) differs only in letter case from "po-42", a statement already filed (UUID other, status AVAILABLE, reference number (none yet))',
+		);
+		expect(error.description).toMatch(/^Nothing was sent\. .*does not tell letter case apart/);
+		expect(submissions()).toBe(0);
+	});
+
+	it('after a lost answer with nothing found over the look-again window, says it is NOT known (never "running again is safe")', async () => {
 		script([[], []], 'lost');
 		const error = (await submitOnce(ctx, order()).catch((e: unknown) => e)) as Error & {
 			description: string;
 		};
 		expect(error.message).toBe(
-			'The statement "PO-42" (items 0, 1) was not filed: its submission got no answer, and the EU Information System shows no statement with this Internal Reference now',
+			'It is not known whether the statement "PO-42" (items 0, 1) was filed: its submission got no answer, and the EU Information System did not list it in 5 lookups over 60 s',
 		);
-		expect(error.description).toMatch(/did not arrive\. Running the workflow again is safe/);
+		expect(error.description).toMatch(/Nothing was sent again\. The EU's lookups can lag/);
+		expect(error.description).toMatch(/after 2026-12-06 12:30 UTC/);
+		expect(error.description).not.toMatch(/safe/);
+		expect(waited).toEqual(LOOK_AGAIN_DELAYS_MS.filter((ms) => ms > 0));
 		expect(`${error.message} ${error.description}`).not.toContain(KEY);
 		expect(submissions()).toBe(1);
+		expect(server.requests.map(operationOf).filter((op) => op !== 'submitDds')).toHaveLength(6);
 	});
 });

@@ -11,6 +11,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
+import { caseCollisions } from '../../../../shared/dds/referenceMatch';
 import type { StatementProblem } from '../../../../shared/dds/rules';
 import { statementProblems } from '../../../../shared/dds/rules';
 import type { OperatorRole, Statement } from '../../../../shared/dds/statement';
@@ -75,6 +76,31 @@ function referenceProblems(reference: string): StatementProblem[] {
 	return [];
 }
 
+/**
+ * The statements of a run whose Internal References differ only in letter case ("PO-7" and
+ * "po-7"): the EU's lookup cannot tell them apart, so neither can be filed exactly once. Each
+ * is refused before anything is sent, naming the others and their items.
+ */
+function caseProblems(
+	groups: readonly GroupedStatement[],
+): Map<GroupedStatement, StatementProblem[]> {
+	const out = new Map<GroupedStatement, StatementProblem[]>();
+	for (const list of caseCollisions(groups))
+		for (const g of list) {
+			const others = list
+				.filter((x) => x.internalReference !== g.internalReference)
+				.map((x) => `"${x.internalReference}" (${itemsLabel(x.items)})`)
+				.join(', ');
+			out.set(g, [
+				{
+					field: REFERENCE_FIELD,
+					message: `it differs from ${others} only in letter case. The EU Information System's lookup does not tell letter case apart, so these could be one Internal Reference there and be filed twice: give the rows of one statement exactly the same Internal Reference, or make the references differ in more than letter case.`,
+				},
+			]);
+		}
+	return out;
+}
+
 /** Every problem of one statement: its rules, then its size as it would be sent. */
 async function problemsOf(
 	ctx: IExecuteFunctions,
@@ -82,10 +108,11 @@ async function problemsOf(
 	group: GroupedStatement,
 	body: string | undefined,
 	requireReference: boolean,
+	extra: readonly StatementProblem[] = [],
 ): Promise<StatementProblem[]> {
 	const seen = new Set<string>();
 	const all: StatementProblem[] = [];
-	const own = requireReference ? referenceProblems(group.internalReference) : [];
+	const own = requireReference ? [...referenceProblems(group.internalReference), ...extra] : [];
 	for (const p of [...own, ...group.problems, ...kind.problems(group)]) {
 		const key = `${p.field}\u0000${p.message}`;
 		if (seen.has(key)) continue;
@@ -125,6 +152,7 @@ export async function checkStatements(
 ): Promise<{ ready: CheckedStatement[]; refused: Batch[] }> {
 	const ready: CheckedStatement[] = [];
 	const refusedLines: Array<{ items: number[]; lines: string[] }> = [];
+	const collisions = requireReference ? caseProblems(groups) : new Map();
 	for (const group of groups) {
 		let body: string | undefined;
 		let buildProblem: string | undefined;
@@ -133,7 +161,14 @@ export async function checkStatements(
 		} catch (error) {
 			buildProblem = (error as Error).message ?? String(error);
 		}
-		const problems = await problemsOf(ctx, kind, group, body, requireReference);
+		const problems = await problemsOf(
+			ctx,
+			kind,
+			group,
+			body,
+			requireReference,
+			collisions.get(group),
+		);
 		const lines = problems.map((p) => problemLine(kind.noun, group, p));
 		if (buildProblem)
 			lines.push(
@@ -176,6 +211,8 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		bodyOf: (group: GroupedStatement, preparedOf: (item: number) => P) => string;
 		requireReference: boolean;
 		send: (statement: CheckedStatement, first: P) => Promise<BatchOutput[]>;
+		/** Told the statements that may be sent, once all are checked and before any is sent. */
+		checked?: (statements: readonly CheckedStatement[]) => void;
 		/** The DDS when absent. */
 		kind?: DeclarationKind;
 	},
@@ -192,6 +229,7 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		o.requireReference,
 		o.kind,
 	);
+	o.checked?.(checked.ready);
 	const batches: Batch[] = checked.ready.map((s) => ({
 		items: s.items,
 		send: async () => await o.send(s, preparedOf(s.items[0])),

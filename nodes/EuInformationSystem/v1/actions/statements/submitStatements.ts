@@ -14,7 +14,9 @@ import { submitSdBody } from '../../../../shared/dds/sdRequests';
 import type { SdRole } from '../../../../shared/dds/simplified';
 import type { OperatorRole } from '../../../../shared/dds/statement';
 import type { Filing, IfAlreadyFiled } from '../../../../shared/dds/submitOnce';
+import { RunLookups } from '../../../../shared/dds/referenceLookups';
 import { DDS_FILING, SD_FILING, submitOnce } from '../../../../shared/dds/submitOnce';
+import { submitTiming } from '../../../../shared/dds/submitTiming';
 import { runItems } from '../../../../shared/runner';
 import { readSimplify, simplify } from './fields';
 import { SD_KIND, toDeclaration } from './sdDeclaration';
@@ -102,12 +104,20 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 					simplify: readSimplify(this, i),
 				};
 			},
-			// Every statement is checked (rules, size) before anything is sent, lookups included.
-			plan: async (ready) =>
-				await statementBatches(this, ready, {
+			// Every statement is checked (rules, size) before anything is sent, lookups included;
+			// the lookups of the run's statements share searches of their common prefixes.
+			plan: async (ready) => {
+				let lookups: RunLookups | undefined;
+				const batches = await statementBatches(this, ready, {
 					kind,
 					bodyOf,
 					requireReference: true,
+					checked: (statements) => {
+						lookups = new RunLookups(
+							statements.map((s) => s.internalReference),
+							() => submitTiming().now(),
+						);
+					},
 					send: async (s, first) => {
 						const outputs = await submitOnce(this, {
 							filing,
@@ -117,10 +127,13 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 							ifAlreadyFiled: first.ifAlreadyFiled,
 							simplify: first.simplify,
 							itemsLabel: s.itemsLabel,
+							lookups,
 						});
 						return outputs.map((json) => ({ item: s.items, json: json as IDataObject }));
 					},
-				}),
+				});
+				return batches;
+			},
 			alreadyDone: (succeeded) => {
 				if (succeeded.length === 0) return undefined;
 				return `${Noun}s already handled in this run (filed or found filed) for items ${succeeded
