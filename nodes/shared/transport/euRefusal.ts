@@ -4,7 +4,7 @@
  * rate limit: HTTP 429 or its throttling fault is an answer that says the call was refused
  * before anything was processed (refusedForRate). The call is sent again only
  * 1. after the wait the EU asks for (Retry-After, seconds or an HTTP date; else the backoff),
- *    within the call's deadline (the Request Timeout from the first send) and at most
+ *    within the call's deadline (the Request Timeout from the first refusal) and at most
  *    MAX_REFUSALS times (retry.ts refusalDelay), ending early when the execution is cancelled;
  * 2. after `recheck`, the fresh read that decides whether sending it again is still right:
  *    it resolves `{ resend: true }`, or `{ done: value }` when what the EU shows now makes the
@@ -28,7 +28,7 @@ export async function resendAfterRateRefusal<T>(
 	recheck: () => Promise<Recheck<T>>,
 	timing: Timing = systemTiming,
 ): Promise<T> {
-	const deadline = timing.now() + requestTimeoutMs(ctx);
+	let deadline: number | undefined;
 	for (let refusals = 1; ; refusals++) {
 		let error: unknown;
 		try {
@@ -38,6 +38,7 @@ export async function resendAfterRateRefusal<T>(
 		}
 		const failure = euFailureOf(error);
 		if (!refusedForRate(failure)) throw error;
+		deadline ??= timing.now() + requestTimeoutMs(ctx);
 		const delay = refusalDelay(
 			{ retryAfterMs: failure.retryAfterMs, refusals, now: timing.now(), deadline },
 			undefined,

@@ -147,7 +147,7 @@ export const MAX_REFUSALS = 8;
  * After the EU refused a call because of its rate limit (refused before processing): the
  * milliseconds to wait before sending it again, or undefined when not to, because this was
  * refusal number MAX_REFUSALS, or the wait would end after `deadline` (the call's own: the
- * Request Timeout from its first attempt), or the EU asked for more than maxRetryAfterMs.
+ * Request Timeout from its first refusal), or the EU asked for more than maxRetryAfterMs.
  * The wait is the Retry-After the EU gave (seconds or an HTTP date), else the backoff.
  * `refusals` counts this one (1 for the first).
  */

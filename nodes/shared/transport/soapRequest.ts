@@ -372,8 +372,8 @@ export async function callEu(
 	const timeoutMs = request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const signal = cancelSignalOf(ctx);
 	const spacing = spacingFor(credential.callsPerSecond);
-	// the call's deadline: waits for the rate limit end within the Request Timeout from now
-	const deadline = Date.now() + timeoutMs;
+	// waiting out the rate limit ends within the Request Timeout from the first refusal
+	let deadline: number | undefined;
 	let failures = 0;
 	let refusals = 0;
 	for (;;) {
@@ -394,14 +394,15 @@ export async function callEu(
 		else if (failure.status !== undefined && failure.kind !== 'throttled') euCallAccepted(origin);
 		let delay: number | undefined;
 		if (!request.idempotent) delay = undefined;
-		else if (refused)
+		else if (refused) {
+			deadline ??= Date.now() + timeoutMs;
 			delay = refusalDelay({
 				retryAfter: result.retryAfter,
 				refusals: ++refusals,
 				now: Date.now(),
 				deadline,
 			});
-		else if (result.retryable)
+		} else if (result.retryable)
 			delay = retryDelay(
 				result.networkCode !== undefined
 					? { networkCode: result.networkCode }

@@ -47,22 +47,61 @@ describe('EU rate limit', () => {
 			expect(starts[i] - starts[i - 1]).toBe(START_SPACING_MS);
 	});
 
-	it('callers started at once are paced one after the other (the slot is taken before waiting)', async () => {
+	it('callers started at once start one after the other, in order, each one spacing after the start before it', async () => {
+		const t = fakeTiming();
+		const starts = await Promise.all(
+			Array.from({ length: 6 }, () => waitForEuSlot('https://a.example', undefined, t.timing)),
+		);
+		const from = starts[0];
+		expect(starts.map((s) => s - from)).toEqual([0, 220, 440, 660, 880, 1100]);
+		expect(t.sleeps).toEqual([220, 220, 220, 220, 220]);
+		// long after: at once
+		const sleeps = t.sleeps.length;
+		await t.timing.sleep(5000);
+		await waitForEuSlot('https://a.example', undefined, t.timing);
+		expect(t.sleeps).toHaveLength(sleeps + 1);
+	});
+
+	it('spaces the ACTUAL starts: a wait that ended late (a busy machine) does not let the next call start early', async () => {
 		let now = 0;
 		const sleeps: number[] = [];
+		// every sleep ends 500 ms late
 		const timing = {
 			now: () => now,
 			sleep: async (ms: number) => {
 				sleeps.push(ms);
+				now += ms + 500;
 			},
 		};
-		await Promise.all(
-			Array.from({ length: 6 }, () => waitForEuSlot('https://a.example', undefined, timing)),
+		const starts = await Promise.all(
+			Array.from({ length: 4 }, () => waitForEuSlot('https://a.example', undefined, timing)),
 		);
-		expect(sleeps).toEqual([220, 440, 660, 880, 1100]);
-		now = 5000;
-		await waitForEuSlot('https://a.example', undefined, timing);
-		expect(sleeps).toHaveLength(5);
+		for (let i = 1; i < starts.length; i++)
+			expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(START_SPACING_MS);
+	});
+
+	it('a refusal slows down the callers already waiting, not only the later ones', async () => {
+		const t = fakeTiming();
+		const o = 'https://a.example';
+		const first = await waitForEuSlot(o, undefined, t.timing);
+		const waiting = Array.from({ length: 3 }, () => waitForEuSlot(o, undefined, t.timing));
+		euCallRefused(o, first, t.now);
+		const starts = [first, ...(await Promise.all(waiting))];
+		expect(starts.slice(1).map((s, i) => s - starts[i])).toEqual([440, 440, 440]);
+	});
+
+	it('a caller cancelled while waiting its turn leaves the order of the others', async () => {
+		const t = fakeTiming();
+		const o = 'https://a.example';
+		await waitForEuSlot(o, undefined, t.timing);
+		const cancel = new AbortController();
+		cancel.abort();
+		const second = waitForEuSlot(o, undefined, t.timing);
+		const cancelled = waitForEuSlot(o, cancel.signal, t.timing);
+		const third = waitForEuSlot(o, undefined, t.timing);
+		await expect(cancelled).rejects.toThrow(/cancelled/);
+		const [a, b] = await Promise.all([second, third]);
+		expect(b - a).toBe(START_SPACING_MS);
 	});
 
 	it('counts each origin apart, and is shared by every caller of the process', async () => {
@@ -92,19 +131,18 @@ describe('EU rate limit', () => {
 	});
 
 	it('reacts once to the refusals of calls started before the slowdown (sent at the old pace)', async () => {
-		let now = 0;
-		const timing = { now: () => now, sleep: async () => undefined };
+		const t = fakeTiming();
 		const o = 'https://a.example';
 		const starts = await Promise.all(
-			Array.from({ length: 4 }, () => waitForEuSlot(o, undefined, timing)),
+			Array.from({ length: 4 }, () => waitForEuSlot(o, undefined, t.timing)),
 		);
-		now = 1000;
-		for (const s of starts) euCallRefused(o, s, now);
+		await t.timing.sleep(100);
+		for (const s of starts) euCallRefused(o, s, t.now);
 		expect(euSlowdown(o)).toBe(SLOWDOWN);
 		// a call started after the slowdown and refused again: slower still
-		const later = await waitForEuSlot(o, undefined, timing);
-		now = later + 10;
-		euCallRefused(o, later, now);
+		const later = await waitForEuSlot(o, undefined, t.timing);
+		await t.timing.sleep(10);
+		euCallRefused(o, later, t.now);
 		expect(euSlowdown(o)).toBe(SLOWDOWN * SLOWDOWN);
 	});
 

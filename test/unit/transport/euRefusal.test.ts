@@ -144,7 +144,7 @@ describe('resendAfterRateRefusal: a change refused for the rate limit is sent ag
 		expect(t.sleeps).toEqual([]);
 	});
 
-	it('gives up when the wait would pass the Request Timeout from the first send', async () => {
+	it('gives up when the wait would pass the Request Timeout from the first refusal', async () => {
 		const t = timing();
 		let sends = 0;
 		const error = failed({ retryAfterMs: 4000 });
