@@ -242,9 +242,7 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 					}),
 				),
 			);
-			for (const res of answers)
-				if (res.status !== 200)
-					throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
+			const refused = answers.filter((res) => res.status !== 200);
 			// the executions these calls started, oldest first
 			const execs = await n8n.waitFor(
 				async () => {
@@ -276,8 +274,12 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 				ranOn.push(worker.name);
 				const err = exec.data?.resultData?.error;
 				if (err || exec.status !== 'success')
-					throw new Error(`execution ${id} ${exec.status}: ${err ? err.message : ''}`);
+					throw new Error(
+						`execution ${id} (${worker.name}) ${exec.status}: ${err ? `${err.message}${err.description ? ` — ${err.description}` : ''}${err.node ? ` (node "${err.node.name || err.node}")` : ''}` : ''}`,
+					);
 			}
+			for (const res of refused)
+				throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
 			if (/Worker started execution/.test(main.output))
 				throw new Error('the main process ran an execution itself');
 			if (count > 1) {

@@ -5,7 +5,7 @@
  * its own rate limiter, both calling the EU fake from one address, which refuses a sixth call
  * within its window with HTTP 429 and Retry-After: 1); each files 25 statements (EU node,
  * Submit, DDS, distinct internal references: 50 in all). Meanwhile another system of the
- * operator on the same address calls the EU's echo 3 times a second (not retried), so that
+ * operator on the same address calls the EU's echo twice a second (not retried), so that
  * the 5 a second are contested as they are in production (one execution files one statement
  * after the other, and the fake answers a submission in about half a second: two executions
  * alone reach about 2 calls a second). In the end every item succeeded, the fake holds each
@@ -18,7 +18,7 @@ const soap = require('../eu-soap');
 
 const PER_EXECUTION = 25;
 /** The neighbour's calls a second. */
-const NEIGHBOUR_RATE = 3;
+const NEIGHBOUR_RATE = 2;
 const SUBMIT = 'File Statements';
 
 const square = (x, y) => ({
