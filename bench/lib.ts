@@ -69,6 +69,7 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_EU_VERTICES: '40',
 	BENCH_EU_RUNS: '2',
 	BENCH_EU_STATEMENTS: '10',
+	BENCH_EU_ONCE_STATEMENTS: '10',
 	// euTrigger
 	BENCH_EU_TRIGGER_STATEMENTS: '10,300',
 	BENCH_EU_TRIGGER_POLLS: '2',

@@ -10,7 +10,8 @@
  * the prefix (the longer prefixes under it), and after MAX_CAPPED_PREFIXES capped prefixes on
  * one reference's way, it is looked up alone (then a capped answer is the refusal of
  * submitOnce.ts). An answer is used for LOOKUP_FRESH_MS after it came; a run that files for
- * longer looks the rest up again. The first statement's lookup is made when it is its turn.
+ * longer looks the rest up again. The first statement's lookup is made when it is its turn;
+ * statements filed side by side ask one after the other, so that one search serves them all.
  */
 import type { ReferenceLookup, Verdict } from './referenceMatch';
 import { decisive, foldCase, isComplete, searchFor, verdictOf } from './referenceMatch';
@@ -46,8 +47,22 @@ export class RunLookups {
 		this.pending = [...references];
 	}
 
+	/** One verdict at a time: statements filed side by side wait for the search that covers them. */
+	private queue: Promise<unknown> = Promise.resolve();
+
 	/** What the EU shows for `reference`: a fresh answer that decides, else new searches. */
 	async verdict<C>(
+		ctx: C,
+		search: Search<C>,
+		reference: string,
+		itemIndex: number,
+	): Promise<Verdict> {
+		const turn = this.queue.then(async () => await this.decide(ctx, search, reference, itemIndex));
+		this.queue = turn.catch(() => undefined);
+		return await turn;
+	}
+
+	private async decide<C>(
 		ctx: C,
 		search: Search<C>,
 		reference: string,

@@ -168,21 +168,23 @@ export async function submitOnce(
 	o: SubmitOnce,
 ): Promise<Array<Record<string, unknown>>> {
 	for (let tries = 1; ; tries++) {
+		let failed: unknown;
 		try {
 			// a try after a 429 looks the reference up alone, afresh
 			return await fileOnce(ctx, tries === 1 ? o : { ...o, lookups: undefined });
 		} catch (error) {
-			const failure = euFailureOf(error);
-			const wait = failure?.retryAfterMs ?? THROTTLE_WAIT_MS;
-			if (
-				failure?.kind !== 'throttled' ||
-				failure.mayHaveArrived ||
-				tries >= THROTTLED_SUBMIT_TRIES ||
-				wait > MAX_THROTTLE_WAIT_MS
-			)
-				throw error;
-			await submitTiming().sleep(wait, cancelSignalOf(ctx));
+			failed = error;
 		}
+		const failure = euFailureOf(failed);
+		const wait = failure?.retryAfterMs ?? THROTTLE_WAIT_MS;
+		if (
+			failure?.kind !== 'throttled' ||
+			failure.mayHaveArrived ||
+			tries >= THROTTLED_SUBMIT_TRIES ||
+			wait > MAX_THROTTLE_WAIT_MS
+		)
+			throw failed;
+		await submitTiming().sleep(wait, cancelSignalOf(ctx));
 	}
 }
 

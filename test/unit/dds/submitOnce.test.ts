@@ -96,7 +96,10 @@ afterAll(() => setSubmitTiming());
 
 describe('submitOnce', () => {
 	it('looks the reference up, then files; substring matches do not count', async () => {
-		script([[overview('other', 'PO-420', 'AVAILABLE'), overview('x', 'PO-421', 'AVAILABLE')]], 'ok');
+		script(
+			[[overview('other', 'PO-420', 'AVAILABLE'), overview('x', 'PO-421', 'AVAILABLE')]],
+			'ok',
+		);
 		const out = await submitOnce(ctx, order());
 		expect(out).toEqual([
 			expect.objectContaining({
@@ -130,6 +133,23 @@ describe('submitOnce', () => {
 		expect(out).toEqual([
 			expect.objectContaining({ uuid: 'arrived', filedBy: FILED_BY.recovered }),
 		]);
+		expect(submissions()).toBe(1);
+	});
+
+	it('a lost answer whose lookups come back capped without the reference: not known, the cap named', async () => {
+		const capped = Array.from({ length: 100 }, (_, i) =>
+			overview(`o-${i}`, `PO-42-${i}`, 'AVAILABLE'),
+		);
+		script([[], capped], 'lost');
+		const error = (await submitOnce(ctx, order()).catch((e: unknown) => e)) as Error & {
+			description: string;
+		};
+		expect(error.message).toBe(
+			'It is not known whether the statement "PO-42" (items 0, 1) was filed: its submission got no answer, and the lookup cannot show it: the EU lists at most 100 statements whose Internal Reference contains "PO-42", and at least that many do',
+		);
+		expect(error.description).toMatch(/check in TRACES/);
+		// a capped answer stays capped: no waiting for more lookups
+		expect(waited).toEqual([]);
 		expect(submissions()).toBe(1);
 	});
 

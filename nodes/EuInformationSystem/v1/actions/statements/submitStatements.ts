@@ -1,8 +1,10 @@
 /**
  * Submit of the Due Diligence Statement and of the Simplified Declaration: the rows grouped into
  * statements by Internal Reference, every statement checked before anything is sent
- * (statementChecks.ts), then each filed exactly once (submitOnce.ts: looked up first, never
- * sent twice). What differs is the kind (its rules, its service), its body and its words.
+ * (statementChecks.ts: references that differ only in letter case refused there), then each
+ * filed exactly once (submitOnce.ts: remembered, looked up first — the run's statements by
+ * their common prefixes, referenceLookups.ts —, never sent twice), SUBMIT_CONCURRENCY side by
+ * side. What differs is the kind (its rules, its service), its body and its words.
  */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
@@ -18,6 +20,7 @@ import { RunLookups } from '../../../../shared/dds/referenceLookups';
 import { DDS_FILING, SD_FILING, submitOnce } from '../../../../shared/dds/submitOnce';
 import { submitTiming } from '../../../../shared/dds/submitTiming';
 import { runItems } from '../../../../shared/runner';
+import { EU_CALLS_PER_SECOND } from '../../../../shared/transport/euRateLimit';
 import { readSimplify, simplify } from './fields';
 import { SD_KIND, toDeclaration } from './sdDeclaration';
 import type { DeclarationKind, GroupedStatement } from './statementChecks';
@@ -42,6 +45,13 @@ const KINDS: Record<
 		Noun: 'Declaration',
 	},
 };
+
+/**
+ * Statements filed side by side: as many as the EU's calls a second, so that the limiter (not
+ * each call's latency) sets the pace. Each is still looked up before it is sent, a reference
+ * once per run (the pre-flight refuses references that differ only in letter case).
+ */
+export const SUBMIT_CONCURRENCY = EU_CALLS_PER_SECOND;
 
 interface Prepared {
 	row: ReturnType<typeof readStatementRow>;
@@ -134,6 +144,8 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 				});
 				return batches;
 			},
+			// statements side by side, paced by the process-wide limit of 5 calls a second
+			concurrency: SUBMIT_CONCURRENCY,
 			alreadyDone: (succeeded) => {
 				if (succeeded.length === 0) return undefined;
 				return `${Noun}s already handled in this run (filed or found filed) for items ${succeeded
