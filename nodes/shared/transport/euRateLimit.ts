@@ -24,7 +24,7 @@
  * The base is START_SPACING_MS, or longer when the credential's "Calls per Second" is set below
  * 5 (spacingFor: a tenth of margin on 1000 / calls per second).
  */
-import { WaitCancelledError, sleepUnlessCancelled } from '../time/sleep';
+import { WaitCancelledError, sleepUnlessCancelled, unlessCancelled } from '../time/sleep';
 
 export const EU_CALLS_PER_SECOND = 5;
 /** The margin on 1000 / calls per second between two starts (network jitter). */
@@ -84,22 +84,6 @@ function paceOf(origin: string): Pace {
 
 const spacingOf = (pace: Pace, baseSpacingMs: number) =>
 	Math.round(Math.max(baseSpacingMs, START_SPACING_MS) * pace.factor);
-
-/** Waits for `promise`; rejects with WaitCancelledError as soon as `signal` aborts. */
-async function unlessCancelled(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
-	if (!signal) return await promise;
-	if (signal.aborted) throw new WaitCancelledError();
-	let onAbort: (() => void) | undefined;
-	const cancelled = new Promise<never>((_, reject) => {
-		onAbort = () => reject(new WaitCancelledError());
-		signal.addEventListener('abort', onAbort, { once: true });
-	});
-	try {
-		await Promise.race([promise, cancelled]);
-	} finally {
-		if (onAbort) signal.removeEventListener('abort', onAbort);
-	}
-}
 
 /**
  * Waits until a call to `origin` may start and resolves its start time (for euCallRefused).
