@@ -17,7 +17,7 @@
  * share the EU's 5 a second:
  * - a refusal (HTTP 429 or the EU's throttling fault) multiplies the spacing by SLOWDOWN (2),
  *   up to MAX_SLOWDOWN (16) times the base, and no call starts before one new spacing has
- *   passed. Calls that had started before that slowdown and are refused too do not slow it
+ *   passed, nor before the Retry-After the EU gave (every call of the process waits it out). Calls that had started before that slowdown and are refused too do not slow it
  *   down again (they were sent at the old pace: one reaction per refusal episode);
  * - each accepted call takes RECOVERY (a tenth) off the extra spacing's factor, so the pace
  *   comes back to the base gradually: from 2× to 1× in 7 accepted calls, from 16× in 27.
@@ -127,18 +127,25 @@ export async function waitForEuSlot(
 	}
 }
 
+/** The longest pause of every call to an origin that a Retry-After can ask for. */
+export const MAX_PAUSE_MS = 60_000;
+
 /**
  * The EU refused a call to `origin` that started at `startedAt` because of its rate limit: the
  * spacing grows (unless a refusal of a call started later already made it grow), and no call
- * starts before one new spacing from `now`.
+ * starts before one new spacing from `now`, nor before the Retry-After the EU gave
+ * (`retryAfterMs`, at most MAX_PAUSE_MS): it is the address that is refused, so every call of
+ * the process waits it out, not only the refused one.
  */
 export function euCallRefused(
 	origin: string,
 	startedAt: number,
 	now: number = Date.now(),
 	baseSpacingMs: number = START_SPACING_MS,
+	retryAfterMs = 0,
 ): void {
 	const pace = paceOf(origin);
+	pace.hold = Math.max(pace.hold, now + Math.min(Math.max(0, retryAfterMs), MAX_PAUSE_MS));
 	if (startedAt < pace.slowedAt) return;
 	pace.factor = Math.min(MAX_SLOWDOWN, pace.factor * SLOWDOWN);
 	pace.slowedAt = now;

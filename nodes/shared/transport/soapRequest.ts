@@ -390,7 +390,14 @@ export async function callEu(
 		}
 		const { failure } = result;
 		const refused = failure.kind === 'throttled' && !failure.mayHaveArrived;
-		if (refused) euCallRefused(origin, startedAt, Date.now(), spacing);
+		if (refused)
+			euCallRefused(
+				origin,
+				startedAt,
+				Date.now(),
+				spacing,
+				result.retryAfter === undefined ? 0 : parseRetryAfter(result.retryAfter, Date.now()),
+			);
 		else if (failure.status !== undefined && failure.kind !== 'throttled') euCallAccepted(origin);
 		let delay: number | undefined;
 		if (!request.idempotent) delay = undefined;

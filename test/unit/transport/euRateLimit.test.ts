@@ -1,5 +1,6 @@
 import {
 	EU_CALLS_PER_SECOND,
+	MAX_PAUSE_MS,
 	MAX_SLOWDOWN,
 	RECOVERY,
 	SLOWDOWN,
@@ -187,5 +188,20 @@ describe('EU rate limit', () => {
 		euCallRefused('https://a.example', t.now, t.now, 440);
 		await waitForEuSlot('https://a.example', undefined, t.timing, 440);
 		expect(t.sleeps[t.sleeps.length - 1]).toBe(880);
+	});
+
+	it('a Retry-After holds every call of the process off for that long (bounded), not only the refused one', async () => {
+		const t = fakeTiming();
+		const o = 'https://a.example';
+		const first = await waitForEuSlot(o, undefined, t.timing);
+		await t.timing.sleep(10); // the refusal arrives 10 ms after the start
+		euCallRefused(o, first, t.now, START_SPACING_MS, 1000);
+		const next = await waitForEuSlot(o, undefined, t.timing);
+		expect(next - first).toBe(1010);
+		// a later refusal of a call started before the slowdown still holds, without slowing more
+		euCallRefused(o, first, t.now, START_SPACING_MS, 3_600_000);
+		expect(euSlowdown(o)).toBe(SLOWDOWN);
+		const after = await waitForEuSlot(o, undefined, t.timing);
+		expect(after - next).toBe(MAX_PAUSE_MS);
 	});
 });
