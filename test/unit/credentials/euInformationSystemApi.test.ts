@@ -67,7 +67,7 @@ describe('EU Information System API credential', () => {
 		);
 	});
 
-	it('reads Calls per Second: 5 when empty (the EU\'s limit), 0.1 to 5 when set, a clear refusal otherwise', () => {
+	it("reads Calls per Second: 5 when empty (the EU's limit), 0.1 to 5 when set, a clear refusal otherwise", () => {
 		const byName = Object.fromEntries(type.properties.map((p) => [p.name, p]));
 		expect(byName.callsPerSecond.default).toBe(5);
 		expect(byName.callsPerSecond.description).toMatch(/queue mode.*2 workers: 2\.5/);
