@@ -107,6 +107,15 @@ export class EuInformationSystemApi implements ICredentialType {
 			displayOptions: { show: { environment: ['custom'] } },
 		},
 		{
+			displayName: 'Calls per Second',
+			name: 'callsPerSecond',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: 0.1, maxValue: 5, numberPrecision: 2 },
+			description:
+				'How many calls a second this n8n process may start. The EU Information System accepts 5 a second from one address. In queue mode every worker keeps its own count: set 5 divided by the number of processes that run these workflows from the same address (2 workers: 2.5). The node also slows down by itself when the EU refuses a call for its limit, and sends that call again.',
+		},
+		{
 			displayName: 'Checked At',
 			name: 'checkedAt',
 			type: 'hidden',

@@ -98,4 +98,24 @@ async function fileStatement(eu, { internalReference, comment, user = eu.users[0
 	}
 }
 
-module.exports = { fileStatement, securityHeader };
+const ECHO_NS = 'http://ec.europa.eu/tracesnt/eudr/echo';
+
+/**
+ * One call of the EU's echo service (WS-Security as above), as another system of the operator
+ * on the same address would make: resolves the HTTP status (200, or 429 when the fake's
+ * 5 calls/s per address refused it; not retried).
+ */
+async function echo(eu, user = eu.users[0]) {
+	const envelope =
+		`<S:Envelope xmlns:S="http://schemas.xmlsoap.org/soap/envelope/"><S:Header>${securityHeader(user)}` +
+		`<v4:WebServiceClientId xmlns:v4="http://ec.europa.eu/sanco/tracesnt/base/v4">${escapeXml(user.clientId)}</v4:WebServiceClientId>` +
+		`</S:Header><S:Body><echo:EudrEchoRequest xmlns:echo="${ECHO_NS}"><echo:query>e2e neighbour</echo:query></echo:EudrEchoRequest></S:Body></S:Envelope>`;
+	const r = await httpRequest('POST', `${eu.url}ws/eudr/echo`, {
+		body: envelope,
+		headers: { 'content-type': 'text/xml; charset=utf-8', SOAPAction: `"${ECHO_NS}"` },
+		timeoutMs: 30000,
+	});
+	return r.status;
+}
+
+module.exports = { fileStatement, securityHeader, echo };

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * Queue mode: a local Redis (Debian's redis-server, installed by apt-get when
- * missing), one n8n main and one n8n worker sharing a user folder.
+ * missing), one n8n main and two n8n workers (each `--concurrency=1`, so that two
+ * executions started at once run on both) sharing a user folder.
  *
  * `n8n execute` always runs in its own process ("does not support queue
  * mode"), so each workflow is imported with its Manual Trigger swapped for a
@@ -10,12 +11,29 @@
  * The main enqueues the execution in Redis and a worker runs it; the run data
  * comes back through n8n's public API (owner + API key), and the logs prove
  * who ran it (main: "Enqueued execution N", worker: "Worker started execution N").
+ *
+ * Besides the workflows whose assert module sets `queue = true`, the workflows of
+ * test/e2e/queue/ run here only. Their assert module may export `executions` (how
+ * many executions to start at once, default 1) and `body(i, ctx)` (the webhook body
+ * of execution i); with two or more, each must run on another worker and all must
+ * overlap in time, and the assert gets `ctx.runs` (every execution, in the order
+ * started) besides `ctx.run` (the first).
  */
 const fs = require('fs');
 const crypto = require('crypto');
 const { spawn } = require('child_process');
+const path = require('path');
 const n8n = require('./n8n');
-const { prepareWorkflow, credentialsFor, makeCtx } = require('./suite');
+const { prepareWorkflow, credentialsFor, makeCtx, loadWorkflowFiles } = require('./suite');
+
+const QUEUE_DIR = path.join(n8n.REPO_ROOT, 'test', 'e2e', 'queue');
+/** The workers of the pass (each runs one execution at a time). */
+const WORKERS = 2;
+
+/** The workflows of test/e2e/queue/ (run in the queue pass only), filtered by N8N_E2E_ONLY. */
+function queueWorkflows(only) {
+	return loadWorkflowFiles(only, [QUEUE_DIR]);
+}
 
 async function which(cmd) {
 	const r = await n8n.run('sh', ['-c', `command -v ${cmd}`], { allowFail: true });
@@ -111,10 +129,10 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 	}
 	let inst;
 	let main;
-	let worker;
+	const workers = [];
 	let redis;
 	const prepared = [];
-	const up = await test(`${tag} redis + main + worker start`, async () => {
+	const up = await test(`${tag} redis + main + ${WORKERS} workers start`, async () => {
 		inst = await n8n.createInstance(install, {
 			packageDir,
 			env: {
@@ -150,22 +168,28 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 			for (const p of prepared) await n8n.cli(inst, ['publish:workflow', `--id=${p.wf.id}`]);
 		}
 		main = await n8n.start(inst, { name: 'main' });
-		worker = n8n.spawnN8n(inst, 'worker', {
-			name: 'worker',
-			args: ['--concurrency=2'],
-			env: {
-				N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()),
-				QUEUE_HEALTH_CHECK_PORT: String(await n8n.freePort()),
-			},
-		});
-		await n8n.waitFor(
-			() => {
-				if (worker.exited)
-					throw new Error(`worker exited ${worker.exitCode}:\n${n8n.tail(worker.output)}`);
-				return /worker is now ready|Worker ready|n8n worker is ready/i.test(worker.output);
-			},
-			{ timeoutMs: 120000, what: 'the n8n worker' },
-		);
+		for (let k = 1; k <= WORKERS; k++) {
+			const worker = n8n.spawnN8n(inst, 'worker', {
+				name: `worker-${k}`,
+				args: ['--concurrency=1'],
+				env: {
+					N8N_RUNNERS_BROKER_PORT: String(await n8n.freePort()),
+					QUEUE_HEALTH_CHECK_PORT: String(await n8n.freePort()),
+				},
+			});
+			workers.push(worker);
+		}
+		for (const worker of workers)
+			await n8n.waitFor(
+				() => {
+					if (worker.exited)
+						throw new Error(
+							`${worker.name} exited ${worker.exitCode}:\n${n8n.tail(worker.output)}`,
+						);
+					return /worker is now ready|Worker ready|n8n worker is ready/i.test(worker.output);
+				},
+				{ timeoutMs: 120000, what: `the n8n ${worker.name}` },
+			);
 		await n8n.setupOwner(inst);
 		await n8n.login(inst);
 		await n8n.createApiKey(inst);
@@ -194,7 +218,12 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 	}
 
 	for (const p of prepared) {
-		await test(`${tag} ${p.w.rel} runs on the worker`, async () => {
+		const count = (p.w.assert && p.w.assert.executions) || 1;
+		const title =
+			count > 1
+				? `${tag} ${p.w.rel}: ${count} executions at once, on ${count} workers`
+				: `${tag} ${p.w.rel} runs on a worker`;
+		await test(title, async () => {
 			const ctx = makeCtx({
 				inst,
 				fake,
@@ -203,46 +232,85 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 				mode: 'queue',
 			});
 			if (p.w.assert && p.w.assert.before) await p.w.assert.before(ctx);
-			const res = await n8n.httpRequest('POST', `${inst.url}/webhook/${p.path}`, {
-				body: {},
-				timeoutMs: 300000,
-			});
-			if (res.status !== 200)
-				throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
-			// which execution? the newest one of this workflow
-			const list = await n8n.waitFor(
+			const bodyOf = (i) => (p.w.assert && p.w.assert.body ? p.w.assert.body(i, ctx) : {});
+			const seen = new Set(await executionIds(inst, p.wf.id));
+			const answers = await Promise.all(
+				Array.from({ length: count }, (_, i) =>
+					n8n.httpRequest('POST', `${inst.url}/webhook/${p.path}`, {
+						body: bodyOf(i),
+						timeoutMs: 300000,
+					}),
+				),
+			);
+			const refused = answers.filter((res) => res.status !== 200);
+			// the executions these calls started, oldest first
+			const execs = await n8n.waitFor(
 				async () => {
 					const r = await n8n.publicApi(
 						inst,
 						'GET',
-						`/executions?workflowId=${p.wf.id}&includeData=true&limit=5`,
+						`/executions?workflowId=${p.wf.id}&includeData=true&limit=${count + 10}`,
 					);
 					if (r.status !== 200) throw new Error(`public API ${r.status}: ${r.text.slice(0, 300)}`);
-					const done = (r.json.data || []).filter((e) => e.finished || e.stoppedAt);
-					return done.length ? done : undefined;
+					const done = (r.json.data || []).filter(
+						(e) => !seen.has(String(e.id)) && (e.finished || e.stoppedAt),
+					);
+					return done.length >= count ? done.reverse() : undefined;
 				},
-				{ timeoutMs: 60000, what: 'the execution record' },
+				{ timeoutMs: 60000, what: `${count} execution record(s)` },
 			);
-			const exec = list[0];
-			const id = String(exec.id);
-			if (!new RegExp(`Enqueued execution ${id}\\b`).test(main.output)) {
-				throw new Error(`main did not enqueue execution ${id}:\n${n8n.tail(main.output, 2000)}`);
+			const ranOn = [];
+			for (const exec of execs) {
+				const id = String(exec.id);
+				if (!new RegExp(`Enqueued execution ${id}\\b`).test(main.output))
+					throw new Error(`main did not enqueue execution ${id}:\n${n8n.tail(main.output, 2000)}`);
+				const worker = workers.find((w) =>
+					new RegExp(`Worker started execution ${id}\\b`).test(w.output),
+				);
+				if (!worker)
+					throw new Error(
+						`no worker ran execution ${id}:\n${workers.map((w) => `${w.name}: ${n8n.tail(w.output, 1000)}`).join('\n')}`,
+					);
+				ranOn.push(worker.name);
+				const err = exec.data?.resultData?.error;
+				if (err || exec.status !== 'success')
+					throw new Error(
+						`execution ${id} (${worker.name}) ${exec.status}: ${err ? `${err.message}${err.description ? ` — ${err.description}` : ''}${err.node ? ` (node "${err.node.name || err.node}")` : ''}` : ''}`,
+					);
 			}
-			if (!new RegExp(`Worker started execution ${id}\\b`).test(worker.output)) {
-				throw new Error(`worker did not run execution ${id}:\n${n8n.tail(worker.output, 2000)}`);
-			}
+			for (const res of refused)
+				throw new Error(`webhook answered ${res.status}: ${res.text.slice(0, 1000)}`);
 			if (/Worker started execution/.test(main.output))
 				throw new Error('the main process ran an execution itself');
-			ctx.run = { data: exec.data, status: exec.status, finished: exec.finished, mode: exec.mode };
-			ctx.result = {
-				ok: exec.status === 'success',
-				response: res.json ?? res.text,
-				executionId: id,
-			};
-			const err = exec.data?.resultData?.error;
-			if (err || exec.status !== 'success') {
-				throw new Error(`execution ${id} ${exec.status}: ${err ? err.message : ''}`);
+			if (count > 1) {
+				if (new Set(ranOn).size < Math.min(count, WORKERS))
+					throw new Error(
+						`the ${count} executions ran on ${ranOn.join(', ')}, not on ${WORKERS} workers`,
+					);
+				const latestStart = Math.max(...execs.map((e) => Date.parse(e.startedAt)));
+				const earliestStop = Math.min(...execs.map((e) => Date.parse(e.stoppedAt)));
+				if (!(latestStart < earliestStop))
+					throw new Error(
+						`the executions did not overlap: ${execs.map((e) => `${e.id} ${e.startedAt}–${e.stoppedAt}`).join(', ')}`,
+					);
+				n8n.log(
+					`${p.w.rel}: executions ${execs.map((e, i) => `${e.id} on ${ranOn[i]}`).join(', ')}, overlapping ${((earliestStop - latestStart) / 1000).toFixed(1)} s`,
+				);
 			}
+			const exec = execs[0];
+			ctx.runs = execs.map((e) => ({
+				data: e.data,
+				status: e.status,
+				finished: e.finished,
+				mode: e.mode,
+				worker: ranOn[execs.indexOf(e)],
+			}));
+			ctx.run = ctx.runs[0];
+			ctx.result = {
+				ok: execs.every((e) => e.status === 'success'),
+				response: answers[0].json ?? answers[0].text,
+				executionId: String(exec.id),
+			};
 			if (p.w.assert) await p.w.assert(exec.data.resultData.runData, ctx);
 		});
 	}
@@ -250,4 +318,18 @@ async function runQueueMode(install, { fake, workflows, packageDir, test, cleanu
 	await redis.stop();
 }
 
-module.exports = { runQueueMode, startRedis, ensureRedis, toWebhookWorkflow };
+/** The ids of the workflow's executions so far. */
+async function executionIds(inst, workflowId) {
+	const r = await n8n.publicApi(inst, 'GET', `/executions?workflowId=${workflowId}&limit=100`);
+	if (r.status !== 200) throw new Error(`public API ${r.status}: ${r.text.slice(0, 300)}`);
+	return (r.json.data || []).map((e) => String(e.id));
+}
+
+module.exports = {
+	runQueueMode,
+	startRedis,
+	ensureRedis,
+	toWebhookWorkflow,
+	queueWorkflows,
+	QUEUE_DIR,
+};

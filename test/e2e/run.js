@@ -10,8 +10,8 @@
  *   import credentials for the fake service and every workflow in
  *   test/e2e/workflows/*.json and examples/*.json, run each with
  *   `n8n execute --id`, and call its sibling `<name>.assert.js`.
- * Then one queue-mode run (Redis + main + worker) of the workflows whose
- * assert module sets `queue = true`, and on n8n 2.x one run with the durable
+ * Then one queue-mode run (Redis + main + two workers) of the workflows whose
+ * assert module sets `queue = true` and of those in test/e2e/queue/, and on n8n 2.x one run with the durable
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
  * (durable.js; N8N_E2E_DURABLE=0 skips it), and the restart pass (restart.js: the workflows
  * of test/e2e/restart/ under each polling scheduler, across a SIGTERM restart of n8n and a
@@ -150,7 +150,11 @@ async function main() {
 		.map((v) => v.trim())
 		.filter(Boolean);
 	if (process.env.N8N_E2E_QUEUE !== '0' && fakeOk) {
-		const qWorkflows = workflows.filter((w) => w.assert && w.assert.queue);
+		const qWorkflows = [
+			...workflows.filter((w) => w.assert && w.assert.queue),
+			// test/e2e/queue/: the queue pass only (e.g. two executions at once on two workers)
+			...(browserOnly ? [] : queue.queueWorkflows(process.env.N8N_E2E_ONLY)),
+		];
 		for (const v of queueVersions) {
 			const res = await installs[v];
 			if (!res || res.error) {

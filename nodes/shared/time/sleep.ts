@@ -9,11 +9,11 @@ export class WaitCancelledError extends Error {
 }
 
 /**
- * n8n's `sleep` that ends early, rejecting with WaitCancelledError, when the execution is
- * cancelled. Built on `sleep` alone: n8n-workflow's `sleepWithAbort` exists in 1.x only.
+ * Waits for `promise`, but rejects with WaitCancelledError as soon as the execution is
+ * cancelled (`signal` aborts); listeners are always removed.
  */
-export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
-	if (!signal) return await sleep(ms);
+export async function unlessCancelled<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+	if (!signal) return await promise;
 	if (signal.aborted) throw new WaitCancelledError();
 	let onAbort: (() => void) | undefined;
 	const cancelled = new Promise<never>((_, reject) => {
@@ -21,10 +21,19 @@ export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Pr
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		await Promise.race([sleep(ms), cancelled]);
+		return await Promise.race([promise, cancelled]);
 	} finally {
 		if (onAbort) signal.removeEventListener('abort', onAbort);
 	}
+}
+
+/**
+ * n8n's `sleep` that ends early, rejecting with WaitCancelledError, when the execution is
+ * cancelled. Built on `sleep` alone: n8n-workflow's `sleepWithAbort` exists in 1.x only.
+ */
+export async function sleepUnlessCancelled(ms: number, signal?: AbortSignal): Promise<void> {
+	if (signal?.aborted) throw new WaitCancelledError();
+	return await unlessCancelled(sleep(ms), signal);
 }
 
 /**

@@ -5,7 +5,9 @@
  */
 import { NodeOperationError } from 'n8n-workflow';
 
+import { readNumber } from '../input/numbers';
 import { CredentialSetupError, normaliseBaseUrl } from './credentialChecks';
+import { EU_CALLS_PER_SECOND } from './euRateLimit';
 import type { ServiceContext } from './serviceContext';
 
 export const EU_CREDENTIAL_TYPE = 'euInformationSystemApi';
@@ -39,7 +41,26 @@ export interface EuCredential {
 	clientId: string;
 	operatorAccessIdentifier: string;
 	echoPath: string;
+	/** Calls a second this process may start to the origin (euRateLimit.ts; 5 when not set). */
+	callsPerSecond: number;
 	secrets: string[];
+}
+
+/** The smallest Calls per Second accepted (one call every ten seconds). */
+export const MIN_CALLS_PER_SECOND = 0.1;
+
+/** The credential's Calls per Second: empty → the EU's 5; otherwise 0.1 to 5. */
+function readCallsPerSecond(raw: unknown): number {
+	const read = readNumber(raw, {
+		min: MIN_CALLS_PER_SECOND,
+		max: EU_CALLS_PER_SECOND,
+		label: 'Calls per Second',
+	});
+	if (read.kind === 'missing') return EU_CALLS_PER_SECOND;
+	if (read.kind === 'value') return read.value;
+	throw new CredentialSetupError(
+		`The credential's Calls per Second is not usable: ${read.reason} The EU Information System accepts 5 calls a second from one address: leave 5 when one n8n process calls it, or divide 5 by the number of processes (queue-mode workers) that call it from the same address.`,
+	);
 }
 
 /** The Custom URL checked like the other credentials' Base URL (https; http for loopback). */
@@ -96,6 +117,7 @@ export function readEuCredential(data: Record<string, unknown>): EuCredential {
 		clientId: String(data.clientId ?? '').trim() || 'eudr-test',
 		operatorAccessIdentifier: String(data.operatorAccessIdentifier ?? '').trim(),
 		echoPath,
+		callsPerSecond: readCallsPerSecond(data.callsPerSecond),
 		secrets: [key],
 	};
 }

@@ -45,3 +45,12 @@ export function attachEuFailure<E extends object>(error: E, failure: EuFailure):
 export function euFailureOf(error: unknown): EuFailure | undefined {
 	return error !== null && typeof error === 'object' ? failures.get(error) : undefined;
 }
+
+/**
+ * Whether the EU refused the call because of its rate limit before processing it (HTTP 429,
+ * or its throttling fault): nothing was carried out, so even a submission may be sent again
+ * (after a wait, and after the check its caller makes first).
+ */
+export function refusedForRate(failure: EuFailure | undefined): failure is EuFailure {
+	return failure?.kind === 'throttled' && !failure.mayHaveArrived;
+}

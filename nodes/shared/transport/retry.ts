@@ -15,6 +15,11 @@
  *   was not carried out: no connection could be made, or the service refused it with 429
  *   (rate limited: refused before anything is processed). It is never retried after it may
  *   have arrived.
+ * - A call the EU refused because of its rate limit (HTTP 429, or its throttling fault) was not
+ *   processed: refusalDelay says how long to wait before sending it again (the Retry-After it
+ *   gave, seconds or an HTTP date, else the backoff), bounded by the call's deadline and
+ *   MAX_REFUSALS; these refusals do not count against maxAttempts (they say "not now", and the
+ *   pace adapts to them, euRateLimit.ts).
  */
 
 export interface RetryPolicy {
@@ -133,4 +138,37 @@ export function parseRetryAfter(value: string, nowMs: number): number | undefine
 	const date = Date.parse(trimmed);
 	if (!Number.isNaN(date)) return Math.max(0, date - nowMs);
 	return undefined;
+}
+
+/** At most this many refusals for the rate limit (429 / throttling fault) of one call are waited out. */
+export const MAX_REFUSALS = 8;
+
+/**
+ * After the EU refused a call because of its rate limit (refused before processing): the
+ * milliseconds to wait before sending it again, or undefined when not to, because this was
+ * refusal number MAX_REFUSALS, or the wait would end after `deadline` (the call's own: the
+ * Request Timeout from its first refusal), or the EU asked for more than maxRetryAfterMs.
+ * The wait is the Retry-After the EU gave (seconds or an HTTP date), else the backoff.
+ * `refusals` counts this one (1 for the first).
+ */
+export function refusalDelay(
+	o: {
+		/** The Retry-After header as sent, or … */
+		retryAfter?: string;
+		/** … already read (EuFailure's retryAfterMs). */
+		retryAfterMs?: number;
+		refusals: number;
+		now: number;
+		deadline: number;
+	},
+	policy: RetryPolicy = DEFAULT_RETRY_POLICY,
+	random: () => number = Math.random,
+): number | undefined {
+	if (o.refusals >= MAX_REFUSALS) return undefined;
+	const asked =
+		o.retryAfterMs ??
+		(o.retryAfter === undefined ? undefined : parseRetryAfter(o.retryAfter, o.now));
+	if (asked !== undefined && asked > policy.maxRetryAfterMs) return undefined;
+	const wait = asked ?? backoffDelay(o.refusals, policy.baseDelayMs, policy.maxDelayMs, random);
+	return o.now + wait > o.deadline ? undefined : wait;
 }

@@ -3,12 +3,16 @@
  * nonce and Created per attempt, WebServiceClientId, BodyIdentity when set) posted through
  * n8n's plain request helper to the environment's endpoint, within the rate limit
  * (euRateLimit.ts), the deadline (deadline.ts) and the same-origin redirect rule
- * (redirects.ts); idempotent calls retried with the package's policy (retry.ts), submit,
- * amend and withdraw never. The answer is read as a stream with a byte limit (euAnswer.ts).
- * Every failure becomes an error in plain words with an EuFailure attached (euFailure.ts,
- * euMessages.ts; credential faults read once for runs and the credential test,
- * euCredentialFault.ts); the key is redacted, in every encoding, from the raw text kept and
- * from every string of the decoded answer (euRedaction.ts).
+ * (redirects.ts); idempotent calls retried with the package's policy (retry.ts): a refusal
+ * for the rate limit (HTTP 429 or the EU's throttling fault) is waited out (its Retry-After,
+ * within the call's deadline) and slows the pace down (euRateLimit.ts), other transient
+ * failures are retried a few times. Submit, amend and withdraw are never sent again here (a
+ * refusal for the rate limit is resent by their callers after a check: euRefusal.ts). The
+ * answer is read as a stream with a byte limit (euAnswer.ts). Every failure becomes an error
+ * in plain words with an EuFailure attached (euFailure.ts, euMessages.ts; credential faults
+ * read once for runs and the credential test, euCredentialFault.ts); the key is redacted, in
+ * every encoding, from the raw text kept and from every string of the decoded answer
+ * (euRedaction.ts).
  */
 import type { IHttpRequestOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -38,10 +42,10 @@ import {
 } from './euAnswer';
 import { faultKindOf } from './euCredentialFault';
 import { describeEuFailure } from './euMessages';
-import { waitForEuSlot } from './euRateLimit';
+import { euCallAccepted, euCallRefused, spacingFor, waitForEuSlot } from './euRateLimit';
 import { euRedactor } from './euRedaction';
 import { isRedirect, nextRedirect, refusalText } from './redirects';
-import { neverSent, parseRetryAfter, retryDelay } from './retry';
+import { neverSent, parseRetryAfter, refusalDelay, retryDelay } from './retry';
 import { normaliseHeaders } from './sendAttempt';
 import type { ServiceContext } from './serviceContext';
 import { networkCodeOf } from './serviceFailure';
@@ -388,6 +392,7 @@ export async function callEu(
 		});
 		throw attachEuFailure(makeError(clean(message), clean(description)), safe);
 	};
+	const origin = credential.origin;
 	const size = envelopeBytesFor(credential, request.service, request.body);
 	if (size > EU_MAX_MESSAGE_BYTES)
 		return fail(
@@ -396,34 +401,62 @@ export async function callEu(
 		);
 	const timeoutMs = request.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 	const signal = cancelSignalOf(ctx);
-	for (let n = 1; ; n++) {
-		await waitForEuSlot(credential.origin, signal);
+	const spacing = spacingFor(credential.callsPerSecond);
+	// waiting out the rate limit ends within the Request Timeout from the first refusal
+	let deadline: number | undefined;
+	let failures = 0;
+	let refusals = 0;
+	for (;;) {
+		const startedAt = await waitForEuSlot(origin, signal, undefined, spacing);
 		const envelope = buildEnvelope(credential, request.service, request.body, new Date());
 		const result = await attempt(ctx, credential, request, envelope, timeoutMs, clean);
-		if (result.ok)
+		if (result.ok) {
+			euCallAccepted(origin);
 			return {
 				element: result.answer.element,
 				requestId: result.answer.requestId,
 				envelopeBytes: Buffer.byteLength(envelope, 'utf8'),
 			};
-		const delay =
-			request.idempotent && result.retryable
-				? retryDelay(
-						result.networkCode !== undefined
-							? { networkCode: result.networkCode }
-							: { status: 503, retryAfter: result.retryAfter },
-						n,
-						true,
-					)
-				: undefined;
+		}
+		const { failure } = result;
+		const refused = failure.kind === 'throttled' && !failure.mayHaveArrived;
+		if (refused)
+			euCallRefused(
+				origin,
+				startedAt,
+				Date.now(),
+				spacing,
+				result.retryAfter === undefined ? 0 : parseRetryAfter(result.retryAfter, Date.now()),
+			);
+		else if (failure.status !== undefined && failure.kind !== 'throttled') euCallAccepted(origin);
+		let delay: number | undefined;
+		if (!request.idempotent) delay = undefined;
+		else if (refused) {
+			deadline ??= Date.now() + timeoutMs;
+			delay = refusalDelay({
+				retryAfter: result.retryAfter,
+				refusals: ++refusals,
+				now: Date.now(),
+				deadline,
+			});
+		} else if (result.retryable)
+			delay = retryDelay(
+				result.networkCode !== undefined
+					? { networkCode: result.networkCode }
+					: { status: 503, retryAfter: result.retryAfter },
+				++failures,
+				true,
+			);
 		if (delay === undefined) {
 			const after =
 				result.retryAfter === undefined
 					? undefined
 					: parseRetryAfter(result.retryAfter, Date.now());
-			const failure =
-				after === undefined ? result.failure : { ...result.failure, retryAfterMs: after };
-			return fail(failure, result.text, result.skew);
+			return fail(
+				after === undefined ? failure : { ...failure, retryAfterMs: after },
+				result.text,
+				result.skew,
+			);
 		}
 		await sleepUnlessCancelled(delay, signal);
 	}

@@ -69,6 +69,21 @@ describe('EU Information System API credential', () => {
 		).toThrow(/no Custom URL/);
 	});
 
+	it("reads Calls per Second: 5 when empty (the EU's limit), 0.1 to 5 when set, a clear refusal otherwise", () => {
+		const byName = Object.fromEntries(type.properties.map((p) => [p.name, p]));
+		expect(byName.callsPerSecond.default).toBe(5);
+		expect(byName.callsPerSecond.description).toMatch(/queue mode.*2 workers: 2\.5/);
+		const read = (callsPerSecond: unknown) =>
+			readEuCredential({ username: 'u', authKey: 'k', callsPerSecond }).callsPerSecond;
+		expect(read(undefined)).toBe(5);
+		expect(read('')).toBe(5);
+		expect(read(2.5)).toBe(2.5);
+		expect(read('1')).toBe(1);
+		expect(() => read(6)).toThrow(/Calls per Second.*above the largest allowed value, 5.*divide 5/);
+		expect(() => read(0)).toThrow(/Calls per Second.*below the smallest allowed value, 0\.1/);
+		expect(() => read('fast')).toThrow(/Calls per Second/);
+	});
+
 	it('proves the key with echo', async () => {
 		server.handle((_req, res) => {
 			res.writeHead(200, { 'Content-Type': 'text/xml' });

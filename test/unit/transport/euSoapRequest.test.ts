@@ -1,4 +1,5 @@
 import { euFailureOf } from '../../../nodes/shared/transport/euFailure';
+import { euSlowdown } from '../../../nodes/shared/transport/euRateLimit';
 import {
 	EU_MAX_MESSAGE_BYTES,
 	envelopeBytes,
@@ -330,4 +331,59 @@ describe('soapRequest', () => {
 			expect(server.requests).toHaveLength(1);
 		},
 	);
+
+	describe('a read refused for the rate limit', () => {
+		const refuseThenAnswer = (
+			refusals: number,
+			refuse: (res: import('http').ServerResponse) => void,
+		) => {
+			let n = 0;
+			server.handle((_req, res) => {
+				if (n++ < refusals) return refuse(res);
+				res.writeHead(200, { 'Content-Type': 'text/xml' });
+				res.end(SOAP('<x:R xmlns:x="urn:x"/>'));
+			});
+		};
+
+		it('waits the Retry-After and goes again, and the pace slows down', async () => {
+			// (that refusals are waited out more often than other failures: retry.test.ts, refusalDelay)
+			refuseThenAnswer(2, (res) => {
+				res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '0' });
+				res.end('Too Many Requests');
+			});
+			const ok = await soapRequest.call(context(), echo);
+			expect(ok.element.name).toBe('R');
+			expect(server.requests).toHaveLength(3);
+			// each refusal came to a call started after the slowdown before it: 2 × 2, then one
+			// accepted call took a tenth off
+			expect(euSlowdown(new URL(server.url).origin)).toBeCloseTo(4 * 0.9);
+		});
+
+		it('waits out the throttling fault too', async () => {
+			refuseThenAnswer(1, (res) => {
+				res.writeHead(500, { 'Content-Type': 'text/xml' });
+				res.end(fault('BusinessRulesValidationException', '', 'Too many requests'));
+			});
+			const ok = await soapRequest.call(context(), echo);
+			expect(ok.element.name).toBe('R');
+			expect(server.requests).toHaveLength(2);
+		});
+
+		it("does not wait past the call's deadline: a Retry-After longer than the Request Timeout fails at once, naming the limit", async () => {
+			refuseThenAnswer(1, (res) => {
+				res.writeHead(429, { 'Content-Type': 'text/plain', 'Retry-After': '30' });
+				res.end('Too Many Requests');
+			});
+			const { failure, text } = await failureOf(
+				soapRequest.call(context(), { ...echo, timeoutMs: 5000 }),
+			);
+			expect(failure).toMatchObject({
+				kind: 'throttled',
+				mayHaveArrived: false,
+				retryAfterMs: 30_000,
+			});
+			expect(text).toMatch(/limiting the number of calls/);
+			expect(server.requests).toHaveLength(1);
+		});
+	});
 });

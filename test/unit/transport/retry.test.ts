@@ -1,10 +1,12 @@
 import {
 	backoffDelay,
 	DEFAULT_RETRY_POLICY,
+	MAX_REFUSALS,
 	isTransient,
 	mayHaveArrived,
 	neverSent,
 	parseRetryAfter,
+	refusalDelay,
 	retryDelay,
 } from '../../../nodes/shared/transport/retry';
 
@@ -180,5 +182,80 @@ describe('retry policy table (transport and wait loop alike)', () => {
 	it('a Retry-After does not make a failure retryable', () => {
 		expect(retryDelay({ status: 500, retryAfter: '1' }, 1, true, policy, mid)).toBeUndefined();
 		expect(retryDelay({ status: 503, retryAfter: '1' }, 1, false, policy, mid)).toBeUndefined();
+	});
+});
+
+describe('the wait after a refusal for the rate limit (refusalDelay)', () => {
+	const now = Date.parse('2026-11-22T10:00:00Z');
+	const deadline = now + 60_000;
+
+	it('waits the Retry-After the EU gave, in seconds or as an HTTP date', () => {
+		expect(refusalDelay({ retryAfter: '1', refusals: 1, now, deadline }, policy, mid)).toBe(1000);
+		expect(refusalDelay({ retryAfter: '0', refusals: 1, now, deadline }, policy, mid)).toBe(0);
+		expect(
+			refusalDelay(
+				{ retryAfter: 'Sun, 22 Nov 2026 10:00:07 GMT', refusals: 1, now, deadline },
+				policy,
+				mid,
+			),
+		).toBe(7000);
+		// a date already past: at once
+		expect(
+			refusalDelay(
+				{ retryAfter: 'Sun, 22 Nov 2026 09:59:00 GMT', refusals: 1, now, deadline },
+				policy,
+				mid,
+			),
+		).toBe(0);
+		// as read by the transport (EuFailure's retryAfterMs)
+		expect(refusalDelay({ retryAfterMs: 2500, refusals: 1, now, deadline }, policy, mid)).toBe(
+			2500,
+		);
+	});
+
+	it('waits the backoff when no (readable) Retry-After was given', () => {
+		expect(refusalDelay({ refusals: 1, now, deadline }, policy, mid)).toBe(
+			backoffDelay(1, 500, 8000, mid),
+		);
+		expect(refusalDelay({ retryAfter: 'soon', refusals: 3, now, deadline }, policy, mid)).toBe(
+			backoffDelay(3, 500, 8000, mid),
+		);
+	});
+
+	it("never waits past the call's deadline, nor longer than maxRetryAfterMs", () => {
+		expect(
+			refusalDelay({ retryAfter: '5', refusals: 1, now, deadline: now + 4999 }, policy, mid),
+		).toBeUndefined();
+		expect(
+			refusalDelay({ retryAfter: '5', refusals: 1, now, deadline: now + 5000 }, policy, mid),
+		).toBe(5000);
+		expect(
+			refusalDelay(
+				{
+					retryAfter: String(policy.maxRetryAfterMs / 1000 + 1),
+					refusals: 1,
+					now,
+					deadline: Infinity,
+				},
+				policy,
+				mid,
+			),
+		).toBeUndefined();
+	});
+
+	it(`gives up at the ${MAX_REFUSALS}th refusal of one call, which maxAttempts does not limit`, () => {
+		expect(
+			refusalDelay(
+				{ retryAfter: '1', refusals: policy.maxAttempts + 1, now, deadline },
+				policy,
+				mid,
+			),
+		).toBe(1000);
+		expect(
+			refusalDelay({ retryAfter: '1', refusals: MAX_REFUSALS - 1, now, deadline }, policy, mid),
+		).toBe(1000);
+		expect(
+			refusalDelay({ retryAfter: '1', refusals: MAX_REFUSALS, now, deadline }, policy, mid),
+		).toBeUndefined();
 	});
 });

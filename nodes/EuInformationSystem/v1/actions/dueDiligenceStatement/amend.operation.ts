@@ -7,8 +7,14 @@ import { statementsByUuid } from '../../../../shared/dds/euReads';
 import { amendDdsBody } from '../../../../shared/dds/requests';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview, readAfterChange, sentChange } from '../statements/changeCheck';
+import {
+	checkedOverview,
+	readAfterChange,
+	recheckRefusedChange,
+	sentChange,
+} from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
 import { statementBatches } from '../statements/statementChecks';
@@ -43,18 +49,35 @@ export const execute: OperationModule['execute'] = async function (items) {
 						itemIndex,
 						newActivityType: s.statement.activityType,
 					});
-					const ok = await sentChange(
-						before,
+					// refused for the rate limit: sent again after a fresh read (the same version);
+					// refused by the EU otherwise: its error says what the node knows (sentChange)
+					const answer = await resendAfterRateRefusal(
+						this,
 						async () =>
-							await soapRequest.call(this, {
-								service: 'dds',
-								operation: 'amendDds',
-								body: s.body,
-								idempotent: false,
+							readStatusAnswer(
+								(
+									await sentChange(
+										before,
+										async () =>
+											await soapRequest.call(this, {
+												service: 'dds',
+												operation: 'amendDds',
+												body: s.body,
+												idempotent: false,
+												itemIndex,
+											}),
+									)
+								).element,
+							),
+						async () =>
+							await recheckRefusedChange(this, {
+								kind: 'dds',
+								action: 'amend',
+								uuid: first.uuid,
 								itemIndex,
+								before,
 							}),
 					);
-					const answer = readStatusAnswer(ok.element);
 					if (answer.uuid !== first.uuid)
 						throw new NodeOperationError(
 							this.getNode(),

@@ -5,8 +5,9 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedOverview, sentChange } from '../statements/changeCheck';
+import { checkedOverview, recheckRefusedChange, sentChange } from '../statements/changeCheck';
 import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['withdraw'] } };
@@ -25,19 +26,33 @@ export const execute: OperationModule['execute'] = async function (items) {
 		},
 		run: async (i, { uuid, simplify: simplified }) => {
 			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
-			// a SUBMITTED statement is sent too: the EU decides (it withdrew one live, pack §12)
-			const ok = await sentChange(
-				before,
+			// a SUBMITTED statement is sent too: the EU decides (it withdrew one live, pack §12);
+			// refused for the rate limit: sent again after a fresh read (WITHDRAWN meanwhile: done)
+			const answer = await resendAfterRateRefusal(
+				this,
 				async () =>
-					await soapRequest.call(this, {
-						service: 'dds',
-						operation: 'withdrawDds',
-						body: withdrawDdsBody(uuid),
-						idempotent: false,
-						itemIndex: i,
-					}),
+					readStatusAnswer(
+						(
+							await sentChange(
+								before,
+								async () =>
+									await soapRequest.call(this, {
+										service: 'dds',
+										operation: 'withdrawDds',
+										body: withdrawDdsBody(uuid),
+										idempotent: false,
+										itemIndex: i,
+									}),
+							)
+						).element,
+					),
+				async () =>
+					await recheckRefusedChange(
+						this,
+						{ kind: 'dds', action: 'withdraw', uuid, itemIndex: i, before },
+						(now) => ({ uuid: now.uuid, status: now.status }),
+					),
 			);
-			const answer = readStatusAnswer(ok.element);
 			const json: IDataObject = overviewJson(
 				{ ...before, uuid: answer.uuid, status: answer.status },
 				simplified,

@@ -7,8 +7,13 @@ import { declarationsByUuid } from '../../../../shared/dds/sdReads';
 import { updateSdBody } from '../../../../shared/dds/sdRequests';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration, readAfterChange } from '../statements/changeCheck';
+import {
+	checkedDeclaration,
+	readAfterChange,
+	recheckRefusedChange,
+} from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import {
 	changeFields,
@@ -50,14 +55,30 @@ export const execute: OperationModule['execute'] = async function (items) {
 						uuid: first.uuid,
 						itemIndex,
 					});
-					const ok = await soapRequest.call(this, {
-						service: 'sd',
-						operation: 'updateSd',
-						body: s.body,
-						idempotent: false,
-						itemIndex,
-					});
-					const answer = readSdStatusAnswer(ok.element);
+					// refused for the rate limit: sent again after a fresh read (the same version)
+					const answer = await resendAfterRateRefusal(
+						this,
+						async () =>
+							readSdStatusAnswer(
+								(
+									await soapRequest.call(this, {
+										service: 'sd',
+										operation: 'updateSd',
+										body: s.body,
+										idempotent: false,
+										itemIndex,
+									})
+								).element,
+							),
+						async () =>
+							await recheckRefusedChange(this, {
+								kind: 'sd',
+								action: 'update',
+								uuid: first.uuid,
+								itemIndex,
+								before,
+							}),
+					);
 					if (answer.uuid !== first.uuid)
 						throw new NodeOperationError(
 							this.getNode(),

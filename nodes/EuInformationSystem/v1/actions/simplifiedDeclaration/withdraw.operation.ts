@@ -5,8 +5,9 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
+import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
 import { soapRequest } from '../../../../shared/transport/soapRequest';
-import { checkedDeclaration, sentChange } from '../statements/changeCheck';
+import { checkedDeclaration, recheckRefusedChange, sentChange } from '../statements/changeCheck';
 import {
 	changeFields,
 	declarationUuidField,
@@ -32,19 +33,33 @@ export const execute: OperationModule['execute'] = async function (items) {
 			// Said before sending: not visible, grouped, or neither AVAILABLE nor SUBMITTED (nothing
 			// is sent then); a SUBMITTED one is sent, the EU decides (its text is the DDS's, pack §12).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
-			const ok = await sentChange(
-				before,
+			// refused for the rate limit: sent again after a fresh read (WITHDRAWN meanwhile: done)
+			const answer = await resendAfterRateRefusal(
+				this,
 				async () =>
-					await soapRequest.call(this, {
-						service: 'sd',
-						operation: 'withdrawSd',
-						body: withdrawSdBody(uuid),
-						idempotent: false,
-						itemIndex,
-					}),
-				'declaration',
+					readSdStatusAnswer(
+						(
+							await sentChange(
+								before,
+								async () =>
+									await soapRequest.call(this, {
+										service: 'sd',
+										operation: 'withdrawSd',
+										body: withdrawSdBody(uuid),
+										idempotent: false,
+										itemIndex,
+									}),
+								'declaration',
+							)
+						).element,
+					),
+				async () =>
+					await recheckRefusedChange(
+						this,
+						{ kind: 'sd', action: 'withdraw', uuid, itemIndex, before },
+						(now) => ({ uuid: now.uuid, status: now.status, version: now.version }),
+					),
 			);
-			const answer = readSdStatusAnswer(ok.element);
 			const { uuid: answered, status, version } = answer;
 			return overviewJson(
 				{ ...before, uuid: answered, status, version: version ?? before.version },

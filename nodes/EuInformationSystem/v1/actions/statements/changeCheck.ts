@@ -5,7 +5,9 @@
  * Left to the EU: a withdrawal of a SUBMITTED statement (withdrawn live, pack §12) and the 72
  * hours after submission (no answer carries the submission date: the overview's date is the
  * last update). When the EU refuses a change as no longer possible, its error says when the
- * statement was last updated (sentChange).
+ * statement was last updated (sentChange). And after the EU refused the change for its rate
+ * limit (nothing was processed), the read that decides whether to send it again
+ * (recheckRefusedChange).
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -18,6 +20,7 @@ import type { ActivityType, StatementOverview } from '../../../../shared/dds/sta
 import { describeStatement } from '../../../../shared/dds/statementOutput';
 import { euFailureOf } from '../../../../shared/transport/euFailure';
 import { normaliseEuCode } from '../../../../shared/transport/euFaultCodes';
+import type { Recheck } from '../../../../shared/transport/euRefusal';
 
 interface Check {
 	uuid: string;
@@ -166,4 +169,69 @@ export async function readAfterChange(
 	if (versionOf(found) <= versionOf(before))
 		return { why: `the EU still showed version ${found.version} when read again` };
 	return { overview: found };
+}
+
+/**
+ * After the EU refused a change for its rate limit (HTTP 429 or its throttling fault: nothing
+ * was processed; euRefusal.ts sends it again only after this): the statement read again.
+ * - Withdraw: WITHDRAWN now (withdrawn meanwhile, e.g. by another run) → nothing is sent again;
+ *   `done` (Withdraw's) gives the answer from the statement as the EU shows it.
+ * - Amend / Update replace the whole statement with this run's: sent again only if the
+ *   statement is still the version this run read before sending (when the EU gives versions:
+ *   the SD always); a new version meanwhile → refused, so that this run's change never lands
+ *   blindly over another's. (The last-update date is no sign: the EU's own processing, e.g.
+ *   SUBMITTED → AVAILABLE, moves it.) Without versions, sending the same whole statement again
+ *   gives what one amendment would have given: the refused one changed nothing.
+ * - Then every check before a change again (visible, status, grouped), on a new read.
+ */
+export async function recheckRefusedChange<T>(
+	ctx: IExecuteFunctions,
+	o: {
+		kind: 'dds' | 'sd';
+		action: 'amend' | 'update' | 'withdraw';
+		uuid: string;
+		itemIndex: number;
+		before: StatementOverview;
+	},
+	done?: (now: StatementOverview) => T,
+): Promise<Recheck<T>> {
+	const dds = o.kind === 'dds';
+	const read = dds
+		? await statementsByUuid(ctx, [o.uuid], o.itemIndex)
+		: await declarationsByUuid(ctx, [{ uuid: o.uuid }], o.itemIndex);
+	const now = read
+		.filter((s) => s.uuid === o.uuid)
+		.sort((a, b) => (Number(b.version) || 0) - (Number(a.version) || 0))[0];
+	if (done && now && o.action === 'withdraw' && now.status === 'WITHDRAWN')
+		return { done: done(now) };
+	const noun = dds ? 'statement' : 'declaration';
+	const change = o.action === 'amend' ? 'amendment' : o.action;
+	if (
+		now &&
+		o.action !== 'withdraw' &&
+		now.version !== null &&
+		o.before.version !== null &&
+		String(now.version) !== String(o.before.version)
+	)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The ${noun} ${o.uuid} changed while this ${change} waited: the EU Information System had refused the ${change} for its limit of calls a second (nothing was changed then), and the ${change} was not sent again`,
+			{
+				itemIndex: o.itemIndex,
+				description: `When this run read it: version ${o.before.version}; now: version ${now.version} (${describeStatement(now)}). Someone changed the ${noun} in the meantime; get it to see what changed, then run ${o.action === 'amend' ? 'Amend' : 'Update'} again if your change is still needed.`,
+			},
+		);
+	if (dds)
+		await checkedOverview(ctx, {
+			action: o.action as 'amend' | 'withdraw',
+			uuid: o.uuid,
+			itemIndex: o.itemIndex,
+		});
+	else
+		await checkedDeclaration(ctx, {
+			action: o.action as 'update' | 'withdraw',
+			uuid: o.uuid,
+			itemIndex: o.itemIndex,
+		});
+	return { resend: true };
 }
