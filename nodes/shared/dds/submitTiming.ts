@@ -6,6 +6,7 @@
  */
 import type { Timing } from '../time/sleep';
 import { systemTiming } from '../time/sleep';
+import { MAX_REFUSALS } from '../transport/retry';
 
 /**
  * After a submission whose answer was lost, the lookups that may find it: the first at once,
@@ -15,8 +16,13 @@ import { systemTiming } from '../time/sleep';
  */
 export const LOOK_AGAIN_DELAYS_MS: readonly number[] = [0, 5_000, 10_000, 15_000, 30_000];
 
-/** Submissions refused with "too many calls" (HTTP 429) are tried at most this many times in all. */
-export const THROTTLED_SUBMIT_TRIES = 3;
+/**
+ * Submissions refused with "too many calls" (HTTP 429) are tried at most this many times in
+ * all: the transport's budget for refused reads (retry.ts), so that a Submit gives up no sooner
+ * than the lookups around it (with 3, a Submit among busy neighbours in queue mode was refused
+ * three times in a row and gave up while its reads went through).
+ */
+export const THROTTLED_SUBMIT_TRIES = MAX_REFUSALS;
 /** The wait after a 429 when the EU gives no Retry-After. */
 export const THROTTLE_WAIT_MS = 2_000;
 /** The longest wait after a 429 (a longer Retry-After ends the tries with the EU's refusal). */

@@ -13,7 +13,11 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { resetSubmitMemory } from '../../../nodes/shared/dds/submitMemory';
-import { LOOK_AGAIN_DELAYS_MS, setSubmitTiming } from '../../../nodes/shared/dds/submitTiming';
+import {
+	LOOK_AGAIN_DELAYS_MS,
+	THROTTLED_SUBMIT_TRIES,
+	setSubmitTiming,
+} from '../../../nodes/shared/dds/submitTiming';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
 import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from './helpers';
@@ -283,13 +287,14 @@ describe('429 on the submission', () => {
 		expect(filed('THR-0001')).toHaveLength(1);
 	});
 
-	it("refused every time: stops after 3 tries with the EU's refusal, nothing filed", async () => {
-		eu.fake.faults.failNext('submitDds', { status: 429, count: 5 });
+	it("refused every time: stops after THROTTLED_SUBMIT_TRIES (8) tries with the EU's refusal, nothing filed", async () => {
+		expect(THROTTLED_SUBMIT_TRIES).toBe(8);
+		eu.fake.faults.failNext('submitDds', { status: 429, count: 10 });
 		const mark = eu.fake.requests().length;
 		const result = await submit(['THR-0002']);
 		expect(result.error?.message).toMatch(/limiting the number of calls \(HTTP 429\)/);
-		expect(sent('submitDds', mark)).toHaveLength(3);
-		expect(waited).toEqual([2000, 2000]);
+		expect(sent('submitDds', mark)).toHaveLength(8);
+		expect(waited).toEqual(Array(7).fill(2000));
 		expect(filed('THR-0002')).toHaveLength(0);
 	});
 });
