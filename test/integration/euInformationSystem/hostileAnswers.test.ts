@@ -25,7 +25,7 @@ import { euStore, jsonOf, runEu } from './helpers';
 const SCENARIOS = path.resolve(__dirname, '../../helpers/euHostileScenarios.ts');
 /** A child bundles and loads n8n's engine first (seconds; more beside CI's CPU-bound load). */
 const CHILD_TIMEOUT = 180_000;
-const used = useFakeEu({ availableAfterMs: 0 });
+const used = useFakeEu({ availableAfterMs: 0, ratePerSecond: 0 });
 const eu = (): FakeEu => used.fake;
 const store = () => euStore(eu().url, eu().users[0]);
 

@@ -74,7 +74,7 @@ describe('EU Information System API credential', () => {
 		expect(byName.callsPerSecond.default).toBe(5);
 		expect(byName.callsPerSecond.description).toMatch(/queue mode.*2 workers: 2\.5/);
 		const read = (callsPerSecond: unknown) =>
-			readEuCredential({ username: 'u', authKey: 'k', callsPerSecond }).callsPerSecond;
+			readEuCredential({ username: 'u', authKey: 'k-8-chars', callsPerSecond }).callsPerSecond;
 		expect(read(undefined)).toBe(5);
 		expect(read('')).toBe(5);
 		expect(read(2.5)).toBe(2.5);
