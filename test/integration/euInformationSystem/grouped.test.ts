@@ -10,24 +10,18 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, runEu, sdParameters } from './helpers';
+import {
+	ddsSubmitParameters,
+	euStore,
+	jsonOf,
+	runEu,
+	sdParameters,
+	squarePlot as square,
+} from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
 const HOUR = 3_600_000;
-
-const square = (x: number, y: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
-			[x, y],
-		],
-	],
-});
 
 /** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak). */
 const ddsRow = (ref: string, x = -5.3) => ({
@@ -45,16 +39,7 @@ const sdRow = (ref: string) => ({
 
 const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
 	resource: 'dueDiligenceStatement',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
+	...ddsSubmitParameters('ref', over),
 });
 
 async function run(parameters: INodeParameters, input: IDataObject[] = [{}]) {

@@ -108,6 +108,40 @@ export function keyLeaks(result: RunNodeResult, key: string): string[] {
 
 export const jsonOf = (result: RunNodeResult): IDataObject[] => result.items.map((i) => i.json);
 
+/** A square plot of 0.003° from (x, y) (about 330 m across): a polygon the fake accepts. */
+export const squarePlot = (x: number, y: number) => ({
+	type: 'Polygon',
+	coordinates: [
+		[
+			[x, y],
+			[x + 0.003, y],
+			[x + 0.003, y + 0.003],
+			[x, y + 0.003],
+			[x, y],
+		],
+	],
+});
+
+/**
+ * A DDS Submit with every required field (cocoa imported into France, 12,000 kg), the Internal
+ * Reference from the input's `referenceField` and the producer's name from its `producer`.
+ */
+export const ddsSubmitParameters = (
+	referenceField: string,
+	over: INodeParameters = {},
+): INodeParameters => ({
+	operation: 'submit',
+	internalReference: `={{ $json.${referenceField} }}`,
+	activityType: 'IMPORT',
+	countryOfActivity: 'FR',
+	commodity: 'cocoa',
+	hsHeading: '1801',
+	descriptionOfGoods: 'Cocoa beans',
+	netWeight: '12000',
+	producerName: '={{ $json.producer }}',
+	...over,
+});
+
 /* ── Until the EU fake (test/fake-eu) is merged: answers scripted per operation over loopback ── */
 
 export const DDS_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';

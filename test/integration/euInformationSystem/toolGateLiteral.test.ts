@@ -11,7 +11,14 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, runEuTool, sdParameters } from './helpers';
+import {
+	ddsSubmitParameters,
+	euStore,
+	jsonOf,
+	runEuTool,
+	sdParameters,
+	squarePlot as square,
+} from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
@@ -26,18 +33,6 @@ const FROM_AI =
 const EXPRESSION_TRUE = '={{ true }}';
 
 /** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak), a small square each. */
-const square = (x: number, y: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
-			[x, y],
-		],
-	],
-});
 const ddsRow = (ref: string): IDataObject => ({
 	geometry: square(-5.3, 6.5),
 	country: 'CI',
@@ -52,16 +47,7 @@ const sdRow = (ref: string): IDataObject => ({
 });
 const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
 	resource: 'dueDiligenceStatement',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
+	...ddsSubmitParameters('ref', over),
 });
 
 const UUID = '5a4c0c0b-4d9a-4a43-9c3e-2f3c1e1d0b9a';
