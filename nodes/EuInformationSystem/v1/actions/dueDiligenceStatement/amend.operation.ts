@@ -7,7 +7,6 @@ import { statementsByUuid } from '../../../../shared/dds/euReads';
 import { amendDdsBody } from '../../../../shared/dds/requests';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview, readAfterChange, sentChange } from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
@@ -43,17 +42,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 						itemIndex,
 						newActivityType: s.statement.activityType,
 					});
-					const ok = await sentChange(
-						before,
-						async () =>
-							await soapRequest.call(this, {
-								service: 'dds',
-								operation: 'amendDds',
-								body: s.body,
-								idempotent: false,
-								itemIndex,
-							}),
-					);
+					const ok = await sentChange(this, before, {
+						service: 'dds',
+						operation: 'amendDds',
+						body: s.body,
+						itemIndex,
+					});
 					const answer = readStatusAnswer(ok.element);
 					if (answer.uuid !== first.uuid)
 						throw new NodeOperationError(

@@ -5,7 +5,6 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview, sentChange } from '../statements/changeCheck';
 import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
@@ -26,17 +25,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 		run: async (i, { uuid, simplify: simplified }) => {
 			const before = await checkedOverview(this, { action: 'withdraw', uuid, itemIndex: i });
 			// a SUBMITTED statement is sent too: the EU decides (it withdrew one live, pack §12)
-			const ok = await sentChange(
-				before,
-				async () =>
-					await soapRequest.call(this, {
-						service: 'dds',
-						operation: 'withdrawDds',
-						body: withdrawDdsBody(uuid),
-						idempotent: false,
-						itemIndex: i,
-					}),
-			);
+			const ok = await sentChange(this, before, {
+				service: 'dds',
+				operation: 'withdrawDds',
+				body: withdrawDdsBody(uuid),
+				itemIndex: i,
+			});
 			const answer = readStatusAnswer(ok.element);
 			const json: IDataObject = overviewJson(
 				{ ...before, uuid: answer.uuid, status: answer.status },

@@ -5,7 +5,6 @@ import { takeId } from '../../../../shared/descriptions/takeId';
 import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedDeclaration, sentChange } from '../statements/changeCheck';
 import {
 	changeFields,
@@ -33,15 +32,9 @@ export const execute: OperationModule['execute'] = async function (items) {
 			// is sent then); a SUBMITTED one is sent, the EU decides (its text is the DDS's, pack §12).
 			const before = await checkedDeclaration(this, { action: 'withdraw', uuid, itemIndex });
 			const ok = await sentChange(
+				this,
 				before,
-				async () =>
-					await soapRequest.call(this, {
-						service: 'sd',
-						operation: 'withdrawSd',
-						body: withdrawSdBody(uuid),
-						idempotent: false,
-						itemIndex,
-					}),
+				{ service: 'sd', operation: 'withdrawSd', body: withdrawSdBody(uuid), itemIndex },
 				'declaration',
 			);
 			const answer = readSdStatusAnswer(ok.element);
