@@ -16,7 +16,7 @@ import { resetSubmitMemory } from '../../../nodes/shared/dds/submitMemory';
 import { LOOK_AGAIN_DELAYS_MS, setSubmitTiming } from '../../../nodes/shared/dds/submitTiming';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from './helpers';
+import { euStore, jsonOf, keyLeaks, runEu, sdParameters, squarePlot } from './helpers';
 
 const parameters = {
 	operation: 'submit',
@@ -330,18 +330,7 @@ describe('the Simplified Declaration shares the path', () => {
 		ref,
 		producer: 'Ferme A',
 		country: 'FR',
-		geometry: {
-			type: 'Polygon',
-			coordinates: [
-				[
-					[x, 44.5],
-					[x + 0.002, 44.5],
-					[x + 0.002, 44.502],
-					[x, 44.502],
-					[x, 44.5],
-				],
-			],
-		},
+		geometry: squarePlot(x, 44.5, 0.002),
 	});
 	const submitSd = async (refs: string[]) =>
 		await runEu({

@@ -108,15 +108,15 @@ export function keyLeaks(result: RunNodeResult, key: string): string[] {
 
 export const jsonOf = (result: RunNodeResult): IDataObject[] => result.items.map((i) => i.json);
 
-/** A square plot of 0.003° from (x, y) (about 330 m across): a polygon the fake accepts. */
-export const squarePlot = (x: number, y: number) => ({
+/** A square plot of `side` degrees (0.003: about 330 m) from (x, y): a polygon the fake accepts. */
+export const squarePlot = (x: number, y: number, side = 0.003) => ({
 	type: 'Polygon',
 	coordinates: [
 		[
 			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
+			[x + side, y],
+			[x + side, y + side],
+			[x, y + side],
 			[x, y],
 		],
 	],
