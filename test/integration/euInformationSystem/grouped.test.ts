@@ -11,36 +11,18 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
 import {
-	ddsSubmitParameters,
+	ddsParameters,
+	ddsPlotRow as ddsRow,
 	euStore,
 	jsonOf,
 	runEu,
 	sdParameters,
-	squarePlot as square,
+	sdPlotRow as sdRow,
 } from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
 const HOUR = 3_600_000;
-
-/** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak). */
-const ddsRow = (ref: string, x = -5.3) => ({
-	geometry: square(x, 6.5),
-	country: 'CI',
-	producer: 'Coop A',
-	ref,
-});
-const sdRow = (ref: string) => ({
-	geometry: square(2.5, 44.5),
-	country: 'FR',
-	producer: 'Ferme A',
-	ref,
-});
-
-const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'dueDiligenceStatement',
-	...ddsSubmitParameters('ref', over),
-});
 
 async function run(parameters: INodeParameters, input: IDataObject[] = [{}]) {
 	return await runEu({ parameters, input, store: store() });

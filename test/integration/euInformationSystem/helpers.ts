@@ -196,3 +196,25 @@ export const sdParameters = (over: INodeParameters = {}): INodeParameters => ({
 	producerName: '={{ $json.producer }}',
 	...over,
 });
+
+/** Due Diligence Statement → Submit of cocoa from plot rows (`ref`, `producer`), with `over` on top. */
+export const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
+	resource: 'dueDiligenceStatement',
+	...ddsSubmitParameters('ref', over),
+});
+
+/** A DDS's plot row (Côte d'Ivoire cocoa, a small square from `x`) with its reference in `ref`. */
+export const ddsPlotRow = (ref: string, x = -5.3): IDataObject => ({
+	geometry: squarePlot(x, 6.5),
+	country: 'CI',
+	producer: 'Coop A',
+	ref,
+});
+
+/** An SD's plot row (French oak, a small square) with its reference in `ref`. */
+export const sdPlotRow = (ref: string): IDataObject => ({
+	geometry: squarePlot(2.5, 44.5),
+	country: 'FR',
+	producer: 'Ferme A',
+	ref,
+});

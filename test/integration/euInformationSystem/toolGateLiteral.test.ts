@@ -12,12 +12,13 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
 import {
-	ddsSubmitParameters,
+	ddsParameters,
+	ddsPlotRow as ddsRow,
 	euStore,
 	jsonOf,
 	runEuTool,
 	sdParameters,
-	squarePlot as square,
+	sdPlotRow as sdRow,
 } from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0 });
@@ -31,24 +32,6 @@ beforeEach(() => {
 const FROM_AI =
 	"={{ $fromAI('allowFilingStatements', 'Whether this tool may file the statement', 'boolean') }}";
 const EXPRESSION_TRUE = '={{ true }}';
-
-/** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak), a small square each. */
-const ddsRow = (ref: string): IDataObject => ({
-	geometry: square(-5.3, 6.5),
-	country: 'CI',
-	producer: 'Coop A',
-	ref,
-});
-const sdRow = (ref: string): IDataObject => ({
-	geometry: square(2.5, 44.5),
-	country: 'FR',
-	producer: 'Ferme A',
-	ref,
-});
-const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'dueDiligenceStatement',
-	...ddsSubmitParameters('ref', over),
-});
 
 const UUID = '5a4c0c0b-4d9a-4a43-9c3e-2f3c1e1d0b9a';
 
