@@ -4,7 +4,9 @@
  * exporting `run(input)`) is bundled with esbuild (its packages left to node_modules, so n8n's
  * engine is the real one), run once, and its JSON result handed back with the heap the child
  * held at the end. A child that runs out of memory, overflows its stack or dies otherwise comes
- * back as `crashed` (never as a pass). test/helpers/boundedRead.ts is the same for Read File.
+ * back as `crashed` (never as a pass). The child itself (a script in a temporary folder, its
+ * heap bounded, its output collected whatever its end) is `runChildScript`, which
+ * boundedRead.ts (Read File) and boundedEuRun.ts (runEu, one line per run) use too.
  *
  * Nothing here measures time: the caller's jest timeout is the "within seconds".
  */
@@ -41,14 +43,82 @@ run(input).then(
 );
 `;
 
+/** How a child process ended: what it printed and its exit. */
+export interface ChildExit {
+	/** Its whole stdout (UTF-8). */
+	stdout: string;
+	/** Its last 2,000 characters of stderr. */
+	stderr: string;
+	exitCode: number | null;
+	signal: NodeJS.Signals | null;
+}
+
+/**
+ * Runs `fn` with a fresh temporary folder, removed afterwards whatever happens (the child's
+ * script, its input and its n8n user folder live there).
+ */
+export async function inTempDir<T>(prefix: string, fn: (dir: string) => Promise<T>): Promise<T> {
+	const dir = mkdtempSync(path.join(tmpdir(), prefix));
+	try {
+		return await fn(dir);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+}
+
+/**
+ * Writes `source` as `dir`/child.js and runs it in a Node child with `heapMb` of old-space heap
+ * and `args`, from the project root; resolves when the child has ended, however it ended.
+ */
+export async function runChildScript(
+	dir: string,
+	source: string,
+	args: readonly string[],
+	{ heapMb = 512, env }: { heapMb?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<ChildExit> {
+	const script = path.join(dir, 'child.js');
+	writeFileSync(script, source);
+	return await new Promise<ChildExit>((resolve, reject) => {
+		const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, script, ...args], {
+			cwd: ROOT,
+			env: env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const chunks: Buffer[] = [];
+		let stderr = '';
+		child.stdout.on('data', (d: Buffer) => chunks.push(d));
+		child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+		child.on('error', reject);
+		child.on('close', (exitCode, signal) =>
+			resolve({ stdout: Buffer.concat(chunks).toString('utf8'), stderr, exitCode, signal }),
+		);
+	});
+}
+
+/** A child's one JSON answer on stdout; `crashed` (with its stderr and exit) when there is none. */
+export function jsonOrCrashed<R>(
+	exit: ChildExit,
+):
+	| R
+	| { outcome: 'crashed'; stderr: string; exitCode: number | null; signal: NodeJS.Signals | null } {
+	if (exit.exitCode === 0 && exit.stdout) {
+		try {
+			return JSON.parse(exit.stdout) as R;
+		} catch {
+			// fall through: output cut short
+		}
+	}
+	const { stderr, exitCode, signal } = exit;
+	return { outcome: 'crashed', stderr, exitCode, signal };
+}
+
 /** Bundles `entry` (a .ts module exporting `run(input): Promise<T>`) and runs it with `input`. */
 export async function runInBoundedChild<T>(
 	entry: string,
 	input: unknown,
 	{ heapMb = 512 }: { heapMb?: number } = {},
 ): Promise<BoundedChildResult<T>> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'bounded-child-'));
-	try {
+	return await inTempDir('bounded-child-', async (dir) => {
 		const bundle = path.join(dir, 'scenario.js');
 		const esbuild = require('esbuild') as typeof import('esbuild');
 		esbuild.buildSync({
@@ -63,46 +133,18 @@ export async function runInBoundedChild<T>(
 		});
 		const spec = path.join(dir, 'input.json');
 		writeFileSync(spec, JSON.stringify(input));
-		const script = path.join(dir, 'child.js');
-		writeFileSync(script, CHILD);
-		// the child's own n8n user folder (this process's holds its own encryption key)
-		const userFolder = path.join(dir, 'n8n');
-		return await new Promise<BoundedChildResult<T>>((resolve, reject) => {
-			const child = spawn(
-				process.execPath,
-				[`--max-old-space-size=${heapMb}`, script, bundle, spec],
-				{
-					cwd: ROOT,
-					env: {
-						...process.env,
-						NODE_PATH: path.join(ROOT, 'node_modules'),
-						N8N_USER_FOLDER: userFolder,
-						N8N_ENCRYPTION_KEY: 'test-only',
-					},
-					stdio: ['ignore', 'pipe', 'pipe'],
-				},
-			);
-			const chunks: Buffer[] = [];
-			let stderr = '';
-			child.stdout.on('data', (d: Buffer) => chunks.push(d));
-			child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-			child.on('error', reject);
-			child.on('close', (exitCode, signal) => {
-				const stdout = Buffer.concat(chunks).toString('utf8');
-				if (exitCode === 0 && stdout) {
-					try {
-						resolve(JSON.parse(stdout) as BoundedChildResult<T>);
-						return;
-					} catch {
-						// fall through: output cut short
-					}
-				}
-				resolve({ outcome: 'crashed', stderr, exitCode, signal });
-			});
+		const exit = await runChildScript(dir, CHILD, [bundle, spec], {
+			heapMb,
+			env: {
+				...process.env,
+				NODE_PATH: path.join(ROOT, 'node_modules'),
+				// the child's own n8n user folder (this process's holds its own encryption key)
+				N8N_USER_FOLDER: path.join(dir, 'n8n'),
+				N8N_ENCRYPTION_KEY: 'test-only',
+			},
 		});
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
+		return jsonOrCrashed<BoundedChildResult<T>>(exit);
+	});
 }
 
 /** The value of a child that ran to its end; otherwise an error saying how it ended (and why). */

@@ -5,17 +5,17 @@
  * heap. The test learns how the run ended (its error's message and description, or its
  * items), how large the serialized run was, and how much heap the child held at the end. A run
  * that kills the child (out of memory, a signal) comes back as `crashed` (never as a pass).
- * The same pattern as boundedRead.ts (the geo-file attack tests).
+ * The child is boundedChild.ts's `runChildScript`, as for boundedRead.ts (the geo-file attack
+ * tests); here it prints one line per run, so that the runs before a crash still count.
  *
  * Nothing here measures time: the caller's jest timeout is the "within seconds".
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FakeEuUser } from '../integration/euInformationSystem/helpers';
+import { inTempDir, runChildScript } from './boundedChild';
 
 export interface BoundedEuRunResult {
 	/** `done`: the run ended (with items or an error); `crashed`: the child died before it. */
@@ -84,45 +84,26 @@ export async function runEuInBoundedChild(o: {
 	runs: BoundedEuRun[];
 	heapMb?: number;
 }): Promise<BoundedEuRuns> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'bounded-eu-'));
-	try {
+	return await inTempDir('bounded-eu-', async (dir) => {
 		const spec = path.join(dir, 'spec.json');
 		writeFileSync(spec, JSON.stringify({ url: o.url, user: o.user, runs: o.runs }));
-		const script = path.join(dir, 'child.js');
-		writeFileSync(script, CHILD);
 		const helpers = path.resolve(__dirname, '../integration/euInformationSystem/helpers');
-		return await new Promise<BoundedEuRuns>((resolve, reject) => {
-			const child = spawn(
-				process.execPath,
-				[
-					`--max-old-space-size=${o.heapMb ?? 512}`,
-					script,
-					helpers,
-					spec,
-					require.resolve('ts-node'),
-				],
-				{ cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
-			);
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-			child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-			child.on('error', reject);
-			child.on('close', (exitCode, signal) => {
-				const results: BoundedEuRunResult[] = [];
-				for (const line of stdout.split('\n')) {
-					if (!line.trim()) continue;
-					try {
-						results.push(JSON.parse(line) as BoundedEuRunResult);
-					} catch {
-						break; // a line cut short: the child died while writing it
-					}
-				}
-				while (results.length < o.runs.length) results.push({ outcome: 'crashed' });
-				resolve(exitCode === 0 ? { results } : { results, stderr, exitCode, signal });
-			});
-		});
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
+		const { stdout, stderr, exitCode, signal } = await runChildScript(
+			dir,
+			CHILD,
+			[helpers, spec, require.resolve('ts-node')],
+			{ heapMb: o.heapMb ?? 512 },
+		);
+		const results: BoundedEuRunResult[] = [];
+		for (const line of stdout.split('\n')) {
+			if (!line.trim()) continue;
+			try {
+				results.push(JSON.parse(line) as BoundedEuRunResult);
+			} catch {
+				break; // a line cut short: the child died while writing it
+			}
+		}
+		while (results.length < o.runs.length) results.push({ outcome: 'crashed' });
+		return exitCode === 0 ? { results } : { results, stderr, exitCode, signal };
+	});
 }

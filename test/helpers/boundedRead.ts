@@ -7,10 +7,10 @@
  *
  * Nothing here measures time: the caller's jest timeout is the "within seconds".
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { inTempDir, jsonOrCrashed, runChildScript } from './boundedChild';
 
 export interface BoundedReadResult {
 	/** `refused`: a GeoFileError; `read`: features came back; `crashed`: anything else (out of memory, an exception that is not a GeoFileError, a signal). */
@@ -69,39 +69,15 @@ export async function readInBoundedChild(
 	options: Record<string, unknown> = {},
 	{ heapMb = 512, keep = 3 }: { heapMb?: number; keep?: number } = {},
 ): Promise<BoundedReadResult> {
-	const dir = mkdtempSync(path.join(tmpdir(), 'bounded-read-'));
-	try {
+	return await inTempDir('bounded-read-', async (dir) => {
 		const file = path.join(dir, 'input.bin');
 		writeFileSync(file, bytes);
 		const spec = path.join(dir, 'spec.json');
 		writeFileSync(spec, JSON.stringify({ file, fileName, options, keep }));
-		const script = path.join(dir, 'child.js');
-		writeFileSync(script, CHILD);
 		const reader = path.resolve(__dirname, '../../nodes/shared/geoFiles');
-		return await new Promise<BoundedReadResult>((resolve, reject) => {
-			const child = spawn(
-				process.execPath,
-				[`--max-old-space-size=${heapMb}`, script, reader, spec, require.resolve('ts-node')],
-				{ cwd: path.resolve(__dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
-			);
-			let stdout = '';
-			let stderr = '';
-			child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-			child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
-			child.on('error', reject);
-			child.on('close', (exitCode, signal) => {
-				if (exitCode === 0 && stdout) {
-					try {
-						resolve(JSON.parse(stdout) as BoundedReadResult);
-						return;
-					} catch {
-						// fall through: output cut short
-					}
-				}
-				resolve({ outcome: 'crashed', stderr, exitCode, signal });
-			});
+		const exit = await runChildScript(dir, CHILD, [reader, spec, require.resolve('ts-node')], {
+			heapMb,
 		});
-	} finally {
-		rmSync(dir, { recursive: true, force: true });
-	}
+		return jsonOrCrashed<BoundedReadResult>(exit);
+	});
 }

@@ -52,14 +52,9 @@ export async function lookupOverviews(
 
 /** A lookup's overviews (lookupOverviews without the count); `skipped`: see lookupOverviews. */
 export async function overviews(
-	ctx: ServiceContext,
-	service: 'dds' | 'sd',
-	operation: 'getDds' | 'getDdsByInternalReference' | 'getSd' | 'getSdByInternalReference',
-	body: string,
-	itemIndex: number | undefined,
-	skipped?: SkippedOverviews,
+	...lookup: Parameters<typeof lookupOverviews>
 ): Promise<StatementOverview[]> {
-	return (await lookupOverviews(ctx, service, operation, body, itemIndex, skipped)).overviews;
+	return (await lookupOverviews(...lookup)).overviews;
 }
 
 /**

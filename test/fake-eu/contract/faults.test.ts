@@ -4,19 +4,10 @@
  * 25 MB message limit (README §6), and the request log.
  */
 import { ddsAction, envelope, post } from '../client';
-import type { FakeEu, FakeEuOptions } from '../index';
-import { MAX_MESSAGE_BYTES, startFakeEu } from '../index';
-import { codes, getDdsBody, readAnswer, request, submit, submitBody } from './harness';
+import { MAX_MESSAGE_BYTES } from '../index';
+import { codes, getDdsBody, readAnswer, request, submit, submitBody, useFakes } from './harness';
 
-const started: FakeEu[] = [];
-async function fake(o: FakeEuOptions = {}): Promise<FakeEu> {
-	const eu = await startFakeEu({ ratePerSecond: 0, ...o });
-	started.push(eu);
-	return eu;
-}
-afterEach(async () => {
-	for (const eu of started.splice(0)) await eu.stop();
-});
+const fake = useFakes();
 
 test('a lost answer: the submit is processed (the statement exists), the connection is destroyed', async () => {
 	const eu = await fake();

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvelopeOptions } from '../client';
 import { ddsAction, envelope, post, securityHeader } from '../client';
-import type { FakeEu } from '../index';
+import type { FakeEu, FakeEuOptions } from '../index';
+import { startFakeEu } from '../index';
 import {
 	DDS_NS,
 	ERROR_NS,
@@ -222,3 +223,19 @@ export async function submit(eu: FakeEu, s: StatementSpec = {}): Promise<string>
 }
 
 export const codes = (read: Read) => read.fault?.errors.map((e) => e.id) ?? [];
+
+/**
+ * A contract test file's fakes: `fake(options)` starts one (no rate limit, then `defaults`,
+ * then `options`); every fake started is stopped after each test. Call once, at the top level.
+ */
+export function useFakes(defaults: FakeEuOptions = {}): (o?: FakeEuOptions) => Promise<FakeEu> {
+	const started: FakeEu[] = [];
+	afterEach(async () => {
+		for (const eu of started.splice(0)) await eu.stop();
+	});
+	return async (o = {}) => {
+		const eu = await startFakeEu({ ratePerSecond: 0, ...defaults, ...o });
+		started.push(eu);
+		return eu;
+	};
+}

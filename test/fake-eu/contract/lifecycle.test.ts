@@ -3,8 +3,8 @@
  * AVAILABLE / REJECTED, amend only AVAILABLE, withdraw AVAILABLE or SUBMITTED (seen live,
  * README §12; a switch turns the latter off), within 72 h, not GROUPED, activity type unchanged (the EUDR_API_… codes of README §7), grouping, and the get operations.
  */
-import type { FakeEu, FakeEuOptions } from '../index';
-import { AMEND_WINDOW_MS, DEFAULT_AVAILABLE_AFTER_MS, REJECT_MARKER, startFakeEu } from '../index';
+import type { FakeEu } from '../index';
+import { AMEND_WINDOW_MS, DEFAULT_AVAILABLE_AFTER_MS, REJECT_MARKER } from '../index';
 import { COMMON_NS } from '../xml';
 import {
 	amendBody,
@@ -16,18 +16,11 @@ import {
 	submit,
 	submitBody,
 	textIn,
+	useFakes,
 	withdrawBody,
 } from './harness';
 
-const started: FakeEu[] = [];
-async function fake(o: FakeEuOptions = {}): Promise<FakeEu> {
-	const eu = await startFakeEu({ ratePerSecond: 0, ...o });
-	started.push(eu);
-	return eu;
-}
-afterEach(async () => {
-	for (const eu of started.splice(0)) await eu.stop();
-});
+const fake = useFakes();
 
 const statusOf = (eu: FakeEu, uuid: string) => eu.statements().find((s) => s.uuid === uuid)?.status;
 const available = async (eu: FakeEu, spec = {}) => {

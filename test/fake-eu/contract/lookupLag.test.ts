@@ -5,20 +5,12 @@
  * first N lookups, or for T ms of the lifecycle clock after its submission; as a start option,
  * in process (`setLookupLag`) and through the control API.
  */
-import type { FakeEu, FakeEuOptions } from '../index';
-import { CONTROL_PREFIX, startFakeEu } from '../index';
-import { byReferenceBody, getDdsBody, request, submit, textIn } from './harness';
+import type { FakeEu } from '../index';
+import { CONTROL_PREFIX } from '../index';
+import { byReferenceBody, getDdsBody, request, submit, textIn, useFakes } from './harness';
 import { callSd, getSdBody, sdByReferenceBody, submitSd } from './sdHarness';
 
-const started: FakeEu[] = [];
-async function fake(o: FakeEuOptions = {}): Promise<FakeEu> {
-	const eu = await startFakeEu({ ratePerSecond: 0, ...o });
-	started.push(eu);
-	return eu;
-}
-afterEach(async () => {
-	for (const eu of started.splice(0)) await eu.stop();
-});
+const fake = useFakes();
 
 /** The uuids a DDS lookup lists. */
 async function listed(eu: FakeEu, operation: string, body: string): Promise<string[]> {

@@ -7,12 +7,11 @@
  */
 import { validateEuXml } from '../../helpers/euXsd';
 import { geo } from '../client';
-import type { FakeEu, FakeEuOptions } from '../index';
-import { DEFAULT_AVAILABLE_AFTER_MS, REJECT_MARKER, startFakeEu } from '../index';
+import { DEFAULT_AVAILABLE_AFTER_MS, REJECT_MARKER } from '../index';
 import type { El } from '../xml';
 import { COMMON_NS, DDS_NS, SD_NS, kidText, kids, standalone } from '../xml';
 import type { Read } from './harness';
-import { byReferenceBody, codes, request, submit, textIn } from './harness';
+import { byReferenceBody, codes, request, submit, textIn, useFakes } from './harness';
 import {
 	POINT,
 	availableSd,
@@ -26,16 +25,8 @@ import {
 	withdrawSdBody,
 } from './sdHarness';
 
-const started: FakeEu[] = [];
-async function fake(o: FakeEuOptions = {}): Promise<FakeEu> {
-	const eu = await startFakeEu({ ratePerSecond: 0, startTime: START, ...o });
-	started.push(eu);
-	return eu;
-}
-afterEach(async () => {
-	for (const eu of started.splice(0)) await eu.stop();
-});
 const START = Date.parse('2026-05-20T10:00:00Z');
+const fake = useFakes({ startTime: START });
 
 async function valid(read: Read): Promise<El> {
 	expect(read.fault).toBeUndefined();

@@ -6,24 +6,15 @@
  * XSD; its own SOAPAction, no BodyIdentity header.
  */
 import { validateEuXml } from '../../helpers/euXsd';
-import type { FakeEu, FakeEuOptions } from '../index';
-import { DEFAULT_AVAILABLE_AFTER_MS, startFakeEu } from '../index';
+import type { FakeEu } from '../index';
+import { DEFAULT_AVAILABLE_AFTER_MS } from '../index';
 import { BODY_NS, VERIFY_NS, kidText, standalone } from '../xml';
 import { envelope, post } from '../client';
-import { codes, request, submit, textIn, userOf, withdrawBody } from './harness';
+import { codes, request, submit, textIn, useFakes, userOf, withdrawBody } from './harness';
 import { availableSd, callVerify } from './sdHarness';
 
-const started: FakeEu[] = [];
-async function fake(o: FakeEuOptions = {}): Promise<FakeEu> {
-	const eu = await startFakeEu({ ratePerSecond: 0, startTime: START, ...o });
-	started.push(eu);
-	return eu;
-}
-afterEach(async () => {
-	for (const eu of started.splice(0)) await eu.stop();
-});
-
 const START = Date.parse('2026-05-20T10:00:00Z');
+const fake = useFakes({ startTime: START });
 const availableDds = async (eu: FakeEu, internalReference = 'REF-1') => {
 	const uuid = await submit(eu, { internalReference });
 	eu.clock.advance(DEFAULT_AVAILABLE_AFTER_MS);

@@ -10,39 +10,17 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu } from './helpers';
+import { ddsSubmitParameters, euStore, jsonOf, keyLeaks, runEu, squarePlot } from './helpers';
 
 const HOUR = 3_600_000;
 
 const plot = (x: number) => ({
-	geometry: {
-		type: 'Polygon',
-		coordinates: [
-			[
-				[x, 6.5],
-				[x + 0.003, 6.5],
-				[x + 0.003, 6.503],
-				[x, 6.503],
-				[x, 6.5],
-			],
-		],
-	},
+	geometry: squarePlot(x, 6.5),
 	country: 'CI',
 	producer: 'Coop A',
 });
 
-const parameters = (over: INodeParameters = {}): INodeParameters => ({
-	operation: 'submit',
-	internalReference: '={{ $json.po }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
+const parameters = (over: INodeParameters = {}): INodeParameters => ddsSubmitParameters('po', over);
 
 function amendTests(hoursAgo: number, tests: (eu: ReturnType<typeof useFakeEu>) => void) {
 	const eu = useFakeEu({

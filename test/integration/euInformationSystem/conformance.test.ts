@@ -11,7 +11,7 @@ import { checkEuCredential } from '../../../nodes/shared/transport/euCredentialC
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
 import { plainHttp } from '../../helpers/plainHttp';
-import { euStore, jsonOf, keyLeaks, runEu } from './helpers';
+import { ddsSubmitParameters, euStore, jsonOf, keyLeaks, runEu, squarePlot } from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
@@ -19,34 +19,13 @@ const DAY = 24 * 3_600_000;
 
 /** A plot row as Read File → Validate give it: geometry, properties, country. */
 const plot = (x: number, name = 'Coop A') => ({
-	geometry: {
-		type: 'Polygon',
-		coordinates: [
-			[
-				[x, 6.5],
-				[x + 0.003, 6.5],
-				[x + 0.003, 6.503],
-				[x, 6.503],
-				[x, 6.5],
-			],
-		],
-	},
+	geometry: squarePlot(x, 6.5),
 	country: 'CI',
 	producer: name,
 });
 
-const submitParameters = (over: INodeParameters = {}): INodeParameters => ({
-	operation: 'submit',
-	internalReference: '={{ $json.po }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
+const submitParameters = (over: INodeParameters = {}): INodeParameters =>
+	ddsSubmitParameters('po', over);
 
 async function submit(
 	po: string,

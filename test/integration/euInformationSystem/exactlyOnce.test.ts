@@ -20,7 +20,7 @@ import {
 } from '../../../nodes/shared/dds/submitTiming';
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from './helpers';
+import { euStore, jsonOf, keyLeaks, runEu, sdParameters, squarePlot } from './helpers';
 
 const parameters = {
 	operation: 'submit',
@@ -335,18 +335,7 @@ describe('the Simplified Declaration shares the path', () => {
 		ref,
 		producer: 'Ferme A',
 		country: 'FR',
-		geometry: {
-			type: 'Polygon',
-			coordinates: [
-				[
-					[x, 44.5],
-					[x + 0.002, 44.5],
-					[x + 0.002, 44.502],
-					[x, 44.502],
-					[x, 44.5],
-				],
-			],
-		},
+		geometry: squarePlot(x, 44.5, 0.002),
 	});
 	const submitSd = async (refs: string[]) =>
 		await runEu({

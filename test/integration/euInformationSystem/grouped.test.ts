@@ -10,52 +10,19 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, runEu, sdParameters } from './helpers';
+import {
+	ddsParameters,
+	ddsPlotRow as ddsRow,
+	euStore,
+	jsonOf,
+	runEu,
+	sdParameters,
+	sdPlotRow as sdRow,
+} from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
 const HOUR = 3_600_000;
-
-const square = (x: number, y: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
-			[x, y],
-		],
-	],
-});
-
-/** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak). */
-const ddsRow = (ref: string, x = -5.3) => ({
-	geometry: square(x, 6.5),
-	country: 'CI',
-	producer: 'Coop A',
-	ref,
-});
-const sdRow = (ref: string) => ({
-	geometry: square(2.5, 44.5),
-	country: 'FR',
-	producer: 'Ferme A',
-	ref,
-});
-
-const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'dueDiligenceStatement',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
 
 async function run(parameters: INodeParameters, input: IDataObject[] = [{}]) {
 	return await runEu({ parameters, input, store: store() });

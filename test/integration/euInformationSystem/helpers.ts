@@ -108,6 +108,40 @@ export function keyLeaks(result: RunNodeResult, key: string): string[] {
 
 export const jsonOf = (result: RunNodeResult): IDataObject[] => result.items.map((i) => i.json);
 
+/** A square plot of `side` degrees (0.003: about 330 m) from (x, y): a polygon the fake accepts. */
+export const squarePlot = (x: number, y: number, side = 0.003) => ({
+	type: 'Polygon',
+	coordinates: [
+		[
+			[x, y],
+			[x + side, y],
+			[x + side, y + side],
+			[x, y + side],
+			[x, y],
+		],
+	],
+});
+
+/**
+ * A DDS Submit with every required field (cocoa imported into France, 12,000 kg), the Internal
+ * Reference from the input's `referenceField` and the producer's name from its `producer`.
+ */
+export const ddsSubmitParameters = (
+	referenceField: string,
+	over: INodeParameters = {},
+): INodeParameters => ({
+	operation: 'submit',
+	internalReference: `={{ $json.${referenceField} }}`,
+	activityType: 'IMPORT',
+	countryOfActivity: 'FR',
+	commodity: 'cocoa',
+	hsHeading: '1801',
+	descriptionOfGoods: 'Cocoa beans',
+	netWeight: '12000',
+	producerName: '={{ $json.producer }}',
+	...over,
+});
+
 /* ── Until the EU fake (test/fake-eu) is merged: answers scripted per operation over loopback ── */
 
 export const DDS_NS = 'http://ec.europa.eu/tracesnt/certificate/eudr/due-diligence-statement/v3';
@@ -161,4 +195,26 @@ export const sdParameters = (over: INodeParameters = {}): INodeParameters => ({
 	netWeight: '25000',
 	producerName: '={{ $json.producer }}',
 	...over,
+});
+
+/** Due Diligence Statement → Submit of cocoa from plot rows (`ref`, `producer`), with `over` on top. */
+export const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
+	resource: 'dueDiligenceStatement',
+	...ddsSubmitParameters('ref', over),
+});
+
+/** A DDS's plot row (Côte d'Ivoire cocoa, a small square from `x`) with its reference in `ref`. */
+export const ddsPlotRow = (ref: string, x = -5.3): IDataObject => ({
+	geometry: squarePlot(x, 6.5),
+	country: 'CI',
+	producer: 'Coop A',
+	ref,
+});
+
+/** An SD's plot row (French oak, a small square) with its reference in `ref`. */
+export const sdPlotRow = (ref: string): IDataObject => ({
+	geometry: squarePlot(2.5, 44.5),
+	country: 'FR',
+	producer: 'Ferme A',
+	ref,
 });

@@ -15,6 +15,7 @@ import { MAX_FAULT_ERRORS } from '../../../nodes/shared/soap/soapAnswer';
 import type { BoundedEuRuns } from '../../helpers/boundedEuRun';
 import { runEuInBoundedChild } from '../../helpers/boundedEuRun';
 import { useFakeEu } from '../../helpers/fakeEu';
+import { ddsSubmitParameters, squarePlot } from './helpers';
 
 const MB = 1_000_000;
 const UUID = '00000000-0000-4000-8000-000000000001';
@@ -40,34 +41,13 @@ function faultOf(n: number): string {
 
 const getRun = { parameters: { operation: 'get', uuids: UUID } };
 const submitRun = {
-	parameters: {
-		operation: 'submit',
-		internalReference: '={{ $json.po }}',
-		activityType: 'IMPORT',
-		countryOfActivity: 'FR',
-		commodity: 'cocoa',
-		hsHeading: '1801',
-		descriptionOfGoods: 'Cocoa beans',
-		netWeight: '12000',
-		producerName: '={{ $json.producer }}',
-	},
+	parameters: ddsSubmitParameters('po'),
 	input: [
 		{
 			po: 'HUGE-ANSWER-1',
 			producer: 'Coop A',
 			country: 'CI',
-			geometry: {
-				type: 'Polygon',
-				coordinates: [
-					[
-						[-5.3, 6.5],
-						[-5.297, 6.5],
-						[-5.297, 6.503],
-						[-5.3, 6.503],
-						[-5.3, 6.5],
-					],
-				],
-			},
+			geometry: squarePlot(-5.3, 6.5),
 		},
 	],
 };

@@ -11,7 +11,15 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, runEuTool, sdParameters } from './helpers';
+import {
+	ddsParameters,
+	ddsPlotRow as ddsRow,
+	euStore,
+	jsonOf,
+	runEuTool,
+	sdParameters,
+	sdPlotRow as sdRow,
+} from './helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
@@ -24,45 +32,6 @@ beforeEach(() => {
 const FROM_AI =
 	"={{ $fromAI('allowFilingStatements', 'Whether this tool may file the statement', 'boolean') }}";
 const EXPRESSION_TRUE = '={{ true }}';
-
-/** A DDS's plot row (Côte d'Ivoire cocoa) and an SD's (French oak), a small square each. */
-const square = (x: number, y: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
-			[x, y],
-		],
-	],
-});
-const ddsRow = (ref: string): IDataObject => ({
-	geometry: square(-5.3, 6.5),
-	country: 'CI',
-	producer: 'Coop A',
-	ref,
-});
-const sdRow = (ref: string): IDataObject => ({
-	geometry: square(2.5, 44.5),
-	country: 'FR',
-	producer: 'Ferme A',
-	ref,
-});
-const ddsParameters = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'dueDiligenceStatement',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
 
 const UUID = '5a4c0c0b-4d9a-4a43-9c3e-2f3c1e1d0b9a';
 

@@ -76,17 +76,25 @@ function withdrawTests(
 	tests(eu, filed);
 }
 
-const withdrawals = (eu: ReturnType<typeof useFakeEu>) =>
-	eu.fake.requests().filter((r) => r.operation === 'withdrawDds').length;
+type Eu = ReturnType<typeof useFakeEu>;
+const withdrawRequests = (eu: Eu) =>
+	eu.fake.requests().filter((r) => r.operation === 'withdrawDds');
+const withdrawals = (eu: Eu) => withdrawRequests(eu).length;
+/** What the fake answered the last withdrawDds (its error code, or its outcome). */
+const lastWithdrawal = (eu: Eu) => withdrawRequests(eu).at(-1)?.outcome;
+
+/** Withdraws `uuid` through n8n's engine as the fake's first user. */
+const withdraw = async (eu: Eu, uuid: string) =>
+	await runEu({
+		parameters: { operation: 'withdraw', uuid },
+		store: euStore(eu.fake.url, eu.fake.users[0]),
+	});
 
 describe('Due Diligence Statement → Withdraw inside the 72-hour window (EU fake)', () => {
 	withdrawTests(0, (eu, filed) => {
 		it('withdraws inside the 72-hour window', async () => {
 			const uuid = await filed('WD-0001');
-			const result = await runEu({
-				parameters: { operation: 'withdraw', uuid },
-				store: euStore(eu.fake.url, eu.fake.users[0]),
-			});
+			const result = await withdraw(eu, uuid);
 			expect(result.error).toBeUndefined();
 			expect(jsonOf(result)).toEqual([expect.objectContaining({ uuid, status: 'WITHDRAWN' })]);
 			expect(eu.fake.statements().find((s) => s.uuid === uuid)?.status).toBe('WITHDRAWN');
@@ -101,10 +109,7 @@ describe('Due Diligence Statement → Withdraw of a SUBMITTED statement (EU fake
 			const uuid = await filed('WD-SUB-1', { available: false });
 			expect(eu.fake.statements().find((s) => s.uuid === uuid)?.status).toBe('SUBMITTED');
 			const before = withdrawals(eu);
-			const result = await runEu({
-				parameters: { operation: 'withdraw', uuid },
-				store: euStore(eu.fake.url, eu.fake.users[0]),
-			});
+			const result = await withdraw(eu, uuid);
 			expect(result.error).toBeUndefined();
 			expect(withdrawals(eu)).toBe(before + 1);
 			const [out] = jsonOf(result);
@@ -124,17 +129,9 @@ describe('Due Diligence Statement → Withdraw of a SUBMITTED statement (EU fake
 			it('is sent once; the EU refuses it and the node says so, naming the status', async () => {
 				const uuid = await filed('WD-SUB-2', { available: false });
 				const before = withdrawals(eu);
-				const result = await runEu({
-					parameters: { operation: 'withdraw', uuid },
-					store: euStore(eu.fake.url, eu.fake.users[0]),
-				});
+				const result = await withdraw(eu, uuid);
 				expect(withdrawals(eu)).toBe(before + 1);
-				expect(
-					eu.fake
-						.requests()
-						.filter((r) => r.operation === 'withdrawDds')
-						.at(-1)?.outcome,
-				).toBe('EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS');
+				expect(lastWithdrawal(eu)).toBe('EUDR_API_AMEND_OR_WITHDRAW_NOT_ALLOWED_FOR_STATUS');
 				expect(result.error).toBeDefined();
 				expect(result.error?.message).toMatch(
 					/cannot be amended or withdrawn in its current status/,
@@ -156,17 +153,9 @@ describe('Due Diligence Statement → Withdraw after the 72-hour window (EU fake
 			// the fake's lifecycle clock catches up with this machine's: filed 73 hours ago on both
 			eu.fake.clock.advance(73 * HOUR);
 			const before = withdrawals(eu);
-			const result = await runEu({
-				parameters: { operation: 'withdraw', uuid },
-				store: euStore(eu.fake.url, eu.fake.users[0]),
-			});
+			const result = await withdraw(eu, uuid);
 			expect(withdrawals(eu)).toBe(before + 1);
-			expect(
-				eu.fake
-					.requests()
-					.filter((r) => r.operation === 'withdrawDds')
-					.at(-1)?.outcome,
-			).toBe('EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE');
+			expect(lastWithdrawal(eu)).toBe('EUDR_API_AMEND_OR_WITHDRAW_DDS_NOT_POSSIBLE');
 			const text = `${result.error?.message} ${result.error?.description}`;
 			expect(text).toMatch(/no longer be amended or withdrawn/);
 			expect(text).toMatch(

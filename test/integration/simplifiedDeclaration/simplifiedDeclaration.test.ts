@@ -11,25 +11,21 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
-import { euStore, jsonOf, keyLeaks, runEu, sdParameters } from '../euInformationSystem/helpers';
+import {
+	euStore,
+	jsonOf,
+	keyLeaks,
+	runEu,
+	sdParameters,
+	squarePlot,
+} from '../euInformationSystem/helpers';
 
 const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
 const store = () => euStore(eu.fake.url, eu.fake.users[0]);
 const HOUR = 3_600_000;
 
 const plot = (x: number, producer = 'Ferme A') => ({
-	geometry: {
-		type: 'Polygon',
-		coordinates: [
-			[
-				[x, 44.5],
-				[x + 0.002, 44.5],
-				[x + 0.002, 44.502],
-				[x, 44.502],
-				[x, 44.5],
-			],
-		],
-	},
+	geometry: squarePlot(x, 44.5, 0.002),
 	country: 'FR',
 	producer,
 });

@@ -8,7 +8,6 @@ import { amendDdsBody } from '../../../../shared/dds/requests';
 import type { StatementOverview } from '../../../../shared/dds/statement';
 import { runItems } from '../../../../shared/runner';
 import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import {
 	checkedOverview,
 	readAfterChange,
@@ -56,17 +55,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 						async () =>
 							readStatusAnswer(
 								(
-									await sentChange(
-										before,
-										async () =>
-											await soapRequest.call(this, {
-												service: 'dds',
-												operation: 'amendDds',
-												body: s.body,
-												idempotent: false,
-												itemIndex,
-											}),
-									)
+									await sentChange(this, before, {
+										service: 'dds',
+										operation: 'amendDds',
+										body: s.body,
+										itemIndex,
+									})
 								).element,
 							),
 						async () =>

@@ -6,7 +6,6 @@ import { readStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawDdsBody } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedOverview, recheckRefusedChange, sentChange } from '../statements/changeCheck';
 import { changeFields, overviewJson, readSimplify, uuidField } from '../statements/fields';
 
@@ -33,17 +32,12 @@ export const execute: OperationModule['execute'] = async function (items) {
 				async () =>
 					readStatusAnswer(
 						(
-							await sentChange(
-								before,
-								async () =>
-									await soapRequest.call(this, {
-										service: 'dds',
-										operation: 'withdrawDds',
-										body: withdrawDdsBody(uuid),
-										idempotent: false,
-										itemIndex: i,
-									}),
-							)
+							await sentChange(this, before, {
+								service: 'dds',
+								operation: 'withdrawDds',
+								body: withdrawDdsBody(uuid),
+								itemIndex: i,
+							})
 						).element,
 					),
 				async () =>

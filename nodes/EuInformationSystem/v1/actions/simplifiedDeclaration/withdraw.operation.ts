@@ -6,7 +6,6 @@ import { readSdStatusAnswer } from '../../../../shared/dds/answers';
 import { withdrawSdBody } from '../../../../shared/dds/sdRequests';
 import { runItems } from '../../../../shared/runner';
 import { resendAfterRateRefusal } from '../../../../shared/transport/euRefusal';
-import { soapRequest } from '../../../../shared/transport/soapRequest';
 import { checkedDeclaration, recheckRefusedChange, sentChange } from '../statements/changeCheck';
 import {
 	changeFields,
@@ -40,15 +39,9 @@ export const execute: OperationModule['execute'] = async function (items) {
 					readSdStatusAnswer(
 						(
 							await sentChange(
+								this,
 								before,
-								async () =>
-									await soapRequest.call(this, {
-										service: 'sd',
-										operation: 'withdrawSd',
-										body: withdrawSdBody(uuid),
-										idempotent: false,
-										itemIndex,
-									}),
+								{ service: 'sd', operation: 'withdrawSd', body: withdrawSdBody(uuid), itemIndex },
 								'declaration',
 							)
 						).element,

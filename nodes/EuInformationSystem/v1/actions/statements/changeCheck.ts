@@ -21,6 +21,8 @@ import { describeStatement } from '../../../../shared/dds/statementOutput';
 import { euFailureOf } from '../../../../shared/transport/euFailure';
 import { normaliseEuCode } from '../../../../shared/transport/euFaultCodes';
 import type { Recheck } from '../../../../shared/transport/euRefusal';
+import type { SoapOk, SoapRequest } from '../../../../shared/transport/soapRequest';
+import { soapRequest } from '../../../../shared/transport/soapRequest';
 
 interface Check {
 	uuid: string;
@@ -121,19 +123,22 @@ function refusalNote(
 }
 
 /**
- * Sends an Amend, an Update or a Withdraw of what was read before (`before`); when the EU
+ * Sends an Amend, an Update or a Withdraw of what was read before (`before`), never resent by
+ * the transport (not idempotent); when the EU
  * refuses it, its error also says what the node knows: for a DDS no longer changeable, when
  * it was last updated (the EU gives no submission date, so the node never judges the 72 hours
  * itself); for a SUBMITTED one whose withdrawal is refused, to wait until it is AVAILABLE.
  */
-export async function sentChange<T>(
+export async function sentChange(
+	ctx: IExecuteFunctions,
 	before: StatementOverview,
-	send: () => Promise<T>,
+	change: Omit<SoapRequest, 'idempotent'>,
 	noun: 'statement' | 'declaration' = 'statement',
-): Promise<T> {
+): Promise<SoapOk> {
 	let failed: unknown;
 	try {
-		return await send();
+		// a change is never resent blind: not idempotent
+		return await soapRequest.call(ctx, { ...change, idempotent: false });
 	} catch (error) {
 		failed = error;
 	}
