@@ -15,7 +15,7 @@
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
  * (durable.js; N8N_E2E_DURABLE=0 skips it), and the restart pass (restart.js: the workflows
  * of test/e2e/restart/ under each polling scheduler, across a SIGTERM restart of n8n and a
- * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, after the workflows, the browser
+ * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, in a lane of its own, the browser
  * check (browser.js): the editor in headless Chromium, every operation's panel at its
  * defaults and the examples (N8N_E2E_BROWSER=0 skips it; N8N_E2E_ONLY=browser runs only it).
  *
@@ -125,10 +125,11 @@ async function withOwnFake(label, opts, fn) {
 /**
  * The passes run in lanes side by side (N8N_E2E_PASSES_SERIAL=1: one after the other), each
  * lane with its own fake service, every n8n with its own user folder and ports:
- *   - per n8n version: its workflows (and on 2.x the browser check), then on the queue
- *     versions queue mode, then on the variants' version the variant passes (each its own fake
- *     started with the variant, its own n8n);
- *   - per 2.x version: the durable-cursor pass; the restart pass (its schedulers side by side).
+ *   - per n8n version: its workflows, then on the queue versions queue mode, then on the
+ *     variants' version the variant passes (each its own fake started with the variant, its
+ *     own n8n);
+ *   - per 2.x version: the browser check (its own n8n, the examples imported, not run); the
+ *     durable-cursor pass; the restart pass (its schedulers side by side).
  * Most of the passes' time is waiting (polls every minute, n8n starting, each execution in its
  * own `n8n execute` process): one after the other these waits only added up.
  */
@@ -221,6 +222,8 @@ async function main() {
 					workflows: ownCopies(workflows),
 					packageDir,
 					browserOnly,
+					// the browser check has a lane of its own (below)
+					browser: false,
 				});
 				if (queueOn && fakeOk && queueVersions.includes(v))
 					await queue.runQueueMode(install, {
@@ -232,6 +235,30 @@ async function main() {
 					});
 			});
 			if (v === variantsVersion) await variantPasses(install);
+		});
+	}
+	// The browser check (n8n 2.x) in a lane of its own, beside the version's workflows: its own
+	// fake and n8n with the examples imported, not run (as N8N_E2E_ONLY=browser always had it;
+	// the examples' editorSetup makes what their nodes refer to). After the workflows in the
+	// same n8n, it made that lane the longest by far.
+	const browserWanted =
+		process.env.N8N_E2E_BROWSER !== '0' && (!process.env.N8N_E2E_ONLY || browserOnly);
+	for (const v of browserWanted ? versions : []) {
+		if (Number(v.split('.')[0]) < 2) continue;
+		lane(`n8n ${v} browser check`, async () => {
+			const install = await installed(v, 'browser check');
+			if (!install) return;
+			const tag = `[n8n ${v} browser check]`;
+			await withOwnFake(tag, {}, async (fake, fakeOk) => {
+				await runVersion(install, {
+					fake,
+					fakeOk,
+					workflows: ownCopies(loadWorkflowFiles('examples/')),
+					packageDir,
+					browserOnly: true,
+					tag,
+				});
+			});
 		});
 	}
 	// queue versions without a lane of their own, the variants' version when not among versions
@@ -391,9 +418,11 @@ async function runVersion(
 		});
 	}
 	// the editor in headless Chromium (n8n 2.x): every operation's panel and the examples
+	// (main() gives it a lane of its own: an n8n with the examples imported, not run)
 	const only = process.env.N8N_E2E_ONLY;
 	if (
 		withBrowser &&
+		browserOnly &&
 		inst.major >= 2 &&
 		process.env.N8N_E2E_BROWSER !== '0' &&
 		(!only || browserOnly)
