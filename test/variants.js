@@ -4,9 +4,15 @@
  * Re-runs the integration suites that read shapes the contract does not show — the folders
  * of FOLDERS below: the job's (Wait for Completion and Get Results: per-plot rows), analysis
  * runs, Protected Area → Check, the trigger's per-plot output, shapes/ — against each shape
- * variant of the fake (test/fake-service/variant.ts), one jest run per variant with
- * FAKE_VARIANT set. `npm test` runs it after the main jest run
+ * variant of the fake (test/fake-service/variant.ts). `npm test` runs it after the main jest run
  * (which uses the default shapes).
+ *
+ * One jest process for all the variants (test/variants.config.js: a jest project per variant,
+ * each setting FAKE_VARIANT for its test files through test/helpers/variant-env.js): one start
+ * instead of one per variant, and both workers busy until the last file of the last variant
+ * (one run per variant left a worker idle at the end of each). Each result line carries its
+ * variant as the project's name; the closing line names every variant that failed
+ * (test/helpers/variants-reporter.js).
  *
  *   node test/variants.js                       every variant below
  *   node test/variants.js flat,silent,uuid      only that variant (several may be given)
@@ -39,6 +45,9 @@ const FOLDERS = ['job', 'analysisRun', 'protectedArea', 'trigger', 'shapes'];
 /** The suites by path (a regular expression jest matches): every test file under FOLDERS. */
 const SUITES = `test/integration/(?:${FOLDERS.join('|')})/.*\\.test\\.ts$`;
 
+/** How test/variants.js tells test/variants.config.js the variants to run (a JSON array). */
+const VARIANTS_ENV = 'FAKE_VARIANTS_JSON';
+
 /** Refuses to run when a folder of FOLDERS is missing or holds no test file. */
 function checkFolders() {
 	const fs = require('fs');
@@ -60,24 +69,23 @@ function main(argv) {
 	const variants = own.length > 0 ? own : VARIANTS;
 	checkFolders();
 	const jest = require.resolve('jest/bin/jest', { paths: [ROOT] });
-	const failed = [];
-	for (const variant of variants) {
-		process.stdout.write(`\n=== fake shape variant: ${variant} ===\n`);
-		const run = spawnSync(process.execPath, [jest, '--ci', SUITES, ...jestArgs], {
+	process.stdout.write(`\n=== fake shape variants (one jest run): ${variants.join('; ')} ===\n`);
+	const run = spawnSync(
+		process.execPath,
+		[jest, '--ci', '--config', path.join(__dirname, 'variants.config.js'), ...jestArgs],
+		{
 			cwd: ROOT,
 			stdio: 'inherit',
-			env: { ...process.env, FAKE_VARIANT: variant },
-		});
-		if (run.status !== 0) failed.push(`${variant} (exit ${run.status ?? run.signal})`);
-	}
-	process.stdout.write(
-		failed.length === 0
-			? `\nvariants: all ${variants.length} passed\n`
-			: `\nvariants: ${failed.length} of ${variants.length} failed: ${failed.join('; ')}\n`,
+			env: { ...process.env, [VARIANTS_ENV]: JSON.stringify(variants) },
+		},
 	);
-	return failed.length === 0 ? 0 : 1;
+	// the reporter printed `variants: …` (which variants failed) when jest ran the tests (exit
+	// 0 or 1); a jest that ended otherwise (a bad argument, a signal) is named here
+	if (run.status !== 0 && run.status !== 1)
+		process.stdout.write(`\nvariants: jest exited ${run.status ?? run.signal}\n`);
+	return run.status === 0 ? 0 : 1;
 }
 
 if (require.main === module) process.exit(main(process.argv.slice(2)));
 
-module.exports = { VARIANTS, FOLDERS, SUITES };
+module.exports = { VARIANTS, FOLDERS, SUITES, VARIANTS_ENV };

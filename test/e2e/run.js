@@ -15,7 +15,7 @@
  * scheduler and durable poll cursors of the workflows in test/e2e/durable/
  * (durable.js; N8N_E2E_DURABLE=0 skips it), and the restart pass (restart.js: the workflows
  * of test/e2e/restart/ under each polling scheduler, across a SIGTERM restart of n8n and a
- * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, after the workflows, the browser
+ * credential edit; N8N_E2E_RESTART=0 skips it). On n8n 2.x, in a lane of its own, the browser
  * check (browser.js): the editor in headless Chromium, every operation's panel at its
  * defaults and the examples (N8N_E2E_BROWSER=0 skips it; N8N_E2E_ONLY=browser runs only it).
  *
@@ -39,6 +39,7 @@ const {
 	checkPackageLoaded,
 	checkCredentialTests,
 	makeCtx,
+	usesGeospatial,
 } = require('./suite');
 
 const { REPO_ROOT } = n8n;
@@ -84,6 +85,54 @@ async function cleanup() {
 	}
 }
 
+/**
+ * The variants of N8N_E2E_VARIANTS: `all` (test/variants.js's list), or a list separated by
+ * semicolons (a variant's own text has commas: `flat,silent,uuid;absent,job-id`).
+ */
+function variantsToRun() {
+	const wanted = (process.env.N8N_E2E_VARIANTS || '').trim();
+	if (!wanted || wanted === '0') return [];
+	if (wanted === 'all') return require('../variants.js').VARIANTS;
+	return wanted
+		.split(';')
+		.map((v) => v.trim())
+		.filter(Boolean);
+}
+
+/** Each lane its own copies of the workflows: importing sets `imported` (its own n8n's ids). */
+const ownCopies = (workflows) => workflows.map((w) => ({ ...w, json: structuredClone(w.json) }));
+
+/**
+ * Runs `fn(fake, fakeOk)` with a fake service of its own (its EU fake and chat model too),
+ * stopped afterwards; `fn` runs when the fake did not start as well (n8n still starts and
+ * loads the package; what needs the fake is skipped by the passes).
+ */
+async function withOwnFake(label, opts, fn) {
+	let fake;
+	const fakeOk = await test(`${label}: fake service starts`, async () => {
+		fake = await startFake(opts);
+		cleanups.push(() => stopFake(fake));
+		if (!fake.user || !fake.user.apiKey)
+			throw new Error(`no seeded user with an API key: ${JSON.stringify(fake.users)}`);
+	});
+	try {
+		await fn(fake, fakeOk);
+	} finally {
+		if (fake) await stopFake(fake).catch((e) => console.error('[e2e] stopping a fake:', e.message));
+	}
+}
+
+/**
+ * The passes run in lanes side by side (N8N_E2E_PASSES_SERIAL=1: one after the other), each
+ * lane with its own fake service, every n8n with its own user folder and ports:
+ *   - per n8n version: its workflows, then on the queue versions queue mode, then on the
+ *     variants' version the variant passes (each its own fake started with the variant, its
+ *     own n8n);
+ *   - per 2.x version: the browser check (its own n8n, the examples imported, not run); the
+ *     durable-cursor pass; the restart pass (its schedulers side by side).
+ * Most of the passes' time is waiting (polls every minute, n8n starting, each execution in its
+ * own `n8n execute` process): one after the other these waits only added up.
+ */
 async function main() {
 	const t0 = Date.now();
 	const versions = (process.env.N8N_E2E_VERSIONS || n8n.DEFAULT_VERSIONS.join(','))
@@ -92,18 +141,31 @@ async function main() {
 		.filter(Boolean);
 	const fresh = /^(1|true)$/i.test(process.env.N8N_E2E_FRESH || '');
 	const packageDir = path.resolve(process.env.N8N_E2E_PACKAGE_DIR || REPO_ROOT);
+	const variants = variantsToRun();
+	const variantsVersion = process.env.N8N_E2E_VARIANTS_VERSION || n8n.DEFAULT_VERSIONS[0];
+	const serial = process.env.N8N_E2E_PASSES_SERIAL === '1';
 
-	// installs run in the background while we build and start the fake
+	// installs run in the background while we build
 	const installs = {};
-	const startInstalls = () => {
-		for (const v of versions) {
-			installs[v] = n8n.installN8n(v, { fresh }).then(
-				(i) => ({ install: i }),
-				(error) => ({ error }),
-			);
-		}
+	for (const v of new Set([...versions, ...(variants.length ? [variantsVersion] : [])])) {
+		installs[v] = n8n.installN8n(v, { fresh }).then(
+			(i) => {
+				if (!i.cached)
+					console.log(
+						`# n8n ${v} installed in ${i.stats.totalSeconds}s (${(i.stats.bytes / 1e9).toFixed(2)} GB)`,
+					);
+				return { install: i };
+			},
+			(error) => ({ error }),
+		);
+	}
+	/** The install of a version, or undefined (its failure recorded once per pass asking). */
+	const installed = async (v, what) => {
+		const res = installs[v];
+		const r = res ? await res : { error: new Error(`version ${v} not among ${versions}`) };
+		if (r.error) fail(`[n8n ${v}${what ? ` ${what}` : ''}] install`, r.error);
+		return r.error ? undefined : r.install;
 	};
-	startInstalls();
 
 	if (!process.env.N8N_E2E_SKIP_BUILD) {
 		const built = await test('build the package (npm run build)', async () => {
@@ -118,99 +180,172 @@ async function main() {
 			);
 	}
 
-	let fake;
-	const fakeOk = await test('fake service starts', async () => {
-		fake = await startFake();
-		cleanups.push(() => stopFake(fake));
-		if (!fake.user || !fake.user.apiKey)
-			throw new Error(`no seeded user with an API key: ${JSON.stringify(fake.users)}`);
-	});
-
 	// N8N_E2E_ONLY=browser: only the browser check (the examples imported, not run)
 	const browserOnly = process.env.N8N_E2E_ONLY === 'browser';
 	const workflows = loadWorkflowFiles(browserOnly ? 'examples/' : process.env.N8N_E2E_ONLY);
 	console.log(`# ${workflows.length} workflow(s): ${workflows.map((w) => w.rel).join(', ')}`);
 
-	for (const v of versions) {
-		const res = await installs[v];
-		if (res.error) {
-			fail(`[n8n ${v}] install`, res.error);
-			continue;
-		}
-		const { install } = res;
-		if (!install.cached)
-			console.log(
-				`# n8n ${v} installed in ${install.stats.totalSeconds}s (${(install.stats.bytes / 1e9).toFixed(2)} GB)`,
-			);
-		await runVersion(install, { fake, fakeOk, workflows, packageDir, browserOnly });
-	}
-
 	const queueVersions = (process.env.N8N_E2E_QUEUE_VERSIONS || versions[versions.length - 1] || '')
 		.split(',')
 		.map((v) => v.trim())
 		.filter(Boolean);
-	if (process.env.N8N_E2E_QUEUE !== '0' && fakeOk) {
-		const qWorkflows = [
-			...workflows.filter((w) => w.assert && w.assert.queue),
-			// test/e2e/queue/: the queue pass only (e.g. two executions at once on two workers)
-			...(browserOnly ? [] : queue.queueWorkflows(process.env.N8N_E2E_ONLY)),
-		];
-		for (const v of queueVersions) {
-			const res = await installs[v];
-			if (!res || res.error) {
-				fail(
-					`[n8n ${v} queue mode] install`,
-					res ? res.error : new Error(`version ${v} not among ${versions}`),
-				);
-				continue;
+	const queueOn = process.env.N8N_E2E_QUEUE !== '0';
+	const qWorkflows = [
+		...workflows.filter((w) => w.assert && w.assert.queue),
+		// test/e2e/queue/: the queue pass only (e.g. two executions at once on two workers)
+		...(browserOnly ? [] : queue.queueWorkflows(process.env.N8N_E2E_ONLY)),
+	];
+	// the variant passes: the examples with a Geospatial Analysis node (the others never meet
+	// a variant), as CI's runs with N8N_E2E_ONLY=examples/ N8N_E2E_GEOSPATIAL_ONLY=1 had them
+	const variantWorkflows = variants.length
+		? loadWorkflowFiles(process.env.N8N_E2E_ONLY).filter(
+				(w) => w.rel.startsWith('examples/') && w.json.nodes.some(usesGeospatial),
+			)
+		: [];
+
+	const lanes = [];
+	const lane = (name, fn) =>
+		lanes.push(async () => {
+			const l0 = Date.now();
+			try {
+				await fn();
+			} catch (e) {
+				fail(`lane ${name}`, e);
 			}
-			await queue.runQueueMode(res.install, {
-				fake,
-				workflows: qWorkflows,
-				packageDir,
-				test,
-				cleanups,
+			console.log(`# lane ${name}: ${((Date.now() - l0) / 1000).toFixed(0)}s`);
+		});
+
+	for (const v of versions) {
+		lane(`n8n ${v}`, async () => {
+			const install = await installed(v);
+			if (!install) return;
+			await withOwnFake(`[n8n ${v}]`, {}, async (fake, fakeOk) => {
+				await runVersion(install, {
+					fake,
+					fakeOk,
+					workflows: ownCopies(workflows),
+					packageDir,
+					browserOnly,
+					// the browser check has a lane of its own (below)
+					browser: false,
+				});
+				if (queueOn && fakeOk && queueVersions.includes(v))
+					await queue.runQueueMode(install, {
+						fake,
+						workflows: qWorkflows,
+						packageDir,
+						test,
+						cleanups,
+					});
+			});
+			if (v === variantsVersion) await variantPasses(install);
+		});
+	}
+	// The browser check (n8n 2.x) in a lane of its own, beside the version's workflows: its own
+	// fake and n8n with the examples imported, not run (as N8N_E2E_ONLY=browser always had it;
+	// the examples' editorSetup makes what their nodes refer to). After the workflows in the
+	// same n8n, it made that lane the longest by far.
+	const browserWanted =
+		process.env.N8N_E2E_BROWSER !== '0' && (!process.env.N8N_E2E_ONLY || browserOnly);
+	for (const v of browserWanted ? versions : []) {
+		if (Number(v.split('.')[0]) < 2) continue;
+		lane(`n8n ${v} browser check`, async () => {
+			const install = await installed(v, 'browser check');
+			if (!install) return;
+			const tag = `[n8n ${v} browser check]`;
+			await withOwnFake(tag, {}, async (fake, fakeOk) => {
+				await runVersion(install, {
+					fake,
+					fakeOk,
+					workflows: ownCopies(loadWorkflowFiles('examples/')),
+					packageDir,
+					browserOnly: true,
+					tag,
+				});
+			});
+		});
+	}
+	// queue versions without a lane of their own, the variants' version when not among versions
+	for (const v of queueOn ? queueVersions.filter((q) => !versions.includes(q)) : []) {
+		lane(`n8n ${v} queue mode`, async () => {
+			const install = await installed(v, 'queue mode');
+			if (!install) return;
+			await withOwnFake(`[n8n ${v} queue mode]`, {}, async (fake, fakeOk) => {
+				if (fakeOk)
+					await queue.runQueueMode(install, {
+						fake,
+						workflows: qWorkflows,
+						packageDir,
+						test,
+						cleanups,
+					});
+			});
+		});
+	}
+	if (variants.length && !versions.includes(variantsVersion))
+		lane(`n8n ${variantsVersion} shape variants`, async () => {
+			const install = await installed(variantsVersion, 'shape variants');
+			if (install) await variantPasses(install);
+		});
+
+	// the examples against each shape variant of the fake (FAKE_VARIANT): each its own fake and
+	// n8n, one after the other in this lane
+	async function variantPasses(install) {
+		for (const variant of variants) {
+			const label = `[n8n ${install.version}, fake variant ${variant}]`;
+			await withOwnFake(label, { variant }, async (fake, fakeOk) => {
+				await runVersion(install, {
+					fake,
+					fakeOk,
+					workflows: ownCopies(variantWorkflows),
+					packageDir,
+					browserOnly: false,
+					tag: label,
+					browser: false,
+				});
 			});
 		}
 	}
 
-	// The durable-cursor pass and the restart pass run side by side (each its own n8n on 2.x;
-	// their scenarios mostly wait for polls, one after the other they added their times for
-	// nothing). N8N_E2E_PASSES_SERIAL=1 runs them one after the other.
-	const durablePass = async () => {
-		const durableWorkflows = durable.durableWorkflows(process.env.N8N_E2E_ONLY);
-		if (process.env.N8N_E2E_DURABLE === '0' || !fakeOk || !durableWorkflows.length) return;
-		for (const v of versions) {
-			const res = await installs[v];
-			if (!res || res.error || res.install.major < 2) continue;
-			await durable.runDurableCursorPass(res.install, {
-				fake,
-				packageDir,
-				test,
-				cleanups,
-				workflows: durableWorkflows,
+	const durableWorkflows = durable.durableWorkflows(process.env.N8N_E2E_ONLY);
+	const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
+	for (const v of versions) {
+		if (Number(v.split('.')[0]) < 2) continue;
+		if (process.env.N8N_E2E_DURABLE !== '0' && durableWorkflows.length)
+			lane(`n8n ${v} durable-cursor scheduler`, async () => {
+				const install = await installed(v, 'durable-cursor scheduler');
+				if (!install) return;
+				await withOwnFake(`[n8n ${v} durable-cursor scheduler]`, {}, async (fake, fakeOk) => {
+					if (fakeOk)
+						await durable.runDurableCursorPass(install, {
+							fake,
+							packageDir,
+							test,
+							cleanups,
+							workflows: ownCopies(durableWorkflows),
+						});
+				});
 			});
-		}
-	};
-	const restartPass = async () => {
-		const restartWorkflows = restart.restartWorkflows(process.env.N8N_E2E_ONLY);
-		if (process.env.N8N_E2E_RESTART === '0' || !fakeOk || !restartWorkflows.length) return;
-		for (const v of versions) {
-			const res = await installs[v];
-			if (!res || res.error || res.install.major < 2) continue;
-			await restart.runRestartPass(res.install, {
-				fake,
-				packageDir,
-				test,
-				cleanups,
-				workflows: restartWorkflows,
+		if (process.env.N8N_E2E_RESTART !== '0' && restartWorkflows.length)
+			lane(`n8n ${v} restart pass`, async () => {
+				const install = await installed(v, 'restart pass');
+				if (!install) return;
+				await withOwnFake(`[n8n ${v} restart pass]`, {}, async (fake, fakeOk) => {
+					if (fakeOk)
+						await restart.runRestartPass(install, {
+							fake,
+							packageDir,
+							test,
+							cleanups,
+							workflows: restartWorkflows,
+						});
+				});
 			});
-		}
-	};
-	if (process.env.N8N_E2E_PASSES_SERIAL === '1') {
-		await durablePass();
-		await restartPass();
-	} else await Promise.all([durablePass(), restartPass()]);
+	}
+
+	console.log(`# ${lanes.length} lane(s)${serial ? ', one after the other' : ', side by side'}`);
+	if (serial) for (const run of lanes) await run();
+	else await Promise.all(lanes.map((run) => run()));
 
 	await cleanup();
 	const passed = results.filter((r) => r.ok).length;
@@ -220,9 +355,18 @@ async function main() {
 	return failed === 0 && passed > 0 ? 0 : 1;
 }
 
-async function runVersion(install, { fake, fakeOk, workflows, packageDir, browserOnly }) {
-	const v = install.version;
-	const tag = `[n8n ${v}]`;
+async function runVersion(
+	install,
+	{
+		fake,
+		fakeOk,
+		workflows,
+		packageDir,
+		browserOnly,
+		tag = `[n8n ${install.version}]`,
+		browser: withBrowser = true,
+	},
+) {
 	let inst;
 	const started = await test(`${tag} starts with the package staged`, async () => {
 		inst = await n8n.createInstance(install, { packageDir });
@@ -278,8 +422,15 @@ async function runVersion(install, { fake, fakeOk, workflows, packageDir, browse
 		});
 	}
 	// the editor in headless Chromium (n8n 2.x): every operation's panel and the examples
+	// (main() gives it a lane of its own: an n8n with the examples imported, not run)
 	const only = process.env.N8N_E2E_ONLY;
-	if (inst.major >= 2 && process.env.N8N_E2E_BROWSER !== '0' && (!only || browserOnly))
+	if (
+		withBrowser &&
+		browserOnly &&
+		inst.major >= 2 &&
+		process.env.N8N_E2E_BROWSER !== '0' &&
+		(!only || browserOnly)
+	)
 		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups });
 	await n8n.stop(inst);
 }

@@ -322,4 +322,5 @@ module.exports = {
 	checkPackageLoaded,
 	checkCredentialTests,
 	makeCtx,
+	usesGeospatial,
 };
