@@ -11,45 +11,19 @@
  */
 import type { ServerResponse } from 'node:http';
 
-import type { INodeParameters } from 'n8n-workflow';
-
 import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { useFakeEu } from '../../helpers/fakeEu';
 import type { Loopback, SeenRequest } from '../../helpers/loopback';
 import { startLoopback } from '../../helpers/loopback';
-import { euStore, jsonOf, keyLeaks, operationOf, runEu } from './helpers';
-
-const square = (x: number, y: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + 0.003, y],
-			[x + 0.003, y + 0.003],
-			[x, y + 0.003],
-			[x, y],
-		],
-	],
-});
-const row = (ref: string) => ({
-	geometry: square(-5.3, 6.5),
-	country: 'CI',
-	producer: 'Coop A',
-	ref,
-});
-const submit = (over: INodeParameters = {}): INodeParameters => ({
-	resource: 'dueDiligenceStatement',
-	operation: 'submit',
-	internalReference: '={{ $json.ref }}',
-	activityType: 'IMPORT',
-	countryOfActivity: 'FR',
-	commodity: 'cocoa',
-	hsHeading: '1801',
-	descriptionOfGoods: 'Cocoa beans',
-	netWeight: '12000',
-	producerName: '={{ $json.producer }}',
-	...over,
-});
+import {
+	ddsParameters as submit,
+	ddsPlotRow,
+	euStore,
+	jsonOf,
+	keyLeaks,
+	operationOf,
+	runEu,
+} from './helpers';
 
 beforeEach(() => resetEuRateLimit());
 
@@ -67,7 +41,11 @@ describe('reads refused by the fake for its limit of calls a second', () => {
 
 	it('Get by Internal Reference: the refused lookups wait the Retry-After and go again; every item succeeds', async () => {
 		const refs = Array.from({ length: 6 }, (_, i) => `RATE-READ-${i + 1}`);
-		const filed = await runEu({ parameters: submit(), input: refs.map(row), store: store() });
+		const filed = await runEu({
+			parameters: submit(),
+			input: refs.map((ref) => ddsPlotRow(ref)),
+			store: store(),
+		});
 		expect(filed.error).toBeUndefined();
 		const since = eu.fake.requests().length;
 		throttled = true;
@@ -134,7 +112,7 @@ describe('Withdraw and Amend refused for the limit: sent again only after a fres
 
 	/** The UUID of a statement filed by the node and made AVAILABLE. */
 	async function filedAndAvailable(ref: string): Promise<string> {
-		const result = await runEu({ parameters: submit(), input: [row(ref)], store: store() });
+		const result = await runEu({ parameters: submit(), input: [ddsPlotRow(ref)], store: store() });
 		expect(result.error).toBeUndefined();
 		eu.fake.clock.advance(2000);
 		return String(jsonOf(result)[0].uuid);
@@ -187,7 +165,7 @@ describe('Withdraw and Amend refused for the limit: sent again only after a fres
 		refuseNext = { operation: 'amendDds' };
 		const result = await runEu({
 			parameters: { ...submit({ netWeight: '11000' }), operation: 'amend', uuid },
-			input: [row('RATE-AM-1')],
+			input: [ddsPlotRow('RATE-AM-1')],
 			store: store(),
 		});
 		expect(result.error).toBeUndefined();
@@ -216,7 +194,7 @@ describe('Withdraw and Amend refused for the limit: sent again only after a fres
 		};
 		const result = await runEu({
 			parameters: { ...submit({ netWeight: '11000' }), operation: 'amend', uuid },
-			input: [row('RATE-AM-2')],
+			input: [ddsPlotRow('RATE-AM-2')],
 			store: store(),
 		});
 		expect(result.error?.message).toMatch(
