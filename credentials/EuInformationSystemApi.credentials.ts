@@ -26,7 +26,7 @@ export class EuInformationSystemApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-geospatial-analysis/n8n-nodes-geospatial-analysis#the-credential-eu-information-system-api';
+		'https://github.com/n8n-nodes-geospatial-analysis/n8n-nodes-geospatial-analysis/blob/main/docs/eu-information-system/credential.md';
 
 	properties: INodeProperties[] = [
 		{

@@ -24,7 +24,7 @@ export class GeospatialAnalysisLoginApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-geospatial-analysis/n8n-nodes-geospatial-analysis#credentials';
+		'https://github.com/n8n-nodes-geospatial-analysis/n8n-nodes-geospatial-analysis/blob/main/docs/geospatial-analysis/credentials.md';
 
 	properties: INodeProperties[] = [
 		baseUrlProperty,

@@ -10,7 +10,7 @@
  * and the case-folded internal reference. Kept REMEMBER_MS (30 minutes: the EU asks
  * integrators to wait 30 minutes after a submission before asking for its status, pack §6),
  * at most MAX_REMEMBERED entries (the oldest forgotten first). One process only: the workers
- * of n8n's queue mode each have their own memory (README, "Exactly once").
+ * of n8n's queue mode each have their own memory (docs/eu-information-system/exactly-once.md).
  */
 import { foldCase } from './referenceMatch';
 

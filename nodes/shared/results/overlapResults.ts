@@ -18,7 +18,7 @@ import { bool, isObject, num, str } from '../values/answerValues';
 
 type OverlapKind = 'protected_area' | 'indigenous_land';
 
-/** Why an overlap is `null`: the words every row uses (see README, "what null means"). */
+/** Why an overlap is `null`: the words every row uses (see docs/geospatial-analysis/jobs.md, "what null means"). */
 export const OVERLAP_REASONS = {
 	/** the analysis holds no result of this kind (the check was not run) */
 	notChecked: 'not checked',

@@ -2,7 +2,7 @@
  * The EU Information System Trigger against answers that would hurt if trusted, through n8n's
  * PollContext against the fake EU whose store the test changes: statuses named like members of
  * Object fire once each (not on every poll), 100 statements whose "UUID" is 100 KB are left
- * out and counted (static data stays small: the README's ~60 bytes a statement), the prefix
+ * out and counted (static data stays small: docs/eu-information-system/trigger.md's ~60 bytes a statement), the prefix
  * with a character XML cannot carry is refused before any request.
  */
 import path from 'node:path';
