@@ -106,7 +106,10 @@ export function anchorsOf(markdown) {
 	return anchors;
 }
 
-/** The links of a page: `{ target, line, image }`, outside code. */
+/**
+ * The links of a page, outside code: `{ target, line, image, label? }` (`label` for a reference
+ * definition `[label]: target`), and `{ reference, line }` for each use `[text][label]`.
+ */
 export function linksOf(markdown) {
 	const links = [];
 	proseLines(markdown).forEach((line, index) => {
@@ -114,8 +117,11 @@ export function linksOf(markdown) {
 		const inline = /(!?)\[((?:[^[\]]|\[[^[\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+["'(][^)]*)?\)/g;
 		for (const m of line.matchAll(inline))
 			links.push({ target: m[3], line: at, image: m[1] === '!' });
-		const definition = /^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s.*)?$/.exec(line);
-		if (definition) links.push({ target: definition[1], line: at, image: false });
+		const definition = /^\s{0,3}\[([^\]]+)\]:\s*<?(\S+?)>?(?:\s.*)?$/.exec(line);
+		if (definition) {
+			links.push({ target: definition[2], line: at, image: false, label: definition[1] });
+		}
+		for (const m of line.matchAll(/\]\[([^\]]+)\]/g)) links.push({ reference: m[1], line: at });
 		for (const m of line.matchAll(/<img\s[^>]*\bsrc\s*=\s*["']([^"']+)["']/gi)) {
 			links.push({ target: m[1], line: at, image: true });
 		}
@@ -241,8 +247,21 @@ export function checkDocs(root, options = {}) {
 		const text = fs.readFileSync(page, 'utf8');
 		const file = rel(page);
 		const isReadme = file === 'README.md';
-		for (const link of linksOf(text)) {
+		const links = linksOf(text);
+		const labels = new Set(links.filter((l) => l.label).map((l) => l.label.toLowerCase()));
+		for (const link of links) {
 			const where = { file, line: link.line };
+			if (link.reference !== undefined) {
+				checked++;
+				if (!labels.has(link.reference.toLowerCase())) {
+					broken.push({
+						...where,
+						target: `[${link.reference}]`,
+						message: `no link definition [${link.reference}]: … in ${file}`,
+					});
+				}
+				continue;
+			}
 			const target = link.target;
 			if (target === '') {
 				broken.push({ ...where, target, message: 'an empty link' });

@@ -68,7 +68,7 @@ test('anchors: headings as rendered, repeats numbered, HTML ids, nothing from co
 test('links: inline, images, reference definitions, HTML; not in code', () => {
 	const links = linksOf(
 		[
-			'[a](x.md#y) ![b](p.png "title") `[c](code.md)`',
+			'[a](x.md#y) ![b](p.png "title") `[c](code.md)` [e][ref]',
 			'[ref]: ./r.md',
 			'<img src="i.png"> <a href="h.md">h</a> <https://example.org>',
 			'~~~',
@@ -77,10 +77,11 @@ test('links: inline, images, reference definitions, HTML; not in code', () => {
 		].join('\n'),
 	);
 	assert.deepEqual(
-		links.map((l) => [l.target, l.image, l.line]),
+		links.map((l) => (l.reference ? ['use', l.reference, l.line] : [l.target, l.image, l.line])),
 		[
 			['x.md#y', false, 1],
 			['p.png', true, 1],
+			['use', 'ref', 1],
 			['./r.md', false, 2],
 			['i.png', true, 3],
 			['h.md', false, 3],
@@ -143,6 +144,7 @@ test('every broken link of the broken fixture is reported, with its file and lin
 			'docs/a.md:4 points outside the repository',
 			'docs/a.md:5 an empty link',
 			'docs/a.md:7 the example examples/missing.json does not exist',
+			'docs/a.md:8 no link definition [no-such-definition]: … in docs/a.md',
 			'examples/unnamed.json:0 this example is named nowhere in README.md or docs/: describe it in docs/examples.md',
 			'nodes/Thing/Thing.node.json:1 docs/a.md has no heading #no-such-section',
 		].sort(),
