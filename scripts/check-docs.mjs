@@ -212,6 +212,24 @@ export function checkDocs(root, options = {}) {
 		if (!anchorCache.has(file)) anchorCache.set(file, anchorsOf(fs.readFileSync(file, 'utf8')));
 		return anchorCache.get(file);
 	};
+	// the repository's folders: a code span starting with one names a file (e.g.
+	// `test/e2e/workflows/x.json`), which must exist, or stands for files with that name and
+	// their extensions (`test/e2e/queue/eu-file-fifty` for .json and .assert.js)
+	const folders = new Set(
+		fs
+			.readdirSync(root, { withFileTypes: true })
+			.filter(
+				(e) => e.isDirectory() && !['node_modules', '.git', 'dist', '.cache'].includes(e.name),
+			)
+			.map((e) => e.name),
+	);
+	const pathNamed = (named) => {
+		const full = path.join(root, named);
+		if (fs.existsSync(full)) return true;
+		const dir = path.dirname(full);
+		const base = path.basename(full);
+		return fs.existsSync(dir) && fs.readdirSync(dir).some((f) => f.startsWith(`${base}.`));
+	};
 	const broken = [];
 	const external = [];
 	let checked = 0;
@@ -303,6 +321,19 @@ export function checkDocs(root, options = {}) {
 						message: `the example examples/${m[1]} does not exist`,
 					});
 				}
+			}
+			for (const m of line.matchAll(/`([^`\s]+)`/g)) {
+				const named = m[1].replace(/^\.\//, '').split('#')[0];
+				const folder = named.split('/')[0];
+				if (!named.includes('/') || !folders.has(folder) || /[<>*…{}$]/.test(named)) continue;
+				if (named.startsWith('docs/notes/') || /^examples\/[\w.-]+\.json$/.test(named)) continue;
+				if (pathNamed(named)) continue;
+				broken.push({
+					file,
+					line: index + 1,
+					target: named,
+					message: `${named} is named as a file of the repository, and there is none`,
+				});
 			}
 		});
 	}

@@ -145,6 +145,7 @@ test('every broken link of the broken fixture is reported, with its file and lin
 			'docs/a.md:5 an empty link',
 			'docs/a.md:7 the example examples/missing.json does not exist',
 			'docs/a.md:8 no link definition [no-such-definition]: … in docs/a.md',
+			'docs/a.md:9 credentials/None.credentials.ts is named as a file of the repository, and there is none',
 			'examples/unnamed.json:0 this example is named nowhere in README.md or docs/: describe it in docs/examples.md',
 			'nodes/Thing/Thing.node.json:1 docs/a.md has no heading #no-such-section',
 		].sort(),
@@ -178,7 +179,7 @@ test('the command exits 1 and names the broken link; 0 when all resolve', () => 
 		assert.equal(bad.status, 1);
 		assert.match(
 			bad.stdout,
-			/docs\/b\.md:9: a\.md#no-such-heading: docs\/a\.md has no heading #no-such-heading/,
+			/docs\/b\.md:\d+: a\.md#no-such-heading: docs\/a\.md has no heading #no-such-heading/,
 		);
 		assert.match(bad.stdout, /1 broken/);
 	} finally {
