@@ -21,6 +21,7 @@
  *   must exist in this working tree, the anchor in it.
  * - Every `examples/<name>.json` named in a page must exist, and every examples/*.json must be
  *   named (by its file name) in README.md or docs/.
+ * - README.md says `npm install && npm run demo` and `npm install && npm test` word for word.
  * - Other http(s) links are not fetched: they are listed, with where they are.
  *
  * Prints the broken links (`file:line: …`), the external links, and
@@ -32,6 +33,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BRANCH = 'main';
+/**
+ * What README.md must say word for word: the two commands of its first lines (.ci/run runs "the
+ * README's test command verbatim", and npm run demo is how a newcomer starts).
+ */
+export const REQUIRED_IN_README = ['npm install && npm run demo', 'npm install && npm test'];
 const IMAGE_EXT = /\.(png|jpe?g|gif|svg|webp)$/i;
 
 /** GitHub's heading slug (github-slugger): lower case, punctuation and symbols dropped, spaces to -. */
@@ -232,6 +238,13 @@ export function checkDocs(root, options = {}) {
 	};
 	const broken = [];
 	const external = [];
+	const readme = path.join(root, 'README.md');
+	const readmeText = fs.existsSync(readme) ? fs.readFileSync(readme, 'utf8') : '';
+	for (const phrase of options.requiredInReadme ?? REQUIRED_IN_README) {
+		if (!readmeText.includes(phrase)) {
+			broken.push({ file: 'README.md', line: 0, target: '', message: `does not say "${phrase}"` });
+		}
+	}
 	let checked = 0;
 
 	/** Checks `target` (a path relative to root, '' = README.md) and its anchor. */

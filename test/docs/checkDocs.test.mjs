@@ -23,6 +23,7 @@ import { missingSentences } from '../../scripts/check-docs-moved.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const fixtures = path.join(here, '..', 'fixtures', 'docs');
 const repositoryUrl = 'https://github.com/owner/repo';
+const requiredInReadme = ['npm install && npm test'];
 const script = path.join(here, '..', '..', 'scripts', 'check-docs.mjs');
 
 test("GitHub's heading slugs", () => {
@@ -116,7 +117,7 @@ test('repository URLs map to files of the working tree', () => {
 });
 
 test('a repository whose every link resolves passes; docs/notes is not checked', () => {
-	const result = checkDocs(path.join(fixtures, 'good'), { repositoryUrl });
+	const result = checkDocs(path.join(fixtures, 'good'), { repositoryUrl, requiredInReadme });
 	assert.deepEqual(result.broken, []);
 	assert.deepEqual(result.pages, ['README.md', 'docs/a.md', 'docs/b.md']);
 	assert.deepEqual(result.external.map((e) => e.target).sort(), [
@@ -127,7 +128,7 @@ test('a repository whose every link resolves passes; docs/notes is not checked',
 });
 
 test('every broken link of the broken fixture is reported, with its file and line', () => {
-	const { broken } = checkDocs(path.join(fixtures, 'broken'), { repositoryUrl });
+	const { broken } = checkDocs(path.join(fixtures, 'broken'), { repositoryUrl, requiredInReadme });
 	const got = broken.map((b) => `${b.file}:${b.line} ${b.message}`).sort();
 	assert.deepEqual(
 		got,
@@ -136,6 +137,7 @@ test('every broken link of the broken fixture is reported, with its file and lin
 			'README.md:4 docs/gone.md does not exist',
 			'README.md:4 links to the branch "dev": link to main, what readers get',
 			'README.md:5 README.md has no heading #nowhere',
+			'README.md:0 does not say "npm install && npm test"',
 			'credentials/Thing.credentials.ts:1 README.md has no heading #no-such-readme-heading',
 			'docs/a.md:3 README.md has no heading #no-such-heading',
 			'docs/a.md:3 docs/b.md does not exist',
@@ -172,7 +174,7 @@ test('the command exits 1 and names the broken link; 0 when all resolve', () => 
 			ok.stdout,
 			/check-docs: 3 pages, \d+ links checked, 2 external \(not fetched\), 0 broken/,
 		);
-		assert.match(ok.stdout, /https:\/\/n8n\.io\/docs {2}\(README\.md:9\)/);
+		assert.match(ok.stdout, /https:\/\/n8n\.io\/docs {2}\(README\.md:\d+\)/);
 
 		fs.appendFileSync(path.join(copy, 'docs', 'b.md'), '\n[gone](a.md#no-such-heading)\n');
 		const bad = run();
