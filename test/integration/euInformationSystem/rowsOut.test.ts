@@ -199,6 +199,33 @@ describe('Output "Input Rows with Statement Fields"', () => {
 		}
 	});
 
+	it('Get by Internal Reference: each reference looked up once, the row gets the statement with exactly its reference', async () => {
+		const refs = ['ROWS-REF-1', 'ROWS-REF-10', 'ROWS-REF-1', 'ROWS-REF-10', 'ROWS-REF-1'];
+		const sheet = refs.map((ref, n) => sheetRow(ref, n));
+		expect((await run(ddsParameters(), sheet)).error).toBeUndefined();
+		const before = sent('getDdsByInternalReference').length;
+		const got = await run(
+			{
+				operation: 'getByInternalReference',
+				internalReference: '={{ $json.ref }}',
+				outputMode: 'inputRows',
+			},
+			sheet,
+		);
+		expect(got.error).toBeUndefined();
+		expect(sent('getDdsByInternalReference').length - before).toBe(2);
+		const uuidOf = (ref: string) =>
+			eu.fake.statements().find((st) => st.internalReferenceNumber === ref)?.uuid;
+		// "ROWS-REF-1" also finds ROWS-REF-10 (the EU's search matches substrings): only the exact one
+		expect(jsonOf(got).map((r) => [r.dds_internal_reference, r.dds_uuid])).toEqual(
+			refs.map((ref) => [ref, uuidOf(ref)]),
+		);
+		for (const [n, row] of jsonOf(got).entries()) {
+			expect(Object.keys(row).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
+			expect(ownFields(row)).toEqual(sheet[n]);
+		}
+	});
+
 	it('Get: a row naming two statements is refused before any request', async () => {
 		const before = eu.fake.requests().length;
 		const got = await run(
@@ -303,6 +330,47 @@ describe('Output "Input Rows with Statement Fields"', () => {
 			expect(row.sd_reference_number).toMatch(/^S/);
 			expect(row.sd_uuid).toBe(rows[0].sd_uuid);
 		}
+	});
+
+	it('Amend: the rows of a statement, amended, come back with its fields (who filed it kept)', async () => {
+		const sheet = [sheetRow('ROWS-AM-1', 0), sheetRow('ROWS-AM-1', 1)];
+		const filed = jsonOf(await run(ddsParameters({ outputMode: 'inputRows' }), sheet));
+		eu.fake.clock.advance(2 * 60_000);
+		const before = sent('amendDds').length;
+		const amended = await run(
+			ddsParameters({ operation: 'amend', uuid: '={{ $json.dds_uuid }}', outputMode: 'inputRows' }),
+			filed,
+		);
+		expect(amended.error).toBeUndefined();
+		expect(sent('amendDds').length - before).toBe(1);
+		const stored = eu.fake.statements().find((st) => st.internalReferenceNumber === 'ROWS-AM-1')!;
+		expect(amended.items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+		for (const [n, row] of jsonOf(amended).entries()) {
+			expect(Object.keys(row).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
+			expect(row).toMatchObject({
+				dds_uuid: filed[0].dds_uuid,
+				dds_status: stored.status,
+				dds_reference_number: stored.referenceNumber,
+				dds_filed_by: 'this run',
+			});
+			expect(ownFields(row)).toEqual(sheet[n]);
+		}
+	});
+
+	it('Simplified Declaration: Update puts the sd_ fields on each row', async () => {
+		const sheet = [sdPlotRow('SD-ROWS-UP')];
+		const filed = jsonOf(await run(sdParameters({ outputMode: 'inputRows' }), sheet));
+		eu.fake.clock.advance(HOUR);
+		const updated = await run(
+			sdParameters({ operation: 'update', uuid: '={{ $json.sd_uuid }}', outputMode: 'inputRows' }),
+			filed,
+		);
+		expect(updated.error).toBeUndefined();
+		const [row] = jsonOf(updated);
+		expect(Object.keys(row).slice(0, SD_FIELDS.length)).toEqual(SD_FIELDS);
+		expect(row).toMatchObject({ sd_uuid: filed[0].sd_uuid, sd_filed_by: 'this run' });
+		expect(row.sd_status).toEqual(expect.any(String));
+		expect(ownFields(row, 'sd_')).toEqual(sheet[0]);
 	});
 
 	it('as an AI Agent tool, Submit with rows output is refused as before, nothing sent', async () => {
