@@ -263,6 +263,27 @@ describe('Output "Input Rows with Statement Fields"', () => {
 		expect(failed.description).toMatch(/^Nothing was sent for this statement\./);
 	});
 
+	it('On Error "Continue (using error output)": a failed row stays whole on the main output, never cut down to its error', async () => {
+		const sheet = [sheetRow('ROWS-EO-1', 0), sheetRow('XY', 1)];
+		const result = await runEu({
+			parameters: ddsParameters({ outputMode: 'inputRows' }),
+			input: sheet,
+			store: store(),
+			onError: 'continueErrorOutput',
+		});
+		expect(result.error).toBeUndefined();
+		const main = result.run.data.resultData.runData['Geospatial Analysis'][0].data?.main ?? [];
+		expect(main[1] ?? []).toEqual([]);
+		expect(main[0]?.map((i) => [i.pairedItem, i.json.dds_status, i.json.plot_id])).toEqual([
+			[{ item: 0 }, 'SUBMITTED', 'P-0'],
+			[{ item: 1 }, null, 'P-1'],
+		]);
+		const failed = main[0]![1].json;
+		expect(Object.keys(failed).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
+		expect(ownFields(failed)).toEqual(sheet[1]);
+		expect(failed.error).toMatch(/Internal Reference/);
+	});
+
 	it('Continue On Fail: a statement the EU refuses fails on each of its rows, the rows kept', async () => {
 		const sheet = [sheetRow('ROWS-EU-1', 0), sheetRow('ROWS-EU-2', 1), sheetRow('ROWS-EU-2', 2)];
 		// the EU refuses one of the two submissions (a business rule: nothing filed)

@@ -267,6 +267,16 @@ describe('the Output parameter', () => {
 				['Input Rows with Statement Fields', 'inputRows'],
 			]);
 		}
+		// Simplify does not apply to rows: hidden there, shown otherwise
+		const simplifies = v1.properties.filter(
+			(p) =>
+				p.name === 'simplify' &&
+				p.displayOptions?.show?.resource?.[0] !== undefined &&
+				p.displayOptions?.show?.resource?.[0] !== 'declaration',
+		);
+		expect(simplifies.length).toBeGreaterThanOrEqual(6);
+		for (const p of simplifies)
+			expect(p.displayOptions?.hide).toEqual({ outputMode: ['inputRows'] });
 		// Submit's Output comes after the statement's fields (with Simplify and Options)
 		const at = (name: string) =>
 			v1.properties.findIndex(

@@ -7,7 +7,9 @@
  * It is made from what the operation output in its own mode (one item per statement, paired
  * with the statement's rows; or an error item per failed row with Continue On Fail): the
  * requests are the same and as many in both modes. A failed row keeps its fields and gets its
- * error (`error`, `description`) after them, with the statement's fields null.
+ * error (`error`, `description`) after them, with the statement's fields null. (Not as n8n's
+ * item error: n8n replaces the json of such an item by `{ error }`, and the row would be lost.
+ * So with "Continue (using error output)" a failed row stays on the main output.)
  *
  * The fields, in this order (the SD's with `sd_`): status, reference_number,
  * verification_number, uuid, internal_reference, filed_by, updated_at, environment, and note:
