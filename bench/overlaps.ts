@@ -812,7 +812,7 @@ async function nearIdenticalBench(): Promise<void> {
  * 6c. Two overlapping plots of 20,000 vertices each: the shared area by the cross-row check
  * (polygon-clipping's sweep line), beside @turf/intersect (polyclip-ts).
  */
-function bigPairBench(): void {
+export function bigPairBench(): void {
 	const section = 'overlaps';
 	const vertices = envNumber('BENCH_BIG_PAIR_VERTICES', 20_000);
 	const a: Polygon = { type: 'Polygon', coordinates: [wavyOutline(10, 50, 0.05, vertices, 0)] };
