@@ -11,6 +11,7 @@
  *   boundary traced twice with 0.3 m of noise: they cross each other about once every two
  *   vertices; test/helpers/overlapCases.ts), through the same pipeline;
  * - `bigpair-shared`: their shared area alone (`sharedArea`: the overlay above 10,000 edges);
+ * - `bigpair-overlay`: their shared area by `overlayArea`, whatever their size;
  * - `bigpair-old`: the two outlines clipped by the sweep line (polygon-clipping) without a
  *   budget (what the check did before issue 28);
  * - `idle`: the same set-up (modules loaded, the rows built), nothing run: maxRSS's baseline.
@@ -21,6 +22,7 @@ import polygonClipping from 'polygon-clipping';
 
 import type { Position } from '../nodes/shared/geometry';
 import { checkItemGeometry } from '../nodes/shared/plots/geometrySource';
+import { overlayArea } from '../nodes/shared/plots/overlayArea';
 import { crossCheckPlots } from '../nodes/shared/plots/plotOverlaps';
 import type { RowInput } from '../nodes/shared/plots/plotReports';
 import { validateRows } from '../nodes/shared/plots/plotValidation';
@@ -80,6 +82,9 @@ if (mode === 'rotated') {
 	const shared = sharedArea(polygon(a), polygon(b));
 	out.m2 = shared.m2;
 	out.by = shared.by;
+} else if (mode === 'bigpair-overlay') {
+	const [a, b] = bigPair(n);
+	out.m2 = overlayArea(polygon(a), polygon(b));
 } else if (mode === 'bigpair-old') {
 	// the sweep line (polygon-clipping) on the whole pair, as the check clipped before issue 28
 	const [a, b] = bigPair(n);

@@ -249,7 +249,7 @@ export function budgetBench(): void {
 	const idleLargest = child('idle-big', largest);
 	const clipped = bestOf(2, () => child('bigpair-old', largest));
 	const clippedMb = clipped.maxRssMb - idleLargest.maxRssMb;
-	const oursLargest = bestOf(2, () => child('bigpair-shared', largest));
+	const oursLargest = bestOf(2, () => child('bigpair-overlay', largest));
 	let oldMs: number;
 	let oldMb: number | undefined;
 	let oldLabel: string;
