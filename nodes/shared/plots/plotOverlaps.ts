@@ -170,11 +170,10 @@ export const MAX_CANDIDATES_PER_PLOT = 1_000;
 /**
  * The clipper's work budget, in edges of the two boundaries given to it together. Pairs of up
  * to OVERLAY_MIN_EDGES (10,000) edges go to the sweep line (polygon-clipping: about 3 KB an
- * edge, 10–40 µs an edge); larger pairs to `overlayArea` (overlayArea.ts: about 1.5–3 µs and
- * 150–250 bytes an edge, plus the points where the boundaries cross). Two re-digitised outlines
- * of 300,000 vertices each (600,000 edges, crossing each other about 300,000 times): 0.8 s and
- * about 100 MB; 2 × 500,000: 1.6 s and about 170 MB (BENCHMARKS.md, "Validate measures the big
- * pair"). So that one pair stays within about 5 s and 500 MB on the dev machine, a pair of more
+ * edge, 10–40 µs an edge); larger pairs to `overlayArea` (overlayArea.ts: about 1.5 µs and 100
+ * bytes an edge). Two re-digitised outlines of 300,000 vertices each (600,000 edges, crossing
+ * each other 167,000 times): 0.86 s of CPU and +53 MB; 2 × 500,000: 1.7 s and +97 MB
+ * (BENCHMARKS.md, "Validate measures the big pair"). So that one pair stays within about 5 s and 500 MB on the dev machine, a pair of more
  * edges than this is not measured: it is named on both rows as not measured, with the reason
  * (simplify the boundaries, or split the plots). The exact shortcut (no boundaries meeting) and
  * copies of one boundary cost no clip.

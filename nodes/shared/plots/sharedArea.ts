@@ -35,7 +35,7 @@ export type Box = [number, number, number, number];
  * holds about 3 KB an edge and took 26 s to over 150 s and 2–2.6 GB on two re-digitised
  * 300,000-vertex outlines (issue 35). Their shared area comes from `overlayArea` (the boundary
  * pieces of each geometry inside the other, summed by Green's theorem; overlayArea.ts): on
- * that pair 0.8 s and about 100 MB, within 1e-5 m² of GEOS; 15–20 times faster than
+ * that pair 0.86 s of CPU and +53 MB, within 1e-5 m² of GEOS; 15–20 times faster than
  * polygon-clipping from 10,000 edges up (BENCHMARKS.md, "Validate measures the big pair").
  */
 
