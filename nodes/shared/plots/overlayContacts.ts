@@ -10,11 +10,20 @@ import type { MultiPolygon, Polygon, Position } from '../geometry';
 
 export const RAD = Math.PI / 180;
 
-/** The most points where the two boundaries meet that one pair may have (then OverlayTooLarge). */
-export const MAX_CONTACTS = 4_000_000;
+/**
+ * The most points where the two boundaries meet that one pair may have (then OverlayTooLarge):
+ * about 40 bytes each on either side. Two re-digitised 300,000-vertex outlines meet 167,000
+ * times.
+ */
+export const MAX_CONTACTS = 2_000_000;
 
-/** The most edge-box tests per edge of the two boundaries (long edges over many others). */
-export const MAX_TESTS_PER_EDGE = 200;
+/**
+ * The most edge-box tests (edges of one side whose boxes meet an edge's box of the other) per
+ * edge of the two boundaries, on average (then OverlayTooLarge): long edges lying over many
+ * others make it grow with the product of the edge counts. Two re-digitised outlines of
+ * 300,000 vertices each make 6.7 an edge, of 500,000 vertices 11.2 (BENCHMARKS.md).
+ */
+export const MAX_TESTS_PER_EDGE = 32;
 
 /** The pair is beyond the bounds above: not measured (never read as "no overlap"). */
 export class OverlayTooLarge extends Error {}

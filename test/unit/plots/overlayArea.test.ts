@@ -17,7 +17,11 @@ import path from 'node:path';
 
 import type { MultiPolygon, Polygon, Position } from '../../../nodes/shared/geometry';
 import { checkItemGeometry } from '../../../nodes/shared/plots/geometrySource';
-import { overlayArea, OverlayTooLarge } from '../../../nodes/shared/plots/overlayArea';
+import {
+	MAX_TESTS_PER_EDGE,
+	overlayArea,
+	OverlayTooLarge,
+} from '../../../nodes/shared/plots/overlayArea';
 import { crossCheckPlots, MAX_CLIP_EDGES_PER_PAIR } from '../../../nodes/shared/plots/plotOverlaps';
 import { validateRows } from '../../../nodes/shared/plots/plotValidation';
 import { OVERLAY_MIN_EDGES, sharedArea } from '../../../nodes/shared/plots/sharedArea';
@@ -177,7 +181,7 @@ describe('bounds: a pair beyond them is not computed, and says so', () => {
 		}
 		expect(thrown).toBeInstanceOf(OverlayTooLarge);
 		expect((thrown as Error).message).toBe(
-			"the edges' boxes overlap too often (more than 200 tests an edge)",
+			`the edges' boxes overlap too often (more than ${MAX_TESTS_PER_EDGE} tests an edge)`,
 		);
 	});
 
