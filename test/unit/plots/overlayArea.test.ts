@@ -9,11 +9,15 @@
  *   them the pairs polygon-clipping cannot finish), both ways round;
  * - the two re-digitised 300,000-vertex outlines: measured through Validate, not refused, within
  *   0.5 m² of GEOS.
- * And the bounds: a pair beyond them is named as not computed, never read as "no overlap".
+ * Also 400 seeded pairs of rings on an integer lattice against polyclip-ts (what
+ * @turf/intersect runs, in arbitrary precision). And the bounds: a pair beyond them is named as not computed, never read as "no overlap".
  * No figure here depends on time; the speed is measured in `npm run bench` (section 6d).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { area } from '@turf/area';
+import * as polyclip from 'polyclip-ts';
 
 import type { MultiPolygon, Polygon, Position } from '../../../nodes/shared/geometry';
 import { checkItemGeometry } from '../../../nodes/shared/plots/geometrySource';
@@ -100,6 +104,90 @@ describe('the snapped GIS corpora, every pair whose boxes share area, against GE
 			expect(off).toEqual([]);
 		},
 	);
+});
+
+describe('lattice pairs (every contact degenerate or exact), against polyclip-ts (arbitrary precision)', () => {
+	/** mulberry32. */
+	function seeded(seed: number): () => number {
+		let a = seed >>> 0;
+		return () => {
+			a = (a + 0x6d2b79f5) >>> 0;
+			let t = a;
+			t = Math.imul(t ^ (t >>> 15), t | 1);
+			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+		};
+	}
+	const orient = (a: Position, b: Position, c: Position) =>
+		Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+	/** No two edges meet but neighbours at their shared end, and no neighbour folds back (integers: exact). */
+	function simple(r: Position[]): boolean {
+		const n = r.length - 1;
+		for (let i = 0; i < n; i++) {
+			const [p, q, t] = [r[i], r[i + 1], r[(i + 2) % n]];
+			if (
+				orient(p, q, t) === 0 &&
+				(q[0] - p[0]) * (t[0] - q[0]) + (q[1] - p[1]) * (t[1] - q[1]) < 0
+			)
+				return false;
+			for (let j = i + 2; j < n; j++) {
+				if (i === 0 && j === n - 1) continue;
+				const [c, d] = [r[j], r[j + 1]];
+				const [o1, o2, o3, o4] = [
+					orient(p, q, c),
+					orient(p, q, d),
+					orient(c, d, p),
+					orient(c, d, q),
+				];
+				const apart = (k: 0 | 1) =>
+					Math.max(p[k], q[k]) < Math.min(c[k], d[k]) ||
+					Math.max(c[k], d[k]) < Math.min(p[k], q[k]);
+				if (o1 * o2 <= 0 && o3 * o4 <= 0 && !(o1 === 0 && o2 === 0 && (apart(0) || apart(1))))
+					return false;
+			}
+		}
+		return true;
+	}
+	/** A star-shaped ring of `n` vertices on an integer lattice around (cx, cy): radii 2–7. */
+	function latticeRing(rnd: () => number, cx: number, cy: number, n: number): Position[] {
+		const angles = Array.from({ length: n }, () => rnd() * 2 * Math.PI).sort((a, b) => a - b);
+		const ring: Position[] = [];
+		for (const a of angles) {
+			const r = 2 + Math.floor(rnd() * 6);
+			const p = [Math.round(cx + r * Math.cos(a)), Math.round(cy + r * Math.sin(a))];
+			const last = ring[ring.length - 1];
+			if (!last || last[0] !== p[0] || last[1] !== p[1]) ring.push(p);
+		}
+		return [...ring, ring[0]];
+	}
+
+	it('400 pairs of simple lattice rings (shared vertices, collinear edges, T-junctions everywhere): within 1e-3 m², both ways round', () => {
+		const rnd = seeded(35);
+		const degrees = (ring: Position[]): Polygon => ({
+			type: 'Polygon',
+			coordinates: [ring.map(([x, y]) => [10 + x * 1e-5, 5 + y * 1e-5])],
+		});
+		const off: string[] = [];
+		let compared = 0;
+		while (compared < 400) {
+			const a = latticeRing(rnd, 0, 0, 4 + Math.floor(rnd() * 8));
+			const b = latticeRing(
+				rnd,
+				Math.floor(rnd() * 6) - 3,
+				Math.floor(rnd() * 6) - 3,
+				4 + Math.floor(rnd() * 8),
+			);
+			if (a.length < 4 || b.length < 4 || !simple(a) || !simple(b)) continue;
+			const [pa, pb] = [degrees(a), degrees(b)];
+			const shared = polyclip.intersection(pa.coordinates as never, pb.coordinates as never);
+			const expected = shared.length ? area({ type: 'MultiPolygon', coordinates: shared }) : 0;
+			for (const m2 of [overlayArea(pa, pb), overlayArea(pb, pa)])
+				if (!(Math.abs(m2 - expected) < 1e-3))
+					off.push(`${JSON.stringify([a, b])}: ${m2}, ${expected}`);
+			compared++;
+		}
+		expect(off).toEqual([]);
+	});
 });
 
 describe(`two overlapping re-digitised outlines of ${BIG_PAIR_VERTICES.toLocaleString('en-US')} vertices`, () => {
