@@ -203,7 +203,7 @@ function bestOf(repeats: number, run: () => ChildRun): ChildRun {
  *   Validate, the shared area by the overlay (overlayArea.ts) checked against GEOS's (the
  *   fixture test/fixtures/overlaps/geos-reference.json) within 0.5 m², in < 5 s and < 500 MB;
  *   beside the sweep line (polygon-clipping) without a budget, predicted from 2 × 50,000
- *   vertices (BENCH_BIG_OLD=1 measures it: over 150 s and 2.6 GB when tried); and at 2 × 50,000
+ *   vertices (BENCH_BIG_OLD=1 measures it; tried once: stopped after 160 s of CPU at 2.6 GB); and at 2 × 50,000
  *   the overlay beside the sweep line, both measured;
  * - the largest pair the budget measures (2 × 500,000 vertices): within 5 s and 500 MB;
  * - a pair beyond the budget (2 × 600,000): named on both rows as not measured.
@@ -262,7 +262,7 @@ export function budgetBench(): void {
 		// the sweep line: time ∝ (n + k) log n, k ∝ n for these outlines
 		const k = big / largest;
 		oldMs = clipped.ms * k * (Math.log(2 * big) / Math.log(2 * largest));
-		oldLabel = `the sweep line (polygon-clipping) without a budget, predicted from ${fmt(largest)} vertices (n log n; BENCH_BIG_OLD=1 measures it: over 150 s and 2.6 GB when tried)`;
+		oldLabel = `the sweep line (polygon-clipping) without a budget, predicted from ${fmt(largest)} vertices (n log n; BENCH_BIG_OLD=1 measures it; tried once: stopped after 160 s of CPU at 2.6 GB)`;
 	}
 	console.log(
 		`  two re-digitised ${fmt(big)}-vertex outlines through Validate: ${fmt(measured.ms)} ms CPU (wall ${fmt(measured.wallMs)} ms), +${fmt(addedMb)} MB; ${s.overlapping_pairs} overlapping pair measured, ${s.overlap_pairs_over_budget} over the budget, ${s.clipped_edges} edges given to the overlay; the shared area alone: ${fmt(alone.ms)} ms CPU, +${fmt(aloneMb)} MB, ${m2.toFixed(3)} m² (${alone.by}; GEOS ${geos === undefined ? 'not at this size' : `${geos.toFixed(3)} m²`})`,
