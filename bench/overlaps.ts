@@ -203,8 +203,8 @@ function bestOf(repeats: number, run: () => ChildRun): ChildRun {
  *   Validate, the shared area by the overlay (overlayArea.ts) checked against GEOS's (the
  *   fixture test/fixtures/overlaps/geos-reference.json) within 0.5 m², in < 5 s and < 500 MB;
  *   beside the sweep line (polygon-clipping) without a budget, predicted from 2 × 50,000
- *   vertices (BENCH_BIG_OLD=1 measures it; tried once: stopped after 160 s of CPU at 2.6 GB); and at 2 × 50,000
- *   the overlay beside the sweep line, both measured;
+ *   vertices (BENCH_BIG_OLD=1 measures it; tried once: stopped after 160 s of CPU at 2.6 GB);
+ *   and at 2 × 50,000 the overlay beside the sweep line, both measured;
  * - the largest pair the budget measures (2 × 500,000 vertices): within 5 s and 500 MB;
  * - a pair beyond the budget (2 × 600,000): named on both rows as not measured.
  */
