@@ -50,9 +50,11 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_BIG_PAIR_VERTICES: '1000',
 	BENCH_ROTATED_VERTICES: '500',
 	BENCH_ROTATED_COPIES: '10',
-	// still over the clipping budget per pair (100,000 edges), so the refusal path runs
+	// above 10,000 edges, so the overlay path runs; the budget's top smaller, none beyond it
 	BENCH_BUDGET_BIG_VERTICES: '60000',
 	BENCH_BUDGET_LARGEST_VERTICES: '5000',
+	BENCH_BUDGET_TOP_VERTICES: '100000',
+	BENCH_BUDGET_BEYOND_VERTICES: '0',
 	// waiting
 	BENCH_JOB_MINUTES: '1,10',
 	BENCH_NAIVE_POLL_S: '5',

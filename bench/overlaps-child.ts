@@ -8,45 +8,31 @@
  * - `rotated-old`: today's way before issue 28: every pair the check chooses clipped (the same
  *   pairs, `sharedArea` on each), timed on BENCH_SAMPLE pairs and scaled to all of them;
  * - `bigpair`: two re-digitised outlines of one field, BENCH_N vertices each (the same wavy
- *   boundary traced twice with 0.3 m of noise: they cross each other thousands of times),
- *   through the same pipeline;
- * - `bigpair-old`: the two outlines clipped without a budget (what the check did before);
+ *   boundary traced twice with 0.3 m of noise: at 300,000 vertices they cross each
+ *   other 167,000 times; test/helpers/overlapCases.ts), through the same pipeline;
+ * - `bigpair-shared`: their shared area alone (`sharedArea`: the overlay above 10,000 edges);
+ * - `bigpair-overlay`: their shared area by `overlayArea`, whatever their size;
+ * - `bigpair-old`: the two outlines clipped by the sweep line (polygon-clipping) without a
+ *   budget (what the check did before issue 28);
  * - `idle`: the same set-up (modules loaded, the rows built), nothing run: maxRSS's baseline.
  * Prints one JSON line: { ms (CPU: user + system), wallMs, maxRssMb, ... }.
  */
+import { area } from '@turf/area';
+import polygonClipping from 'polygon-clipping';
+
 import type { Position } from '../nodes/shared/geometry';
 import { checkItemGeometry } from '../nodes/shared/plots/geometrySource';
+import { overlayArea } from '../nodes/shared/plots/overlayArea';
 import { crossCheckPlots } from '../nodes/shared/plots/plotOverlaps';
 import type { RowInput } from '../nodes/shared/plots/plotReports';
 import { validateRows } from '../nodes/shared/plots/plotValidation';
 import { sharedArea } from '../nodes/shared/plots/sharedArea';
-import { prng } from './lib';
+import { bigPair, fieldOutline } from '../test/helpers/overlapCases';
 
 const mode = process.env.BENCH_CASE ?? 'rotated';
 const n = Number(process.env.BENCH_N ?? 5_000);
 const copies = Number(process.env.BENCH_COPIES ?? 100);
 const sample = Number(process.env.BENCH_SAMPLE ?? 6);
-
-/** A wavy field boundary of `n` vertices (star-shaped: angles strictly increasing, so simple). */
-export function fieldOutline(
-	n: number,
-	radiusDeg: number,
-	noiseDeg: number,
-	phase: number,
-	seed: number,
-): Position[] {
-	const rnd = prng(seed);
-	const ring: Position[] = [];
-	for (let i = 0; i < n; i++) {
-		const a = (2 * Math.PI * (i + phase)) / n;
-		const r =
-			radiusDeg * (1 + 0.15 * Math.sin(3 * a) + 0.05 * Math.sin(17 * a)) +
-			(rnd() - 0.5) * 2 * noiseDeg;
-		ring.push([10 + r * Math.cos(a), 5 + r * Math.sin(a)]);
-	}
-	ring.push([...ring[0]]);
-	return ring;
-}
 
 function rowsOf(rings: Position[][]): RowInput[] {
 	return rings.map((ring, row) => ({
@@ -70,11 +56,6 @@ function rotatedCopies(): Position[][] {
 	});
 }
 
-const bigPair = (): Position[][] => [
-	fieldOutline(n, 0.004, 0.000003, 0, 1),
-	fieldOutline(n, 0.004, 0.000003, 0.5, 2),
-];
-
 const started = performance.now();
 const cpu = process.cpuUsage();
 const out: Record<string, unknown> = {};
@@ -93,14 +74,24 @@ if (mode === 'rotated') {
 	out.pairs = pairs;
 	out.predictedMs = (out.perPairMs as number) * pairs;
 } else if (mode === 'bigpair') {
-	const { summary, reports } = validateRows(rowsOf(bigPair()), { repair: false, overlaps: true });
+	const { summary, reports } = validateRows(rowsOf(bigPair(n)), { repair: false, overlaps: true });
 	out.summary = summary;
 	out.codes = reports.map((r) => [...r.problems, ...r.warnings].map((p) => p.code));
+} else if (mode === 'bigpair-shared') {
+	const [a, b] = bigPair(n);
+	const shared = sharedArea(polygon(a), polygon(b));
+	out.m2 = shared.m2;
+	out.by = shared.by;
+} else if (mode === 'bigpair-overlay') {
+	const [a, b] = bigPair(n);
+	out.m2 = overlayArea(polygon(a), polygon(b));
 } else if (mode === 'bigpair-old') {
-	const [a, b] = bigPair();
-	out.m2 = sharedArea(polygon(a), polygon(b)).m2;
+	// the sweep line (polygon-clipping) on the whole pair, as the check clipped before issue 28
+	const [a, b] = bigPair(n);
+	const shared = polygonClipping.intersection([a] as never, [b] as never);
+	out.m2 = area({ type: 'MultiPolygon', coordinates: shared });
 } else {
-	out.rows = mode === 'idle-big' ? bigPair().length : rotatedCopies().length;
+	out.rows = mode === 'idle-big' ? bigPair(n).length : rotatedCopies().length;
 }
 const wallMs = performance.now() - started;
 const used = process.cpuUsage(cpu);

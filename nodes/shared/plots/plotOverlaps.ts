@@ -9,8 +9,9 @@
  *    (Flatbush, a packed Hilbert R-tree: built in O(n log n), each query O(log n + k)); each
  *    plot asks the index for the plots whose box shares area with its own (boxes that only
  *    touch are dropped at once), which gives the candidate pairs; for each the shared area
- *    (geodesic, as `@turf/area` measures) comes from a polygon-clipping library, or from an
- *    exact shortcut where no boundaries meet (see `sharedArea`). Whether two plots overlap is
+ *    (geodesic, as `@turf/area` measures) comes from a polygon-clipping library (for pairs of
+ *    more than 10,000 edges, from `overlayArea`), or from an exact shortcut where no boundaries
+ *    meet (see `sharedArea`). Whether two plots overlap is
  *    that area against Minimum Overlap, never a floating-point coincidence: touching plots
  *    share 0 m² or a sliver below SLIVER_M2.
  * 3. copies of one boundary that are not exact duplicates (the ring starting at another vertex,
@@ -167,15 +168,17 @@ export const MAX_MEASURED_PER_PLOT = 10;
 export const MAX_CANDIDATES_PER_PLOT = 1_000;
 
 /**
- * The clipper's work budget, in edges of the two boundaries given to it together. The sweep
- * line (polygon-clipping) holds about 3 KB per edge at its peak and takes 10–40 µs per edge
- * (more where the boundaries cross often: two re-digitised outlines of one field); measured
- * in BENCHMARKS.md ("Validate within a budget"). So that one pair stays within about 5 s
- * and 500 MB of heap on the dev machine, a pair of more edges than this is not clipped: it is
- * named on both rows as not measured, with the reason (simplify the boundaries, or split the
- * plots). The exact shortcut (no boundaries meeting) and copies of one boundary cost no clip.
+ * The clipper's work budget, in edges of the two boundaries given to it together. Pairs of up
+ * to OVERLAY_MIN_EDGES (10,000) edges go to the sweep line (polygon-clipping: about 3 KB an
+ * edge, 10–40 µs an edge); larger pairs to `overlayArea` (overlayArea.ts: about 1.5 µs and 100
+ * bytes an edge). Two re-digitised outlines of 300,000 vertices each (600,000 edges, crossing
+ * each other 167,000 times): 0.86 s of CPU and +53 MB; 2 × 500,000: 1.7 s and +97 MB
+ * (BENCHMARKS.md, "Validate measures the big pair"). So that one pair stays within about 5 s and 500 MB on the dev machine, a pair of more
+ * edges than this is not measured: it is named on both rows as not measured, with the reason
+ * (simplify the boundaries, or split the plots). The exact shortcut (no boundaries meeting) and
+ * copies of one boundary cost no clip.
  */
-export const MAX_CLIP_EDGES_PER_PAIR = 100_000;
+export const MAX_CLIP_EDGES_PER_PAIR = 1_000_000;
 
 /**
  * The edges given to the clipper across one run, at most: about a minute of clipping at
@@ -349,7 +352,7 @@ export function crossCheckPlots(
 					maxClipEdges: Math.min(perPair, runLeft),
 					paths: options.clipPaths,
 				});
-				if (found.by === 'clipped' || found.by === 'snapped') {
+				if (found.by === 'clipped' || found.by === 'snapped' || found.by === 'overlay') {
 					result.clippedPairs++;
 					result.clippedEdges += edges;
 					runLeft -= edges;

@@ -9,6 +9,7 @@ import { orient2d } from 'robust-predicates';
 
 import type { MultiPolygon, Polygon, Position } from '../geometry';
 import { edgesOf } from '../geometry/polygonChecks';
+import { overlayArea } from './overlayArea';
 
 /** A bounding box: [minX, minY, maxX, maxY]. */
 export type Box = [number, number, number, number];
@@ -29,7 +30,21 @@ export type Box = [number, number, number, number];
  * The contact test compares edges pairwise, so it runs only while the two boundaries have at
  * most SHORTCUT_MAX_EDGE_PAIRS edge pairs; bigger pairs go straight to the clipper (a sweep
  * line: O((n + k) log n)).
+ *
+ * Pairs of more than OVERLAY_MIN_EDGES edges are not given to a sweep-line clipper at all: it
+ * holds about 3 KB an edge and took 26 s to over 150 s and 2–2.6 GB on two re-digitised
+ * 300,000-vertex outlines (issue 35). Their shared area comes from `overlayArea` (the boundary
+ * pieces of each geometry inside the other, summed by Green's theorem; overlayArea.ts): on
+ * that pair 0.86 s of CPU and +53 MB, within 1e-5 m² of GEOS; 15–20 times faster than
+ * polygon-clipping from 10,000 edges up (BENCHMARKS.md, "Validate measures the big pair").
  */
+
+/**
+ * Pairs of more edges than this (both boundaries together) are measured by `overlayArea`, not
+ * clipped: below it polygon-clipping is fast enough (under 0.15 s a pair) and stays the path
+ * the corpus tests were written against.
+ */
+export const OVERLAY_MIN_EDGES = 10_000;
 
 type Rings = Position[][];
 
@@ -243,9 +258,10 @@ function clipArea(
 
 /**
  * How a pair's shared area was found: `apart` (boxes of no two parts share area), `shortcut`,
- * `clipped`, or `snapped` (only the snapped paths of CLIP_PATHS could clip it).
+ * `clipped`, `snapped` (only the snapped paths of CLIP_PATHS could clip it), or `overlay`
+ * (a pair of more than OVERLAY_MIN_EDGES edges: `overlayArea`).
  */
-export type SharedBy = 'apart' | 'shortcut' | 'clipped' | 'snapped';
+export type SharedBy = 'apart' | 'shortcut' | 'clipped' | 'snapped' | 'overlay';
 
 export interface SharedAreaOptions {
 	/**
@@ -288,6 +304,15 @@ export function sharedArea(
 	}
 	const limit = options.maxClipEdges ?? Infinity;
 	if (edgesA + edgesB > limit) throw new ClipRefused(edgesA + edgesB, limit);
+	if (edgesA + edgesB > OVERLAY_MIN_EDGES) {
+		let failed: unknown;
+		try {
+			return { m2: overlayArea(a, b), by: 'overlay' };
+		} catch (error) {
+			failed = error;
+		}
+		throw new ClipFailed(`overlay: ${failed instanceof Error ? failed.message : String(failed)}`);
+	}
 	return clipArea(a, b, options.paths ?? CLIP_PATHS);
 }
 

@@ -121,7 +121,7 @@ describe('the clipping budget', () => {
 		expect(reports[0].overlap_count).toBe(1);
 		expect(summary.overlap_pairs_over_budget).toBe(0);
 		expect(summary.limits).toMatchObject({
-			clip_edges_per_pair: 100_000,
+			clip_edges_per_pair: 1_000_000,
 			clip_edges_per_run: 4_000_000,
 		});
 		expect(summary.clipped_edges).toBe(600);
@@ -144,7 +144,7 @@ describe('the clipping budget', () => {
 				expect(r.valid).toBe(severity === 'warning');
 				expect(listed.map((p) => p.code)).toEqual(['overlap_not_measured']);
 				expect(listed[0].message).toBe(
-					`The overlap with the plot of item ${other} was not measured: the two boundaries are too large to compare within Validate's limits. Detail: the overlap with item ${other}, feature 0 was not measured: the two boundaries have 600 edges together, more than the 100,000 Validate clips for one pair (about 5 s and 500 MB). Simplify the boundaries (fewer vertices) or split the plots, and check this pair on a map.`,
+					`The overlap with the plot of item ${other} was not measured: the two boundaries are too large to compare within Validate's limits. Detail: the overlap with item ${other}, feature 0 was not measured: the two boundaries have 600 edges together, more than the 1,000,000 Validate clips for one pair (about 5 s and 500 MB). Simplify the boundaries (fewer vertices) or split the plots, and check this pair on a map.`,
 				);
 				expect(r.problem_summary).toContain('was not measured');
 				expect([r.overlap_candidates, r.overlaps_measured, r.overlaps_not_measured]).toEqual([
