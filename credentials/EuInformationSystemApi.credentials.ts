@@ -81,13 +81,25 @@ export class EuInformationSystemApi implements ICredentialType {
 			description:
 				'The key shown in your EU Information System profile under "Web Services Access" (Acceptance and Production keys differ). Copy it whole: a value shorter than 8 characters is refused.',
 		},
+		// Named webServiceClientId, not clientId: n8n's editor relabels a credential field named
+		// clientId with its OAuth wording ("Client ID"). A credential saved under the older name
+		// keeps its value in the hidden clientId below (readEuCredential reads both).
 		{
 			displayName: 'Web Service Client ID',
-			name: 'clientId',
+			name: 'webServiceClientId',
 			type: 'string',
-			default: 'eudr-test',
+			default: '',
+			placeholder: 'eudr-test',
 			description:
-				'The value shown in your profile\'s "Web Services Access". eudr-test on Acceptance; for Production enter the value from your profile.',
+				'The value shown in your profile\'s "Web Services Access". Empty: eudr-test, the Acceptance value; for Production enter the value from your profile. (A credential saved before this field was renamed keeps its client id until you enter one here.)',
+		},
+		{
+			// the Web Service Client ID of a credential saved before the rename: n8n keeps only
+			// the values of declared fields, so the older name stays declared (hidden)
+			displayName: 'Web Service Client ID (saved under its older name)',
+			name: 'clientId',
+			type: 'hidden',
+			default: '',
 		},
 		{
 			displayName: 'Operator Access Identifier',

@@ -15,7 +15,7 @@ import { readEuState } from './statementState';
 import type { EuTrackerIdentity } from './statementTracker';
 import { advance, planPoll, toRefresh } from './statementTracker';
 import { readsFor } from './statementReads';
-import { triggerProperties } from './triggerDescription';
+import { EU_PANEL_DESCRIPTION, triggerProperties } from './triggerDescription';
 import { changeItems, manualPoll } from './triggerItems';
 import { readEuParams } from './triggerParams';
 import { refreshStatements, searchStatements } from './triggerRequests';
@@ -48,8 +48,10 @@ export class EuInformationSystemTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Statements " + $parameter["internalReferencePrefix"] + "…"}}',
-		description:
-			'Starts a workflow when an EUDR due diligence statement changes status (available with its numbers, rejected, withdrawn, grouped, …) or receives a communication from the authority',
+		// n8n's nodes panel merges this trigger with the EU Information System node into one
+		// entry and shows THIS description for both (2.40.7's generateMergedNodesAndActions:
+		// the merged entry takes the trigger's description): it names what the node does too.
+		description: EU_PANEL_DESCRIPTION,
 		defaults: { name: 'EU Information System Trigger' },
 		polling: true,
 		inputs: [],

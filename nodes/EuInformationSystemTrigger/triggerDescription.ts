@@ -6,6 +6,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsCollection } from '../shared/descriptions/optionsCollection';
 
+/**
+ * The trigger's description, which n8n's nodes panel shows for the one entry it makes of this
+ * trigger and the EU Information System node (the trigger's description replaces the node's):
+ * what the node does first (files, reads, verifies), then what the trigger does.
+ */
+export const EU_PANEL_DESCRIPTION =
+	'File, read and verify EUDR due diligence statements in the EU Information System (TRACES), and start a workflow when a statement changes status (available with its numbers, rejected, withdrawn, …) or receives a communication from the authority';
+
 /** The statuses offered in "Statuses" (EudrStatusType without SUBMITTED, where every statement starts). */
 export const STATUS_OPTIONS = [
 	{

@@ -36,6 +36,7 @@ const os = require('os');
 const path = require('path');
 
 const n8n = require('./n8n');
+const { runCredentialSteps } = require('./browser-credential');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -371,6 +372,8 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 			await save('signed-in');
 		});
 		if (!started) return;
+		// issue 35: the EU credential's label, the nodes panel's entry (browser-credential.js)
+		await runCredentialSteps({ page, inst, seen, save, test, tag, creds });
 
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });
@@ -882,4 +885,17 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 	});
 }
 
-module.exports = { runBrowserCheck, defaultsWorkflow, operationsOf, ARTIFACTS };
+module.exports = {
+	runBrowserCheck,
+	defaultsWorkflow,
+	operationsOf,
+	ARTIFACTS,
+	// for browser-credential.js
+	CHROMIUM,
+	ARGS,
+	signIn,
+	slug,
+	markOf,
+	assertClean,
+	openCanvas,
+};

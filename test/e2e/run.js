@@ -32,6 +32,7 @@ const queue = require('./queue');
 const durable = require('./durable');
 const restart = require('./restart');
 const browser = require('./browser');
+const { runCredentialLabelCheck } = require('./browser-credential');
 const {
 	loadWorkflowFiles,
 	importWorkflows,
@@ -228,6 +229,7 @@ async function main() {
 					browserOnly,
 					// the browser check has a lane of its own (below)
 					browser: false,
+					credentialLabel: true,
 				});
 				if (queueOn && fakeOk && queueVersions.includes(v))
 					await queue.runQueueMode(install, {
@@ -365,6 +367,7 @@ async function runVersion(
 		browserOnly,
 		tag = `[n8n ${install.version}]`,
 		browser: withBrowser = true,
+		credentialLabel = false,
 	},
 ) {
 	let inst;
@@ -432,6 +435,14 @@ async function runVersion(
 		(!only || browserOnly)
 	)
 		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups });
+	// n8n 1.x has no browser check: the EU credential's label alone (browser-credential.js)
+	if (
+		credentialLabel &&
+		inst.major < 2 &&
+		process.env.N8N_E2E_BROWSER !== '0' &&
+		(!only || browserOnly)
+	)
+		await runCredentialLabelCheck(inst, { creds, test, tag, cleanups });
 	await n8n.stop(inst);
 }
 

@@ -106,6 +106,13 @@ export class CredentialStore {
 	/** How many times a node read (decrypted) a credential. */
 	reads = 0;
 
+	/**
+	 * Load a credential as n8n's CredentialsHelper does (applyDefaultsAndOverwrites): the
+	 * stored values of the fields the credential type declares, the defaults of the others;
+	 * a stored value of a field no longer declared is dropped. Off: the stored data as it is.
+	 */
+	loadAsN8n = false;
+
 	constructor(initial: Record<string, ICredentialDataDecryptedObject> = {}) {
 		for (const [type, value] of Object.entries(initial)) this.data[type] = { ...value };
 	}
@@ -197,6 +204,15 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		const data = this.store.data[type];
 		if (!data) throw new Error(`No test credentials of type ${type}`);
 		this.store.reads++;
+		if (this.store.loadAsN8n)
+			return NodeHelpers.getNodeParameters(
+				credentialTypes[type].properties,
+				data as INodeParameters,
+				true,
+				false,
+				null,
+				null,
+			) as ICredentialDataDecryptedObject;
 		return { ...data };
 	}
 

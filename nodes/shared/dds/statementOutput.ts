@@ -15,8 +15,20 @@ export const NUMBERS_NOT_YET =
 	'The EU Information System shows the reference and verification numbers only once the statement is AVAILABLE: ask for it with Get no sooner than about 30 minutes after submitting.';
 
 /**
- * `version`: also the version after the date (the SD's versions, made by Update; the DDS's
- * simplified output has none).
+ * The simplified output's names for what the panel calls "Internal Reference" and for the
+ * EU's last-update time, and the names they had before (kept, last, for the expressions of
+ * saved workflows: `$json.internalReferenceNumber`, `$json.date`). docs/notes/i35-cred.md.
+ */
+export const RENAMED_OUTPUT_FIELDS = {
+	internalReference: 'internalReferenceNumber',
+	updatedAt: 'date',
+} as const;
+
+/**
+ * `version`: also the version after the update time (the SD's versions, made by Update; the
+ * DDS's simplified output has none). `updatedAt` is the EU's time of the statement's last
+ * update (the overview's `date`); null when the EU gave none, e.g. right after Submit, whose
+ * answer carries only the UUID.
  */
 export function simplifyOverview(o: StatementOverview, version = false): Record<string, unknown> {
 	const out: Record<string, unknown> = {
@@ -24,15 +36,18 @@ export function simplifyOverview(o: StatementOverview, version = false): Record<
 		referenceNumber: o.referenceNumber,
 		verificationNumber: o.verificationNumber,
 		uuid: o.uuid,
-		internalReferenceNumber: o.internalReferenceNumber,
+		internalReference: o.internalReferenceNumber,
 		rejectionReason: o.rejectionReason,
 		communication: o.communicationToOperator?.content ?? null,
 		communicationDate: o.communicationToOperator?.date ?? null,
-		date: o.date,
+		updatedAt: o.date,
 		...(version ? { version: o.version } : {}),
 	};
 	const note = numbersNoteOf(o);
 	if (note !== undefined) out.numbersNote = note;
+	// the names before issue 35, kept for saved workflows' expressions
+	out.internalReferenceNumber = o.internalReferenceNumber;
+	out.date = o.date;
 	return out;
 }
 

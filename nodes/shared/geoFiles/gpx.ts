@@ -8,8 +8,15 @@
  * they stream (their children — times, sensor readings — are not kept: one plot, not one
  * record per fix), each counted in the file's OutputBudget.
  *
- * A route or track without points, or with one point, is kept without geometry and says so
- * (GDAL keeps it too); a track segment of fewer than two points is left out with a warning.
+ * A route or track without usable points (none, only one, or none with a finite lat/lon) is
+ * kept without geometry and says so, naming the points left out (GDAL keeps it too, with an
+ * empty line); a track segment of fewer than two points is left out with a warning.
+ *
+ * A waypoint's `ele` is a property, its Point two coordinates: as GDAL's GPX driver reads it
+ * (ogrgpxlayer.cpp: `ele` is always a field; only with the open option ELE_AS_25D, off by
+ * default, does it also become the point's Z, the field kept) and as every reader here keeps
+ * positions (longitude, latitude; a KML height is dropped too).
+ * docs/notes/i35-cred.md.
  * With `closedLinesAsPolygons`, a track or route whose ends are within `closingDistanceM`
  * metres becomes a polygon (RFC 7946 winding).
  */
@@ -145,7 +152,11 @@ function lineStyle(extensions: XNode, props: Record<string, unknown>): void {
 	if (width) props['stroke-width'] = (width * 96) / 25.4;
 }
 
-/** A point's position from its lat/lon attributes; undefined when either is not a number. */
+/**
+ * A point's position from its lat/lon attributes; undefined when either is not a finite
+ * number (absent, text, or past what a double holds, e.g. lat="1e999": GDAL reads that as
+ * infinity, which no output can carry, JSON writes it as null).
+ */
 function pointOf(attributes: string[]): Position | undefined {
 	let lat = NaN;
 	let lon = NaN;
@@ -153,7 +164,7 @@ function pointOf(attributes: string[]): Position | undefined {
 		if (attributes[i] === 'lat') lat = Number.parseFloat(attributes[i + 1]);
 		else if (attributes[i] === 'lon') lon = Number.parseFloat(attributes[i + 1]);
 	}
-	return Number.isNaN(lat) || Number.isNaN(lon) ? undefined : [lon, lat];
+	return Number.isFinite(lat) && Number.isFinite(lon) ? [lon, lat] : undefined;
 }
 
 interface Open {
@@ -271,10 +282,13 @@ class GpxReader implements XmlHandler {
 		const short = f.segments.length - lines.length;
 		let geometry: Geometry | null = null;
 		if (lines.length === 0) {
+			const named = typeof properties.name === 'string' ? ` "${properties.name}"` : '';
 			warnings.push(
-				all === 0
-					? `The ${noun} has no points: kept without geometry`
-					: `The ${noun} has ${all === 1 ? 'only 1 point' : `no segment of 2 or more points (${all} points)`}: a line needs 2 or more, so it is kept without geometry`,
+				all === 0 && f.badPoints > 0
+					? `The ${noun}${named} has no usable points (${f.badPoints} without a valid lat/lon): kept without geometry`
+					: all === 0
+						? `The ${noun} has no points: kept without geometry`
+						: `The ${noun} has ${all === 1 ? 'only 1 point' : `no segment of 2 or more points (${all} points)`}: a line needs 2 or more, so it is kept without geometry`,
 			);
 		} else {
 			if (short > 0)

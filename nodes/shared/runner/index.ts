@@ -11,6 +11,8 @@
  * The runner alone owns:
  * - the pre-flight: `prepare` runs for EVERY item before any request; all problems of all
  *   items are listed in one error (or, with Continue On Fail, one error item per bad item);
+ *   a plan may refuse items together before any request (`Planned.refused`, e.g. the rows of
+ *   a statement the EU's rules refuse), and they are refused the same way;
  * - Continue On Fail, and the one error-item shape (`errorItem`);
  * - `pairedItem` of every output item;
  * - output order: by input item, outputs of one item in the order they were made.
@@ -24,12 +26,12 @@ import type {
 } from 'n8n-workflow';
 
 import { asNodeError, errorItem } from './errorItems';
-import { forToolUse, preflightError, problemItem, problemsOf } from './preflight';
-import type { Problems } from './preflight';
+import { ITEM_WORDS, forToolUse, preflightError, problemItem, problemsOf } from './preflight';
+import type { PreflightWords, Problems } from './preflight';
 import { runPool } from './pool';
 
 export { errorItem, asNodeError } from './errorItems';
-export type { Problems } from './preflight';
+export type { PreflightWords, Problems } from './preflight';
 export { runPool } from './pool';
 
 /** One output of a batch: data paired with one or several input items, or an item's failure. */
@@ -69,9 +71,29 @@ export interface PerItemOperation<P> extends Common<P> {
 	>;
 }
 
+/**
+ * Items the pre-flight refuses together, found while planning and before anything is sent
+ * (e.g. the rows of one statement the EU's rules refuse): refused as the items whose `prepare`
+ * found a problem are (one error listing all, or with Continue On Fail an error item each).
+ */
+export interface Refusal {
+	items: number[];
+	lines: string[];
+}
+
+/** A plan with refusals: the batches to send, the refused items, and how messages name them. */
+export interface Planned {
+	batches: Batch[];
+	refused: Refusal[];
+	words?: PreflightWords;
+}
+
 export interface BatchedOperation<P> extends Common<P> {
-	/** Builds the batches to send from the items that passed the pre-flight, in input order. */
-	plan: (ready: Array<Ready<P>>) => Batch[] | Promise<Batch[]>;
+	/**
+	 * Builds the batches to send from the items that passed the pre-flight, in input order; may
+	 * also refuse items together (Planned), before anything is sent.
+	 */
+	plan: (ready: Array<Ready<P>>) => Batch[] | Planned | Promise<Batch[] | Planned>;
 	/**
 	 * Combines the outputs of all batches that succeeded into the final outputs (e.g. one
 	 * merged answer for several requests); by default they are output as they are.
@@ -148,13 +170,30 @@ export async function runItems<P>(
 	}
 	if (problems.length > 0 && !continueOnFail) throw preflightError(ctx, problems);
 
-	// 2. The batches, sent with the operation's concurrency; no new batch after a failure
+	// 2. The plan; items it refuses together (still before any request) are refused as above.
+	const planned = 'plan' in op ? await op.plan(ready) : perItemBatches(op, ready);
+	const { batches, refused, words } = Array.isArray(planned)
+		? { batches: planned, refused: [] as Refusal[], words: ITEM_WORDS }
+		: { ...planned, words: planned.words ?? ITEM_WORDS };
+	const refusedProblems = refused.map((r) => {
+		const found = problemsOf(Math.min(...r.items));
+		found.add(...r.lines);
+		return { found, items: r.items };
+	});
+	if (refusedProblems.length > 0 && !continueOnFail)
+		throw preflightError(
+			ctx,
+			refusedProblems.map((r) => r.found),
+			words,
+		);
+
+	// 3. The batches, sent with the operation's concurrency; no new batch after a failure
 	//    unless Continue On Fail.
-	const batches = 'plan' in op ? await op.plan(ready) : perItemBatches(op, ready);
+
 	const concurrency = 'plan' in op ? (op.concurrency ?? 1) : 1;
 	const outcome = await runPool(batches, concurrency, async (b) => await b.send(), !continueOnFail);
 
-	// 3. Outputs in input order, every one paired; failures as error items or one error.
+	// 4. Outputs in input order, every one paired; failures as error items or one error.
 	const out: Array<{ at: number; data: INodeExecutionData }> = [];
 	const succeeded: Batch[] = [];
 	let failure: { error: unknown; itemIndex: number } | undefined;
@@ -204,6 +243,15 @@ export async function runItems<P>(
 			at: found.itemIndex,
 			data: problemItem({ ...found, lines: forToolUse(ctx, found.lines, found.authorOnly) }),
 		});
+	for (const { found, items: together } of refusedProblems)
+		for (const itemIndex of together)
+			out.push({
+				at: itemIndex,
+				data: problemItem(
+					{ itemIndex, hints: found.hints, lines: forToolUse(ctx, found.lines) },
+					words.unit,
+				),
+			});
 	// A stable sort: outputs of one item keep the order in which they were made.
 	return out.sort((a, b) => a.at - b.at).map((o) => o.data);
 }

@@ -135,8 +135,28 @@ export function forToolUse(
 	});
 }
 
+/**
+ * How a pre-flight's messages name the service nothing was sent to, what "Continue On Fail"
+ * skips, and what is refused as one (an item; a statement, whose rows are refused together).
+ */
+export interface PreflightWords {
+	service: string;
+	skipped: string;
+	unit: string;
+}
+
+export const ITEM_WORDS: PreflightWords = {
+	service: 'the service',
+	skipped: 'the bad items',
+	unit: 'item',
+};
+
 /** The error that stops the node when any item is invalid; nothing has been sent. */
-export function preflightError(ctx: IExecuteFunctions, problems: Problems[]): NodeOperationError {
+export function preflightError(
+	ctx: IExecuteFunctions,
+	problems: Problems[],
+	words: PreflightWords = ITEM_WORDS,
+): NodeOperationError {
 	const all = [...problems].sort((a, b) => a.itemIndex - b.itemIndex);
 	const lines = forToolUse(
 		ctx,
@@ -144,29 +164,30 @@ export function preflightError(ctx: IExecuteFunctions, problems: Problems[]): No
 		new Set(all.flatMap((p) => [...p.authorOnly])),
 	);
 	const hints = [...new Set(all.flatMap((p) => p.hints))];
-	const itemCount = all.length;
+	const count = all.length;
 	const message =
 		lines.length === 1
 			? lines[0]
-			: `${lines[0]} (and ${lines.length - 1} more problem${lines.length > 2 ? 's' : ''} in ${itemCount} item${itemCount > 1 ? 's' : ''})`;
+			: `${lines[0]} (and ${lines.length - 1} more problem${lines.length > 2 ? 's' : ''} in ${count} ${words.unit}${count > 1 ? 's' : ''})`;
 	const listed = lines.slice(0, MAX_LISTED).join('\n');
 	const more = lines.length > MAX_LISTED ? `\n… and ${lines.length - MAX_LISTED} more.` : '';
 	const advice = hints.length > 0 ? `\n${hints.join('\n')}` : '';
 	return new NodeOperationError(ctx.getNode(), message, {
 		itemIndex: all[0].itemIndex,
-		description: `Nothing was sent to the service. Fix these inputs (or turn on "Continue On Fail" to skip the bad items) and run again:\n${listed}${more}${advice}`,
+		description: `Nothing was sent to ${words.service}. Fix these inputs (or turn on "Continue On Fail" to skip ${words.skipped}) and run again:\n${listed}${more}${advice}`,
 	});
 }
 
 /** The error item of one bad item under Continue On Fail: the one error-item shape. */
 export function problemItem(
 	problems: Pick<Problems, 'itemIndex' | 'lines' | 'hints'>,
+	unit = ITEM_WORDS.unit,
 ): INodeExecutionData {
 	const { itemIndex, lines, hints } = problems;
 	return {
 		json: {
 			error: summary(lines),
-			description: `Nothing was sent for this item. ${hints.length > 0 ? hints.join(' ') : 'Fix the input and run again.'}`,
+			description: `Nothing was sent for this ${unit}. ${hints.length > 0 ? hints.join(' ') : 'Fix the input and run again.'}`,
 		},
 		pairedItem: { item: itemIndex },
 	};

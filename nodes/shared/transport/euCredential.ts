@@ -80,6 +80,19 @@ function customBaseUrl(raw: string): string {
 	);
 }
 
+/** The client id used when the credential gives none (the Acceptance value, pack §1). */
+export const DEFAULT_CLIENT_ID = 'eudr-test';
+
+/**
+ * The credential's Web Service Client ID: the field `webServiceClientId`, else the value of a
+ * credential saved before the field was renamed (`clientId`, which n8n's editor labelled with
+ * its OAuth wording "Client ID"), else eudr-test.
+ */
+export function webServiceClientIdOf(data: Record<string, unknown>): string {
+	const text = (value: unknown) => String(value ?? '').trim();
+	return text(data.webServiceClientId) || text(data.clientId) || DEFAULT_CLIENT_ID;
+}
+
 /** The credential's values, checked; throws a CredentialSetupError that says what to change. */
 export function readEuCredential(data: Record<string, unknown>): EuCredential {
 	const env = String(data.environment ?? 'acceptance');
@@ -114,7 +127,7 @@ export function readEuCredential(data: Record<string, unknown>): EuCredential {
 		origin: new URL(baseUrl).origin,
 		username,
 		key,
-		clientId: String(data.clientId ?? '').trim() || 'eudr-test',
+		clientId: webServiceClientIdOf(data),
 		operatorAccessIdentifier: String(data.operatorAccessIdentifier ?? '').trim(),
 		echoPath,
 		callsPerSecond: readCallsPerSecond(data.callsPerSecond),

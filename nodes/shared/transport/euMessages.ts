@@ -16,12 +16,27 @@ export function cut(text: string): string {
 	return text.length > MAX_SERVICE_TEXT ? `${text.slice(0, MAX_SERVICE_TEXT)}…` : text;
 }
 
+/**
+ * A text of the service without the punctuation around it (": Invalid …" → "Invalid …"), so
+ * that a sentence built around it reads without a stray ". :".
+ */
+export function tidy(text: string): string {
+	return text
+		.trim()
+		.replace(/^[\s:;,.|\-–—]+/, '')
+		.replace(/[\s:;,|\-–—]+$/, '');
+}
+
+/** A sentence's end after a text of the service: a full stop unless it has one. */
+const stop = (text: string) => (/[.!?…]["')\]]?$/.test(text) ? text : `${text}.`);
+
 /** The errors of a fault, each with its code's sentence, and how many more were not kept. */
 function errorsText(failure: EuFailure): string {
 	const listed = failure.errors.map((e) => {
 		const sentence = e.id ? euCodeSentence(e.id) : undefined;
 		const field = e.field ? ` (field: ${e.field})` : '';
-		const words = `${sentence ?? e.message}${field}${sentence && e.message ? ` [${cut(e.message)}]` : ''}`;
+		const message = tidy(e.message);
+		const words = `${sentence ?? message}${field}${sentence && message ? ` [${cut(message)}]` : ''}`;
 		return e.id ? `${e.id}: ${words}` : words;
 	});
 	const more = failure.moreErrors ?? 0;
@@ -89,8 +104,12 @@ export function describeEuFailure(
 				message = `The EU Information System found nothing for this request (NotFoundException).${errors ? ` ${errors}` : said}`;
 			else if (/schema|unmarshal|cvc-|xml/i.test(serviceText))
 				message = `The EU Information System says the message does not match its schema.${said}${errors ? ` ${errors}` : ''}`;
-			else
-				message = `The EU Information System answered with a fault${failure.faultName ? ` (${failure.faultName})` : ''}.${errors ? ` ${errors}` : said}${skewText}`;
+			else {
+				// a fault the node has no words of its own for: the service's words, quoted whole
+				const words = errors || tidy(cut(serviceText));
+				const name = failure.faultName ? ` (${failure.faultName})` : '';
+				message = `The EU Information System answered with a fault${name}${words && words !== failure.faultName ? `: ${stop(words)}` : ', without saying why.'} It names no field of the request and no part of the credential: run it again later${failure.requestId ? ", and if it comes back, send the Request ID below to the EU's support" : ''}.${skewText}`;
+			}
 			break;
 		case 'notSoap':
 			message = `The EU Information System answered${failure.status ? ` HTTP ${failure.status}` : ''} with a web page or text instead of a SOAP message: the Environment or Custom URL of the credential is probably wrong, or the service is down.`;

@@ -85,6 +85,44 @@ describe('Due Diligence Statement → Submit (EU fake)', () => {
 		expect(eu.fake.requests().length).toBe(before);
 	});
 
+	it("the same refusal with Continue On Fail (through the shared runner): error items for the refused statement's rows, the other statement filed", async () => {
+		const before = eu.fake.requests().length;
+		const result = await runEu({
+			parameters: { ...parameters, hsHeading: '={{ $json.hs }}' },
+			input: [
+				row('SUB-COF-1', -5.61, { hs: '0901' }),
+				row('SUB-COF-2', -5.62, { hs: '1801' }),
+				row('SUB-COF-1', -5.63, { hs: '0901' }),
+			],
+			store: store(),
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		const out = jsonOf(result);
+		expect(out).toHaveLength(3);
+		for (const at of [0, 2]) {
+			expect(String(out[at].error)).toMatch(
+				/^Statement "SUB-COF-1" \(items 0, 2\), field "Commodity 1 › HS Heading": 0901 is not an HS heading of cocoa/,
+			);
+			expect(out[at].description).toBe(
+				'Nothing was sent for this statement. Fix the input and run again.',
+			);
+			expect(result.items[at].pairedItem).toEqual({ item: at });
+		}
+		expect(out[1]).toEqual(
+			expect.objectContaining({ internalReference: 'SUB-COF-2', filedBy: 'this run' }),
+		);
+		expect(filed('SUB-COF-1')).toHaveLength(0);
+		expect(filed('SUB-COF-2')).toHaveLength(1);
+		// the good statement's lookup and submission only
+		expect(
+			eu.fake
+				.requests()
+				.slice(before)
+				.map((r) => r.operation),
+		).not.toContain(undefined);
+	});
+
 	it('a domestic net weight without its percentage (refused live, pack §12) is refused before sending, naming the item, the field and what to fill in; with it, filed', async () => {
 		const before = eu.fake.requests().length;
 		const domestic = { ...parameters, activityType: 'DOMESTIC', countryOfActivity: 'FR' };

@@ -36,9 +36,35 @@ describe('EU Information System API credential', () => {
 		expect(type.displayName).toBe('EU Information System API');
 		const byName = Object.fromEntries(type.properties.map((p) => [p.name, p]));
 		expect(byName.environment.default).toBe('acceptance');
-		expect(byName.clientId.default).toBe('eudr-test');
+		// the Web Service Client ID: empty means eudr-test (the placeholder says it)
+		expect(byName.webServiceClientId.default).toBe('');
+		expect(byName.webServiceClientId.placeholder).toBe('eudr-test');
+		expect(readEuCredential({ username: 'u', authKey: KEY_VALUE }).clientId).toBe('eudr-test');
 		expect(byName.authKey.typeOptions?.password).toBe(true);
 		expect(JSON.stringify(byName.environment.options)).toMatch(/legal value/);
+	});
+
+	it('names the client id field webServiceClientId ("Web Service Client ID"), never clientId, which n8n relabels "Client ID"', () => {
+		const shown = type.properties.filter((p) => p.type !== 'hidden');
+		const field = shown.find((p) => p.displayName === 'Web Service Client ID');
+		expect(field?.name).toBe('webServiceClientId');
+		expect(shown.map((p) => p.name)).not.toContain('clientId');
+		// the older name stays declared (hidden): n8n keeps only declared fields of a credential
+		expect(type.properties.find((p) => p.name === 'clientId')?.type).toBe('hidden');
+	});
+
+	it('reads the Web Service Client ID from webServiceClientId, else from a credential saved under clientId, else eudr-test', () => {
+		const read = (more: Record<string, unknown>) =>
+			readEuCredential({ username: 'u', authKey: KEY_VALUE, ...more }).clientId;
+		expect(read({ webServiceClientId: 'my-client' })).toBe('my-client');
+		expect(read({ clientId: 'saved-before' })).toBe('saved-before');
+		expect(read({ clientId: ' saved-before ', webServiceClientId: '' })).toBe('saved-before');
+		// a value entered in the renamed field wins over the older one
+		expect(read({ clientId: 'saved-before', webServiceClientId: 'entered-now' })).toBe(
+			'entered-now',
+		);
+		expect(read({ clientId: '', webServiceClientId: '  ' })).toBe('eudr-test');
+		expect(read({})).toBe('eudr-test');
 	});
 
 	it('reads the environments and checks a custom URL like the other credentials', () => {

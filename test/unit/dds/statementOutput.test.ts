@@ -29,7 +29,7 @@ describe('statementOutput', () => {
 			'referenceNumber',
 			'verificationNumber',
 			'uuid',
-			'internalReferenceNumber',
+			'internalReference',
 			'rejectionReason',
 		]);
 		expect(out).toMatchObject({
@@ -37,6 +37,24 @@ describe('statementOutput', () => {
 			communicationDate: '2026-11-28T08:00:00Z',
 		});
 		expect(out.numbersNote).toBeUndefined();
+	});
+
+	it("names its fields as the panel does (internalReference, updatedAt) and keeps the names before (internalReferenceNumber, date) last, for saved workflows' expressions", () => {
+		const out = simplifyOverview(overview(), true);
+		expect(out).toMatchObject({
+			internalReference: 'PO-42',
+			updatedAt: '2026-11-27T08:00:00Z',
+			internalReferenceNumber: 'PO-42',
+			date: '2026-11-27T08:00:00Z',
+		});
+		expect(Object.keys(out).slice(-2)).toEqual(['internalReferenceNumber', 'date']);
+		expect(Object.keys(out).indexOf('updatedAt')).toBeLessThan(Object.keys(out).indexOf('version'));
+		// right after Submit the EU gave no update time: null under both names
+		const submitted = simplifyOverview(overview({ status: 'SUBMITTED', date: null }));
+		expect(submitted.updatedAt).toBeNull();
+		expect(submitted.date).toBeNull();
+		// not simplified: the overview as the EU's answer names it (no renamed fields added)
+		expect(overviewOutput(overview(), false)).not.toHaveProperty('internalReference');
 	});
 
 	it('says why the numbers are null before AVAILABLE', () => {

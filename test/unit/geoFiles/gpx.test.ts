@@ -100,6 +100,47 @@ describe('Read File: GPX as GDAL reads it', () => {
 		expect(only.features[0].warnings).toContain('The route has no points: kept without geometry');
 	});
 
+	it("a waypoint's ele is a property and its Point has two coordinates, as GDAL's GPX driver reads it by default (ELE_AS_25D off)", () => {
+		const waypoint = byName('Sede São João');
+		expect(waypoint.properties.ele).toBe(305.5);
+		expect(waypoint.geometry).toEqual({
+			type: 'Point',
+			coordinates: [expect.any(Number), expect.any(Number)],
+		});
+		const plain = readGeoFile(gpxDoc('<wpt lat="1" lon="2"><name>w</name></wpt>'), 'w.gpx');
+		expect(plain.features[0].properties).toEqual({ name: 'w' });
+		expect(plain.features[0].geometry).toEqual({ type: 'Point', coordinates: [2, 1] });
+	});
+
+	it('a track without usable positions (none finite: lat="1e999", text, absent) is output without geometry, named in its warning', () => {
+		const file = readGeoFile(
+			gpxDoc(
+				'<trk><name>Talhão 7</name><trkseg><trkpt lat="1e999" lon="2"/><trkpt lat="x" lon="3"/><trkpt/></trkseg></trk>' +
+					'<trk><trkseg><trkpt lat="-Infinity" lon="2"/><trkpt lat="1" lon="3"/><trkpt lat="1" lon="4"/></trkseg></trk>',
+			),
+			't.gpx',
+		);
+		expect(file.features).toHaveLength(2);
+		const [unusable, partly] = file.features;
+		expect(unusable.geometry).toBeNull();
+		expect(unusable.properties).toEqual({ name: 'Talhão 7' });
+		expect(unusable.warnings).toEqual([
+			'3 point(s) of the track have no valid lat/lon attributes and were left out',
+			'The track "Talhão 7" has no usable points (3 without a valid lat/lon): kept without geometry',
+		]);
+		// no infinity in a geometry (JSON would write it as null)
+		expect(partly.geometry).toEqual({
+			type: 'LineString',
+			coordinates: [
+				[3, 1],
+				[4, 1],
+			],
+		});
+		expect(partly.warnings).toContain(
+			'1 point(s) of the track have no valid lat/lon attributes and were left out',
+		);
+	});
+
 	it('trkpt children (times, extensions) are not kept, and a waypoint without lat/lon says so', () => {
 		const file = readGeoFile(
 			gpxDoc(

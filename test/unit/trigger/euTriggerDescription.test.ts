@@ -5,6 +5,7 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
 
+import { EuInformationSystem } from '../../../nodes/EuInformationSystem/EuInformationSystem.node';
 import { EuInformationSystemTrigger } from '../../../nodes/EuInformationSystemTrigger/EuInformationSystemTrigger.node';
 
 const root = join(__dirname, '../../..');
@@ -18,6 +19,18 @@ describe('EU Information System Trigger description', () => {
 		expect(description.version).toBe(1);
 		expect(description.inputs).toEqual([]);
 		expect(description.credentials).toEqual([{ name: 'euInformationSystemApi', required: true }]);
+	});
+
+	it("says what the node does as well: n8n's nodes panel shows the trigger's description for the one entry of node and trigger", () => {
+		// n8n 2.40.7 (editor, generateMergedNodesAndActions): a trigger whose name without
+		// "Trigger" is an action node's name is merged into that node's entry, and the entry
+		// takes the TRIGGER's description
+		const action = new EuInformationSystem().description;
+		expect(description.name.replace('Trigger', '')).toBe(action.name);
+		const shown = description.description;
+		expect(shown).toMatch(/^File, read and verify EUDR due diligence statements/);
+		expect(shown).toMatch(/start a workflow when a statement changes status/);
+		expect(shown).not.toMatch(/^Starts a workflow/);
 	});
 
 	it('keeps its parameter names and defaults', () => {

@@ -3,14 +3,21 @@
  * DeclarationKind), after every item's own pre-flight
  * (the runner's `prepare`): the items grouped into statements by Internal Reference, each
  * statement checked against the EU's rules (rules.ts) and measured as the envelope it would
- * be sent in (25 MB at most) before ANY request. Without Continue On Fail one error lists the
+ * be sent in (25 MB at most) before ANY request. The refused statements go to the shared runner
+ * (nodes/shared/runner) as refusals of the plan: without Continue On Fail one error lists the
  * problems of every statement and nothing is sent; with it, the items of a refused statement
  * become error items and the other statements go on.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
+import type {
+	Batch,
+	BatchOutput,
+	Planned,
+	PreflightWords,
+	Ready,
+	Refusal,
+} from '../../../../shared/runner';
 import { caseCollisions } from '../../../../shared/dds/referenceMatch';
 import type { StatementProblem } from '../../../../shared/dds/rules';
 import { statementProblems } from '../../../../shared/dds/rules';
@@ -139,9 +146,9 @@ function problemLine(
 }
 
 /**
- * Checks every statement before anything is sent. Returns the statements that may be sent
- * and, under Continue On Fail, batches that fail the items of the refused ones; without it,
- * throws one error listing every problem.
+ * Checks every statement before anything is sent: the statements that may be sent, and the
+ * items of the refused ones with their problem lines (the runner refuses them as it refuses
+ * any item of the pre-flight: one error listing all, or error items with Continue On Fail).
  */
 export async function checkStatements(
 	ctx: IExecuteFunctions,
@@ -149,9 +156,9 @@ export async function checkStatements(
 	bodyOf: (group: GroupedStatement) => string,
 	requireReference: boolean,
 	kind: DeclarationKind = DDS_KIND,
-): Promise<{ ready: CheckedStatement[]; refused: Batch[] }> {
+): Promise<{ ready: CheckedStatement[]; refused: Refusal[] }> {
 	const ready: CheckedStatement[] = [];
-	const refusedLines: Array<{ items: number[]; lines: string[] }> = [];
+	const refused: Refusal[] = [];
 	const collisions = requireReference ? caseProblems(groups) : new Map();
 	for (const group of groups) {
 		let body: string | undefined;
@@ -174,29 +181,20 @@ export async function checkStatements(
 			lines.push(
 				`${kind.noun} "${group.internalReference}" (${itemsLabel(group.items)}): ${buildProblem}`,
 			);
-		if (lines.length > 0) refusedLines.push({ items: group.items, lines });
+		if (lines.length > 0) refused.push({ items: group.items, lines });
 		else ready.push({ ...group, body: body!, itemsLabel: itemsLabel(group.items) });
 	}
-	if (refusedLines.length === 0) return { ready, refused: [] };
-	const all = refusedLines.flatMap((r) => r.lines);
-	if (!ctx.continueOnFail()) {
-		const more =
-			all.length > 1 ? ` (and ${all.length - 1} more problem${all.length > 2 ? 's' : ''})` : '';
-		throw new NodeOperationError(ctx.getNode(), `${all[0]}${more}`, {
-			itemIndex: refusedLines[0].items[0],
-			description: `Nothing was sent to the EU Information System. Fix these inputs (or turn on "Continue On Fail" to skip the statements with problems) and run again:\n${all.slice(0, 50).join('\n')}${all.length > 50 ? `\n… and ${all.length - 50} more.` : ''}`,
-		});
-	}
-	const refused: Batch[] = refusedLines.map((r) => ({
-		items: r.items,
-		send: async () => {
-			const error = new NodeOperationError(ctx.getNode(), r.lines.join(' | '), {
-				description: 'Nothing was sent for this statement. Fix the input and run again.',
-			});
-			return r.items.map((item) => ({ item, error }));
-		},
-	}));
 	return { ready, refused };
+}
+
+/** How the runner's pre-flight messages name a refused statement (or declaration). */
+export function statementWords(kind: DeclarationKind): PreflightWords {
+	const unit = kind.noun.toLowerCase();
+	return {
+		service: 'the EU Information System',
+		skipped: `the ${unit}s with problems`,
+		unit,
+	};
 }
 
 /**
@@ -216,7 +214,7 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		/** The DDS when absent. */
 		kind?: DeclarationKind;
 	},
-): Promise<Batch[]> {
+): Promise<Planned> {
 	const byItem = new Map(ready.map((r) => [r.itemIndex, r.value]));
 	const preparedOf = (item: number) => byItem.get(item)!;
 	const groups = groupStatements(
@@ -234,5 +232,5 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		items: s.items,
 		send: async () => await o.send(s, preparedOf(s.items[0])),
 	}));
-	return [...checked.refused, ...batches];
+	return { batches, refused: checked.refused, words: statementWords(o.kind ?? DDS_KIND) };
 }
