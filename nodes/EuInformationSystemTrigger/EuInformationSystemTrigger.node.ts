@@ -15,7 +15,7 @@ import { readEuState } from './statementState';
 import type { EuTrackerIdentity } from './statementTracker';
 import { advance, planPoll, toRefresh } from './statementTracker';
 import { readsFor } from './statementReads';
-import { triggerProperties } from './triggerDescription';
+import { TRIGGER_SUBTITLE, triggerProperties } from './triggerDescription';
 import { changeItems, manualPoll } from './triggerItems';
 import { readEuParams } from './triggerParams';
 import { refreshStatements, searchStatements } from './triggerRequests';
@@ -47,7 +47,7 @@ export class EuInformationSystemTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Statements " + $parameter["internalReferencePrefix"] + "…"}}',
+		subtitle: TRIGGER_SUBTITLE,
 		description:
 			'Starts a workflow when an EUDR due diligence statement changes status (available with its numbers, rejected, withdrawn, grouped, …) or receives a communication from the authority',
 		defaults: { name: 'EU Information System Trigger' },
