@@ -10,7 +10,6 @@ import { VersionedNodeType } from 'n8n-workflow';
 
 import { router } from './v1/actions/router';
 import { operationSubtitle } from './v1/actions/subtitle';
-import type { VersionDescription } from './v1/actions/versionDescription';
 import { versionDescription } from './v1/actions/versionDescription';
 import { versionDescription as versionDescriptionV1_1 } from './v1_1/actions/versionDescription';
 
@@ -35,17 +34,13 @@ abstract class EuInformationSystemVersion {
 	}
 }
 
-const descriptionOf = (version: VersionDescription): INodeTypeDescription => ({
+/** What every version says of the node (each class adds its icon and its version's part). */
+const common: Pick<INodeTypeDescription, 'displayName' | 'name' | 'group' | 'description'> = {
 	displayName: 'EU Information System',
 	name: 'euInformationSystem',
 	group: ['output'],
 	description: nodeDescription,
-	icon,
-	subtitle,
-	// Writes are gated in the tool variant (v1/actions/toolGate.ts).
-	usableAsTool: true,
-	...version,
-});
+};
 
 /**
  * Version 1 of the EU Information System node, with its whole description. It lives in this
@@ -55,7 +50,14 @@ const descriptionOf = (version: VersionDescription): INodeTypeDescription => ({
  * "Allow Filing Statements" setting, off by default (v1/actions/toolGate.ts).
  */
 export class EuInformationSystemV1 extends EuInformationSystemVersion implements INodeType {
-	description: INodeTypeDescription = descriptionOf(versionDescription);
+	description: INodeTypeDescription = {
+		...common,
+		icon,
+		subtitle,
+		// Writes are gated in the tool variant (v1/actions/toolGate.ts).
+		usableAsTool: true,
+		...versionDescription,
+	};
 }
 
 /**
@@ -66,7 +68,14 @@ export class EuInformationSystemV1 extends EuInformationSystemVersion implements
  * nodes panel get 1.1.
  */
 export class EuInformationSystemV1_1 extends EuInformationSystemVersion implements INodeType {
-	description: INodeTypeDescription = descriptionOf(versionDescriptionV1_1);
+	description: INodeTypeDescription = {
+		...common,
+		icon,
+		subtitle,
+		// Writes are gated in the tool variant (v1/actions/toolGate.ts).
+		usableAsTool: true,
+		...versionDescriptionV1_1,
+	};
 }
 
 export class EuInformationSystem extends VersionedNodeType {

@@ -109,7 +109,8 @@ describe('Represented Operator and the SD Activity Type, version 1 and 1.1 (EU f
 		'a Simplified Declaration without Activity Type set, version %s: %s',
 		async (typeVersion, activity) => {
 			const ref = `SDACT${String(typeVersion).replace('.', '')}`;
-			const { activityType: _set, ...parameters } = sdParameters({ hsHeading: '4407' });
+			const parameters = sdParameters({ hsHeading: '4407' });
+			delete parameters.activityType;
 			const result = await runEu({
 				parameters,
 				input: [sdPlotRow(ref)],

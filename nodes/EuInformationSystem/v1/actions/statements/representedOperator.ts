@@ -92,20 +92,31 @@ export function representedOperatorGroup(role: string, noun: string): INodePrope
 				name: GROUP_VALUES,
 				values: GROUP_FIELDS.map(
 					({ name, label, extra }) =>
-						({ displayName: label, name, type: 'string', default: '', ...extra }) as INodeProperties,
+						({
+							displayName: label,
+							name,
+							type: 'string',
+							default: '',
+							...extra,
+						}) as INodeProperties,
 				),
 			},
 		],
 	};
 }
 
-const labelOf = (key: string) =>
+const groupLabelOf = (key: string) =>
 	`${REPRESENTED_LABEL} › ${GROUP_FIELDS.find((f) => f.name === key)?.label ?? key}`;
 
-/** The group's values of one item (version 1.1), every text checked for XML. */
-function groupValues(ctx: IExecuteFunctions, i: number, problems: Problems): IDataObject {
-	const group = ctx.getNodeParameter(REPRESENTED_GROUP, i, {}) as IDataObject | undefined;
-	const given = (group?.[GROUP_VALUES] ?? {}) as IDataObject;
+/**
+ * The values of a collection, every text checked for characters XML cannot carry (whatever
+ * field it is); a text that fails is the item's problem, named by `labelOf`, and left out.
+ */
+export function checkedTexts(
+	given: IDataObject,
+	problems: Problems,
+	labelOf: (key: string) => string,
+): IDataObject {
 	const out: IDataObject = {};
 	for (const [key, v] of Object.entries(given)) {
 		const problem = typeof v === 'string' ? xmlTextProblem(v) : undefined;
@@ -116,7 +127,14 @@ function groupValues(ctx: IExecuteFunctions, i: number, problems: Problems): IDa
 	return out;
 }
 
-const opt = (o: IDataObject, key: string): string | undefined => {
+/** The group's values of one item (version 1.1), every text checked for XML. */
+function groupValues(ctx: IExecuteFunctions, i: number, problems: Problems): IDataObject {
+	const group = ctx.getNodeParameter(REPRESENTED_GROUP, i, {}) as IDataObject | undefined;
+	return checkedTexts((group?.[GROUP_VALUES] ?? {}) as IDataObject, problems, groupLabelOf);
+}
+
+/** A text of an item's collection, trimmed; undefined when empty. */
+export const opt = (o: IDataObject, key: string): string | undefined => {
 	const v = o[key];
 	if (v === undefined || v === null) return undefined;
 	const s = String(v).trim();
@@ -170,6 +188,7 @@ export function readRepresentedOperator(
 	if (ctx.getNode().typeVersion < GROUP_VERSION) return representedOperatorOf(options);
 	const group = REPRESENTATIVE_ROLES.includes(role) ? groupValues(ctx, i, problems) : {};
 	const merged: IDataObject = { ...options };
-	for (const { name } of GROUP_FIELDS) if (opt(group, name) !== undefined) merged[name] = group[name];
+	for (const { name } of GROUP_FIELDS)
+		if (opt(group, name) !== undefined) merged[name] = group[name];
 	return representedOperatorOf(merged);
 }

@@ -100,7 +100,7 @@ const NET_WEIGHT_HELP =
 
 /** What the plot is filed as when its geometry is a latitude and a longitude. */
 const LAT_LON_HELP =
-	'Two fields with the plot\'s position in decimal degrees (numbers or numeric text; a comma decimal separator is fine). It is filed as a point with its area (Area of Points (Hectares)): the EU takes a point only for a plot of up to 4 ha; a larger plot needs its boundary as a polygon.';
+	"Two fields with the plot's position in decimal degrees (numbers or numeric text; a comma decimal separator is fine). It is filed as a point with its area (Area of Points (Hectares)): the EU takes a point only for a plot of up to 4 ha; a larger plot needs its boundary as a polygon.";
 
 /**
  * The shared Geometry Source fields as a statement has them: "Found in the Item" first, and the
@@ -242,13 +242,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			'Commercial description of the goods (at most 150 characters)',
 			{ required: true, placeholder: 'e.g. Cocoa beans, whole, fermented and dried' },
 		),
-		text(
-			'Net Weight (kg)',
-			'netWeight',
-			'',
-			NET_WEIGHT_HELP,
-			{ placeholder: 'e.g. 12500' },
-		),
+		text('Net Weight (kg)', 'netWeight', '', NET_WEIGHT_HELP, { placeholder: 'e.g. 12500' }),
 		{
 			displayName: 'Geolocation',
 			name: 'geolocationSource',
@@ -347,9 +341,14 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'representedStreet',
 					'',
 					'Street and number of the operator you represent',
+					{ placeholder: 'e.g. Hafenstraße 12' },
 				),
-				text(OPTION_LABELS.representedCity, 'representedCity', '', ''),
-				text(OPTION_LABELS.representedCountry, 'representedCountry', '', 'Two-letter ISO code'),
+				text(OPTION_LABELS.representedCity, 'representedCity', '', '', {
+					placeholder: 'e.g. Hamburg',
+				}),
+				text(OPTION_LABELS.representedCountry, 'representedCountry', '', 'Two-letter ISO code', {
+					placeholder: 'e.g. DE',
+				}),
 				text(OPTION_LABELS.representedEmail, 'representedEmail', '', '', {
 					placeholder: 'name@email.com',
 				}),
@@ -358,15 +357,21 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'representedEori',
 					'',
 					'EORI number (needed for import and export)',
+					{ placeholder: 'e.g. DE123456789012345' },
 				),
 				text(
 					OPTION_LABELS.representedName,
 					'representedName',
 					'',
 					'Required when filing as authorised representative',
+					{ placeholder: 'e.g. Cacao Import GmbH' },
 				),
-				text(OPTION_LABELS.representedPostalCode, 'representedPostalCode', '', ''),
-				text(OPTION_LABELS.representedVat, 'representedVat', '', ''),
+				text(OPTION_LABELS.representedPostalCode, 'representedPostalCode', '', '', {
+					placeholder: 'e.g. 20457',
+				}),
+				text(OPTION_LABELS.representedVat, 'representedVat', '', '', {
+					placeholder: 'e.g. DE123456789',
+				}),
 				text(
 					OPTION_LABELS.scientificName,
 					'scientificName',

@@ -38,7 +38,7 @@ import {
 	writeEuFeature,
 } from '../../../../shared/plots/euExport';
 import type { Problems } from '../../../../shared/runner';
-import { readRepresentedOperator } from './representedOperator';
+import { checkedTexts, opt, readRepresentedOperator } from './representedOperator';
 
 export const AREA_FIELD = 'Area of Points (Hectares)';
 const MAX_FEATURES_PER_ITEM = 10_000;
@@ -91,27 +91,10 @@ export const OPTION_LABELS = {
  */
 function statementOptions(ctx: IExecuteFunctions, i: number, problems: Problems): IDataObject {
 	const given = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
-	const out: IDataObject = {};
-	for (const [key, v] of Object.entries(given)) {
-		const problem = typeof v === 'string' ? xmlTextProblem(v) : undefined;
-		if (problem === undefined) {
-			Object.defineProperty(out, key, { value: v, enumerable: true, writable: true });
-			continue;
-		}
-		const label = Object.hasOwn(OPTION_LABELS, key)
-			? OPTION_LABELS[key as keyof typeof OPTION_LABELS]
-			: key;
-		problems.field(label, `${problem}.`);
-	}
-	return out;
+	return checkedTexts(given, problems, (key) =>
+		Object.hasOwn(OPTION_LABELS, key) ? OPTION_LABELS[key as keyof typeof OPTION_LABELS] : key,
+	);
 }
-
-const opt = (o: IDataObject, key: string): string | undefined => {
-	const v = o[key];
-	if (v === undefined || v === null) return undefined;
-	const s = String(v).trim();
-	return s === '' ? undefined : s;
-};
 
 /** A decimal as text: numbers and numeric text ("1 250,5" stays refused by the rules). */
 function decimal(v: unknown): string | undefined {
