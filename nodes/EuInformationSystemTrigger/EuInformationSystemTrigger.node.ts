@@ -15,7 +15,7 @@ import { readEuState } from './statementState';
 import type { EuTrackerIdentity } from './statementTracker';
 import { advance, planPoll, toRefresh } from './statementTracker';
 import { readsFor } from './statementReads';
-import { EU_PANEL_DESCRIPTION, triggerProperties } from './triggerDescription';
+import { EU_PANEL_DESCRIPTION, TRIGGER_SUBTITLE, triggerProperties } from './triggerDescription';
 import { changeItems, manualPoll } from './triggerItems';
 import { readEuParams } from './triggerParams';
 import { refreshStatements, searchStatements } from './triggerRequests';
@@ -47,7 +47,7 @@ export class EuInformationSystemTrigger implements INodeType {
 		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{"Statements " + $parameter["internalReferencePrefix"] + "…"}}',
+		subtitle: TRIGGER_SUBTITLE,
 		// n8n's nodes panel merges this trigger with the EU Information System node into one
 		// entry and shows THIS description for both (2.40.7's generateMergedNodesAndActions:
 		// the merged entry takes the trigger's description): it names what the node does too.

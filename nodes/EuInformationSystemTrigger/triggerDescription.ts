@@ -35,6 +35,13 @@ export const STATUS_OPTIONS = [
 	},
 ] as const;
 
+/**
+ * The trigger's subtitle on the canvas: the references it watches ("Statements SHIP-2026-…"),
+ * or, before a prefix is set, what to set.
+ */
+export const TRIGGER_SUBTITLE =
+	'={{ $parameter["internalReferencePrefix"] ? "Statements " + $parameter["internalReferencePrefix"] + "…" : "Set Internal Reference Starts With" }}';
+
 export const ALL_STATUSES: string[] = STATUS_OPTIONS.map((o) => o.value);
 
 export const triggerProperties: INodeProperties[] = [

@@ -28,7 +28,9 @@
  * this" button on "Allow Filing Statements", and a Submit tool saved with it off shows the
  * notice in its panel and an issue on the canvas.
  *
- * Env: N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows and the
+ * Then the EU Information System node's panels (issue 35): browser-eu-panels.js.
+ *
+ * Env: N8N_E2E_BROWSER_EU_PANELS_ONLY=1 runs only the EU panels; N8N_E2E_BROWSER=0 skips it; N8N_E2E_BROWSER_FLOWS_ONLY=1 runs only the two flows and the
  * filing switch (not every panel and example); N8N_E2E_CHROMIUM (default /usr/bin/chromium).
  */
 const fs = require('fs');
@@ -37,6 +39,7 @@ const path = require('path');
 
 const n8n = require('./n8n');
 const { runCredentialSteps } = require('./browser-credential');
+const { runEuPanelsCheck } = require('./browser-eu-panels');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -375,6 +378,10 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		// issue 35: the EU credential's label, the nodes panel's entry (browser-credential.js)
 		await runCredentialSteps({ page, inst, seen, save, test, tag, creds });
 
+		// the EU Information System panels (issue 35: browser-eu-panels.js)
+		const euPanels = async () =>
+			await runEuPanelsCheck({ page, inst, seen, test, tag, creds, helpers: { openCanvas, openPanel, markOf, assertClean, save } }); // prettier-ignore
+		if (process.env.N8N_E2E_BROWSER_EU_PANELS_ONLY === '1') return await euPanels();
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });
 			await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
@@ -437,6 +444,7 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		await runFlowChecks({ page, inst, seen, save, test, tag });
 		// the EU tools' filing switch (issue 36)
 		await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
+		await euPanels();
 
 		// the examples: canvas, then every node's panel
 		for (const w of workflows.filter((x) => x.rel.startsWith('examples/') && x.imported)) {

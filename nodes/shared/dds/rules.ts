@@ -145,7 +145,7 @@ export function domesticPercentageProblem(
 	const m = c.descriptors.goodsMeasure;
 	if (activity !== 'DOMESTIC' || m.netWeight === undefined) return undefined;
 	if (m.percentageEstimationOrDeviation !== undefined) return undefined;
-	return `a domestic statement's net weight (${m.netWeight} kg) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.`;
+	return `a domestic statement's net weight (${m.netWeight} kg) needs its percentage estimate or deviation: fill in Percentage Estimate or Deviation (under Additional Fields; Statement Options in version 1 of the node) with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.`;
 }
 
 function commodityProblems(c: Commodity, i: number, activity: ActivityType, push: Push): number {

@@ -63,14 +63,14 @@ export async function runEuTool(options: EuRunOptions): Promise<RunNodeResult> {
 	return await runEu({ ...options, nodeType: EU_TOOL_TYPE });
 }
 
-/** Runs Input → EU Information System (version 1) with the EU credential. */
+/** Runs Input → EU Information System (version 1, or `typeVersion`) with the EU credential. */
 export async function runEu(options: EuRunOptions): Promise<RunNodeResult> {
 	return await runNode({
 		...options,
 		parameters: { resource: 'dueDiligenceStatement', ...options.parameters },
 		nodeType: options.nodeType ?? EU_NODE_TYPE,
 		credentialType: EU_CREDENTIAL,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 	});
 }
 

@@ -132,7 +132,7 @@ describe('Due Diligence Statement → Submit (EU fake)', () => {
 			store: store(),
 		});
 		expect(result.error?.message).toBe(
-			'Statement "SUB-DOM-1" (item 0), field "Commodity 1 › Percentage Estimate or Deviation": a domestic statement\'s net weight (1200 kg) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.',
+			'Statement "SUB-DOM-1" (item 0), field "Commodity 1 › Percentage Estimate or Deviation": a domestic statement\'s net weight (1200 kg) needs its percentage estimate or deviation: fill in Percentage Estimate or Deviation (under Additional Fields; Statement Options in version 1 of the node) with how far the weight may be off, from 0 to 25 (0 when it is exact), or state the quantity as a supplementary unit instead of a net weight.',
 		);
 		expect(result.error?.description).toMatch(/^Nothing was sent to the EU Information System\./);
 		expect(eu.fake.requests().length).toBe(before);

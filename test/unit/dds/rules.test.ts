@@ -177,7 +177,7 @@ describe('statementProblems', () => {
 			{
 				field: 'Commodity 1 › Percentage Estimate or Deviation',
 				message: expect.stringMatching(
-					/net weight \(1200 kg\) needs its percentage estimate or deviation: fill in Statement Options › Percentage Estimate or Deviation .*from 0 to 25 \(0 when it is exact\)/,
+					/net weight \(1200 kg\) needs its percentage estimate or deviation: fill in Percentage Estimate or Deviation \(under Additional Fields; Statement Options in version 1 of the node\) .*from 0 to 25 \(0 when it is exact\)/,
 				),
 			},
 		]);

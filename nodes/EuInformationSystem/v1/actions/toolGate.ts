@@ -3,7 +3,8 @@
  * as they are; the operations that file, change or withdraw a statement (which has legal value)
  * need "Allow Filing Statements", a setting shown only in the tool variant, off by default.
  *
- * - While it is off, the tool's Operation offers no write operation: each resource with write
+ * - While it is off, the tool's Operation offers no write operation (a tool saved with one
+ *   lists that one only, by name, with why it may not run: savedWrites): each resource with write
  *   operations has three Operation selectors (n8n's pattern for one parameter shown in different
  *   forms): the node's own (not a tool; listed first, so the nodes panel and n8n's naming read
  *   its actions), the tool's with every operation (setting on), and the tool's with the reads
@@ -131,12 +132,32 @@ function gatedSelectors(p: INodeProperties, resource: string): INodeProperties[]
 		{
 			...p,
 			default: firstRead,
-			options: reads,
+			options: [...reads, ...savedWrites(options, writes)],
 			// whenever the setting is not on (an expression included: n8n 2.x hands the node
 			// "={{ true }}" as "{{ true }}", and the saved operation must stay for the refusal)
 			displayOptions: { show: { ...show, '@tool': [true] }, hide: { [ALLOW_FILING]: [true] } },
 		},
 	];
+}
+
+/**
+ * The write operations in the list of a tool whose setting is not on, each shown only when it
+ * is the operation saved (the editor lists an option only where its own displayOptions hold:
+ * n8n 1.x and 2.x): a tool saved with Submit, the setting then turned off, reads "Submit" with
+ * the reason, not the raw value "submit" outlined in red; a new tool, or one on a read, is
+ * offered the reads only.
+ */
+function savedWrites(
+	options: INodePropertyOptions[],
+	writes: readonly string[],
+): INodePropertyOptions[] {
+	return options
+		.filter((o) => writes.includes(String(o.value)))
+		.map((o) => ({
+			...o,
+			description: `Not allowed while "${ALLOW_FILING_LABEL}" is off: this tool may not ${String(o.value)} statements (see the notice below). Switch "${ALLOW_FILING_LABEL}" on, or choose an operation that reads.`,
+			displayOptions: { show: { operation: [o.value] } },
+		}));
 }
 
 /**

@@ -17,15 +17,21 @@ const property = (name: string, operation?: string): INodeProperties | undefined
 	);
 
 describe('EU Information System node description', () => {
-	it('is version 1, "EU Information System", with the operation as subtitle and the EU credential', () => {
-		expect(node.description.defaultVersion).toBe(1);
+	it('has version 1 (saved workflows) and 1.1 (new nodes), "EU Information System", with the operation as subtitle and the EU credential', () => {
+		expect(node.description.defaultVersion).toBe(1.1);
 		expect(v1).toMatchObject({
 			displayName: 'EU Information System',
 			name: 'euInformationSystem',
 			version: 1,
-			subtitle: '={{$parameter["operation"]}}',
 			credentials: [{ name: 'euInformationSystemApi', required: true }],
 		});
+		// the operation in the panel's words (test/unit/actions/euInformationSystem/panels.test.ts)
+		expect(v1.subtitle).toMatch(/\$parameter\["operation"\]/);
+		expect(v1.subtitle).toContain(
+			'"dueDiligenceStatement.submit":"Submit: Due Diligence Statement"',
+		);
+		const v11 = node.nodeVersions[1.1].description as INodeTypeDescription;
+		expect(v11).toMatchObject({ version: 1.1, subtitle: v1.subtitle, credentials: v1.credentials });
 		expect(v1.icon).toEqual({
 			light: 'file:../../icons/euInformationSystem.svg',
 			dark: 'file:../../icons/euInformationSystem.dark.svg',

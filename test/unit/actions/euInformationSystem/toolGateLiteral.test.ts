@@ -25,12 +25,6 @@ import {
 	isWriteOperation,
 } from '../../../../nodes/EuInformationSystem/v1/actions/toolGate';
 
-const v1 = new EuInformationSystem().nodeVersions[1].description as INodeTypeDescription;
-const tool = structuredClone(v1);
-tool.name += 'Tool';
-tool.displayName += ' Tool';
-delete tool.usableAsTool;
-
 const node = (description: INodeTypeDescription, parameters: INodeParameters): INode => ({
 	id: '1',
 	name: 'EU',
@@ -89,96 +83,107 @@ const reads = operations.filter((o) => !isWriteOperation(o.resource, o.operation
 
 const FROM_AI = "={{ $fromAI('Allow_Filing_Statements', ``, 'boolean') }}";
 
-describe('"Allow Filing Statements" is a literal (what n8n reads)', () => {
-	it('carries noDataExpression (no expression toggle, no $fromAI button), a boolean off by default', () => {
-		const settings = [...v1.properties, ...tool.properties].filter((p) => p.name === ALLOW_FILING);
-		expect(settings.length).toBeGreaterThan(0);
-		for (const setting of settings)
-			expect(setting).toMatchObject({
-				type: 'boolean',
-				default: false,
-				noDataExpression: true,
-				displayOptions: { show: { '@tool': [true] } },
-			});
-		expect(settings[0].description).toMatch(/never an expression, never the model's choice/);
-	});
+// both versions: 1 (saved workflows) and 1.1 (new nodes) gate alike
+describe.each([1, 1.1])('node version %s', (version) => {
+	const v1 = new EuInformationSystem().nodeVersions[version].description as INodeTypeDescription;
+	const tool = structuredClone(v1);
+	tool.name += 'Tool';
+	tool.displayName += ' Tool';
+	delete tool.usableAsTool;
 
-	it('the canvas issue field takes no expression or $fromAI either (neither could silence it)', () => {
-		const fields = tool.properties.filter((p) => p.name === FILING_ISSUE);
-		expect(fields.length).toBeGreaterThan(0);
-		for (const field of fields) expect(field).toMatchObject({ noDataExpression: true });
-	});
+	describe('"Allow Filing Statements" is a literal (what n8n reads)', () => {
+		it('carries noDataExpression (no expression toggle, no $fromAI button), a boolean off by default', () => {
+			const settings = [...v1.properties, ...tool.properties].filter(
+				(p) => p.name === ALLOW_FILING,
+			);
+			expect(settings.length).toBeGreaterThan(0);
+			for (const setting of settings)
+				expect(setting).toMatchObject({
+					type: 'boolean',
+					default: false,
+					noDataExpression: true,
+					displayOptions: { show: { '@tool': [true] } },
+				});
+			expect(settings[0].description).toMatch(/never an expression, never the model's choice/);
+		});
 
-	it.each([
-		[true, 'on'],
-		[false, 'off'],
-		[undefined, 'off'],
-		['true', 'off'],
-		[1, 'off'],
-		['={{ true }}', 'expression'],
-		[FROM_AI, 'expression'],
-		['=true', 'expression'],
-		// n8n 2.x hands a noDataExpression parameter's expression to the node without its "="
-		['{{ true }}', 'expression'],
-		['no', 'off'],
-	])('the saved value %p is %s', (saved, state) => {
-		expect(filingSwitchOf(saved as never)).toBe(state);
-	});
+		it('the canvas issue field takes no expression or $fromAI either (neither could silence it)', () => {
+			const fields = tool.properties.filter((p) => p.name === FILING_ISSUE);
+			expect(fields.length).toBeGreaterThan(0);
+			for (const field of fields) expect(field).toMatchObject({ noDataExpression: true });
+		});
 
-	describe.each(writes)('a tool saved with $resource → $operation', ({ resource, operation }) => {
-		const saved = { resource, operation };
 		it.each([
-			['off (its default, nothing stored)', {}, 'off'],
-			['off', { [ALLOW_FILING]: false }, 'off'],
-			['$fromAI', { [ALLOW_FILING]: FROM_AI }, 'expression'],
-			['={{ true }}', { [ALLOW_FILING]: '={{ true }}' }, 'expression'],
-			['{{ true }} (as n8n 2.x hands it on)', { [ALLOW_FILING]: '{{ true }}' }, 'expression'],
-		] as const)(
-			'the setting %s: one canvas issue and one notice, the words of the refusal',
-			(_label, setting, state) => {
-				const text = filingNotice(state, operation);
-				expect(text).toMatch(
-					new RegExp(
-						`^"Allow Filing Statements": it is (off|set by an expression).* may not ${operation} statements`,
-					),
-				);
-				expect(issues(tool, { ...saved, ...setting })).toEqual([text]);
-				expect(notices(tool, { ...saved, ...setting })).toEqual([text]);
-			},
-		);
-
-		it('the setting a literal on: no issue, no notice', () => {
-			expect(issues(tool, { ...saved, [ALLOW_FILING]: true })).toEqual([]);
-			expect(notices(tool, { ...saved, [ALLOW_FILING]: true })).toEqual([]);
+			[true, 'on'],
+			[false, 'off'],
+			[undefined, 'off'],
+			['true', 'off'],
+			[1, 'off'],
+			['={{ true }}', 'expression'],
+			[FROM_AI, 'expression'],
+			['=true', 'expression'],
+			// n8n 2.x hands a noDataExpression parameter's expression to the node without its "="
+			['{{ true }}', 'expression'],
+			['no', 'off'],
+		])('the saved value %p is %s', (saved, state) => {
+			expect(filingSwitchOf(saved as never)).toBe(state);
 		});
 
-		it('the node itself (not a tool): no issue, no notice', () => {
-			expect(issues(v1, saved)).toEqual([]);
-			expect(notices(v1, saved)).toEqual([]);
+		describe.each(writes)('a tool saved with $resource → $operation', ({ resource, operation }) => {
+			const saved = { resource, operation };
+			it.each([
+				['off (its default, nothing stored)', {}, 'off'],
+				['off', { [ALLOW_FILING]: false }, 'off'],
+				['$fromAI', { [ALLOW_FILING]: FROM_AI }, 'expression'],
+				['={{ true }}', { [ALLOW_FILING]: '={{ true }}' }, 'expression'],
+				['{{ true }} (as n8n 2.x hands it on)', { [ALLOW_FILING]: '{{ true }}' }, 'expression'],
+			] as const)(
+				'the setting %s: one canvas issue and one notice, the words of the refusal',
+				(_label, setting, state) => {
+					const text = filingNotice(state, operation);
+					expect(text).toMatch(
+						new RegExp(
+							`^"Allow Filing Statements": it is (off|set by an expression).* may not ${operation} statements`,
+						),
+					);
+					expect(issues(tool, { ...saved, ...setting })).toEqual([text]);
+					expect(notices(tool, { ...saved, ...setting })).toEqual([text]);
+				},
+			);
+
+			it('the setting a literal on: no issue, no notice', () => {
+				expect(issues(tool, { ...saved, [ALLOW_FILING]: true })).toEqual([]);
+				expect(notices(tool, { ...saved, [ALLOW_FILING]: true })).toEqual([]);
+			});
+
+			it('the node itself (not a tool): no issue, no notice', () => {
+				expect(issues(v1, saved)).toEqual([]);
+				expect(notices(v1, saved)).toEqual([]);
+			});
 		});
-	});
 
-	it.each(reads)('a tool saved with $resource → $operation (a read): no issue', (pair) => {
-		expect(issues(tool, pair)).toEqual([]);
-		expect(notices(tool, pair)).toEqual([]);
-	});
+		it.each(reads)('a tool saved with $resource → $operation (a read): no issue', (pair) => {
+			expect(issues(tool, pair)).toEqual([]);
+			expect(notices(tool, pair)).toEqual([]);
+		});
 
-	it('saved workflows keep their meaning: nothing new is stored, the issue field included', () => {
-		for (const saved of [
-			{ resource: 'dueDiligenceStatement', operation: 'submit' },
-			{ resource: 'dueDiligenceStatement', operation: 'get' },
-			{ resource: 'declaration' },
-		]) {
-			const stored = NodeHelpers.getNodeParameters(
-				tool.properties,
-				withDefaults(tool, saved),
-				false,
-				false,
-				node(tool, saved),
-				tool,
-			) as INodeParameters;
-			expect(Object.keys(stored)).not.toContain(FILING_ISSUE);
-			expect(Object.keys(stored)).not.toContain(ALLOW_FILING);
-		}
+		it('saved workflows keep their meaning: nothing new is stored, the issue field included', () => {
+			for (const saved of [
+				{ resource: 'dueDiligenceStatement', operation: 'submit' },
+				{ resource: 'dueDiligenceStatement', operation: 'get' },
+				{ resource: 'declaration' },
+			]) {
+				const stored = NodeHelpers.getNodeParameters(
+					tool.properties,
+					withDefaults(tool, saved),
+					false,
+					false,
+					node(tool, saved),
+					tool,
+				) as INodeParameters;
+				expect(Object.keys(stored)).not.toContain(FILING_ISSUE);
+				expect(Object.keys(stored)).not.toContain(ALLOW_FILING);
+			}
+		});
 	});
 });

@@ -7,7 +7,7 @@
  * fields but its own roles, no species, and two more ways to locate a producer (postal
  * address, cadastral identifiers): `declarationFields('sd')`.
  */
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -44,7 +44,8 @@ const ROLE_FIELDS: Record<DeclarationType, INodeProperties> = {
 			{
 				name: 'Authorised Representative',
 				value: 'REPRESENTATIVE_OPERATOR',
-				description: 'You file for another operator: fill in Represented Operator',
+				description:
+					'You file for another operator: fill in the "Represented Operator …" fields of Statement Options',
 			},
 		],
 		default: 'OPERATOR',
@@ -63,13 +64,67 @@ const ROLE_FIELDS: Record<DeclarationType, INodeProperties> = {
 			{
 				name: 'Authorised Representative',
 				value: 'REPRESENTATIVE_MSPO',
-				description: 'You file for a micro or small primary operator: fill in Represented Operator',
+				description:
+					'You file for a micro or small primary operator: fill in the "Represented Operator …" fields of Statement Options',
 			},
 			{ name: 'Member State', value: 'MEMBER_STATE', description: 'A Member State authority' },
 		],
 		default: 'MICRO_OPERATOR',
 	},
 };
+
+/** The activity types of V3 (Trade was removed), each saying what it covers. */
+export const ACTIVITY_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Domestic',
+		value: 'DOMESTIC',
+		description:
+			'Placing goods on the EU market, or making them available on it, without crossing the EU border (e.g. goods produced in the EU)',
+	},
+	{
+		name: 'Export',
+		value: 'EXPORT',
+		description:
+			'Goods leaving the EU through customs for a country outside it: the net weight is required',
+	},
+	{
+		name: 'Import',
+		value: 'IMPORT',
+		description:
+			'Goods from outside the EU released for free circulation in it through customs: the net weight is required',
+	},
+];
+
+const NET_WEIGHT_HELP =
+	"The commodity's total net weight in kilograms, the same on every row of the statement (rows that disagree are refused, nothing is added up). Required for import and export; at most 6 decimals.";
+
+/** What the plot is filed as when its geometry is a latitude and a longitude. */
+const LAT_LON_HELP =
+	"Two fields with the plot's position in decimal degrees (numbers or numeric text; a comma decimal separator is fine). It is filed as a point with its area (Area of Points (Hectares)): the EU takes a point only for a plot of up to 4 ha; a larger plot needs its boundary as a polygon.";
+
+/**
+ * The shared Geometry Source fields as a statement has them: "Found in the Item" first, and the
+ * words of the statement (a point is filed as a point, any number of features per item), not
+ * those of the analysis service's registration.
+ */
+function forStatements(p: INodeProperties): INodeProperties {
+	if (p.name === 'geometrySource' && p.type === 'options') {
+		const withItem = withItemGeometrySource(p);
+		return {
+			...withItem,
+			options: (withItem.options as INodePropertyOptions[]).map((o) =>
+				o.value === 'latLon' ? { ...o, description: LAT_LON_HELP } : o,
+			),
+		};
+	}
+	if (p.name === 'geoJson')
+		return {
+			...p,
+			description:
+				'The GeoJSON of the item: a Feature, a FeatureCollection, a Point/Polygon/MultiPolygon geometry, or a JSON string of one of these. Coordinates are WGS84 [longitude, latitude].',
+		};
+	return p;
+}
 
 /** The SD's other ways to locate a producer (besides the geolocation of its plots). */
 const SD_LOCATIONS = [
@@ -94,11 +149,17 @@ const plotRowsOnly = { show: { geolocationSource: ['plotRows'] } };
 
 const sdLocationFields: INodeProperties[] = [
 	...updateDisplayOptions({ show: { geolocationSource: ['postalAddress'] } }, [
-		text('Producer Street', 'producerStreet', '', 'Street and number of the production place'),
+		text('Producer Street', 'producerStreet', '', 'Street and number of the production place', {
+			placeholder: 'e.g. 12 Chemin des Vignes',
+		}),
 		text('Producer Postal Code', 'producerPostalCode', '', 'Postal code of the production place', {
 			required: true,
+			placeholder: 'e.g. 47000',
 		}),
-		text('Producer City', 'producerCity', '', 'City of the production place', { required: true }),
+		text('Producer City', 'producerCity', '', 'City of the production place', {
+			required: true,
+			placeholder: 'e.g. Agen',
+		}),
 	]),
 	...updateDisplayOptions({ show: { geolocationSource: ['cadastralIdentifier'] } }, [
 		text(
@@ -106,7 +167,7 @@ const sdLocationFields: INodeProperties[] = [
 			'cadastralIdentifiers',
 			'',
 			"The plots' identifiers in the national land registry (at most 80 characters each), separated by commas",
-			{ required: true },
+			{ required: true, placeholder: 'e.g. 47001000AB0123, 47001000AB0124' },
 		),
 	]),
 ];
@@ -128,6 +189,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			'producerName',
 			'',
 			'Name of the producer: plots of the same producer and country make one producer of the statement',
+			{ placeholder: 'e.g. Coopérative Agricole Kavokiva' },
 		),
 	];
 	const fields = updateDisplayOptions(SHOW[type], [
@@ -145,22 +207,17 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			displayName: 'Activity Type',
 			name: 'activityType',
 			type: 'options',
-			options: [
-				{
-					name: 'Domestic',
-					value: 'DOMESTIC',
-					description: 'Placing on the EU market goods produced in the EU',
-				},
-				{ name: 'Export', value: 'EXPORT' },
-				{ name: 'Import', value: 'IMPORT' },
-			],
+			options: ACTIVITY_OPTIONS,
 			default: 'IMPORT',
+			description:
+				'The commercial activity the statement covers; an import or export must state the net weight',
 		},
 		text(
 			'Country of Activity',
 			'countryOfActivity',
 			'',
 			'EU member state of the activity, as a two-letter code (FR, DE, …; Greece is GR, Northern Ireland XI)',
+			{ placeholder: 'e.g. FR' },
 		),
 		{
 			displayName: 'Commodity',
@@ -176,21 +233,16 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			'hsHeading',
 			'',
 			'HS code of the goods, 2 to 6 digits, from EUDR Annex I (e.g. 1801 cocoa beans, 0901 coffee, 4407 sawn wood)',
-			{ required: true },
+			{ required: true, placeholder: 'e.g. 1801' },
 		),
 		text(
 			'Description of Goods',
 			'descriptionOfGoods',
 			'',
 			'Commercial description of the goods (at most 150 characters)',
-			{ required: true },
+			{ required: true, placeholder: 'e.g. Cocoa beans, whole, fermented and dried' },
 		),
-		text(
-			'Net Weight (kg)',
-			'netWeight',
-			'',
-			"The commodity's total net weight in kilograms, the same on every row of the statement (rows that disagree are refused, nothing is added up). Required for import and export; at most 6 decimals.",
-		),
+		text('Net Weight (kg)', 'netWeight', '', NET_WEIGHT_HELP, { placeholder: 'e.g. 12500' }),
 		{
 			displayName: 'Geolocation',
 			name: 'geolocationSource',
@@ -213,15 +265,14 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 			default: 'plotRows',
 		},
 		...updateDisplayOptions(plotRowsOnly, [
-			...geometrySourceFields().map((p) =>
-				p.name === 'geometrySource' && p.type === 'options' ? withItemGeometrySource(p) : p,
-			),
+			...geometrySourceFields().map(forStatements),
 			...(sd ? [] : producerFields),
 			text(
 				AREA_FIELD,
 				'pointArea',
 				'',
 				"Area of a plot given as a point, in hectares (up to 4; larger plots need a polygon). When empty, the point's own point_ha, Area or area_ha property.",
+				{ placeholder: 'e.g. 2.5' },
 			),
 		]),
 		...(sd
@@ -253,6 +304,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'borderCrossCountry',
 					'',
 					'EU member state where the goods cross the border, two letters',
+					{ placeholder: 'e.g. NL' },
 				),
 				text(OPTION_LABELS.comment, 'comment', '', 'At most 2000 characters'),
 				text(
@@ -260,6 +312,7 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'commonName',
 					'',
 					'Wood: common name of the tree species (e.g. teak)',
+					{ placeholder: 'e.g. teak' },
 				),
 				{
 					displayName: OPTION_LABELS.geoLocationConfidential,
@@ -274,21 +327,28 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'groupedDeclarations',
 					'',
 					'Reference numbers of AVAILABLE statements this one groups, separated by commas',
+					{ placeholder: 'e.g. 25FRAB12CD34EF, 25FRGH56JK78LM' },
 				),
 				text(
 					OPTION_LABELS.percentageEstimate,
 					'percentageEstimate',
 					'',
 					'Domestic only: how far the net weight may be off, 0 to 25 (0 when it is exact). A domestic due-diligence statement with a net weight needs it.',
+					{ placeholder: 'e.g. 5' },
 				),
 				text(
 					OPTION_LABELS.representedStreet,
 					'representedStreet',
 					'',
 					'Street and number of the operator you represent',
+					{ placeholder: 'e.g. Hafenstraße 12' },
 				),
-				text(OPTION_LABELS.representedCity, 'representedCity', '', ''),
-				text(OPTION_LABELS.representedCountry, 'representedCountry', '', 'Two-letter ISO code'),
+				text(OPTION_LABELS.representedCity, 'representedCity', '', '', {
+					placeholder: 'e.g. Hamburg',
+				}),
+				text(OPTION_LABELS.representedCountry, 'representedCountry', '', 'Two-letter ISO code', {
+					placeholder: 'e.g. DE',
+				}),
 				text(OPTION_LABELS.representedEmail, 'representedEmail', '', '', {
 					placeholder: 'name@email.com',
 				}),
@@ -297,32 +357,41 @@ export function declarationFields(type: DeclarationType): INodeProperties[] {
 					'representedEori',
 					'',
 					'EORI number (needed for import and export)',
+					{ placeholder: 'e.g. DE123456789012345' },
 				),
 				text(
 					OPTION_LABELS.representedName,
 					'representedName',
 					'',
 					'Required when filing as authorised representative',
+					{ placeholder: 'e.g. Cacao Import GmbH' },
 				),
-				text(OPTION_LABELS.representedPostalCode, 'representedPostalCode', '', ''),
-				text(OPTION_LABELS.representedVat, 'representedVat', '', ''),
+				text(OPTION_LABELS.representedPostalCode, 'representedPostalCode', '', '', {
+					placeholder: 'e.g. 20457',
+				}),
+				text(OPTION_LABELS.representedVat, 'representedVat', '', '', {
+					placeholder: 'e.g. DE123456789',
+				}),
 				text(
 					OPTION_LABELS.scientificName,
 					'scientificName',
 					'',
 					'Wood: scientific name of the tree species (e.g. Tectona grandis)',
+					{ placeholder: 'e.g. Tectona grandis' },
 				),
 				text(
 					OPTION_LABELS.supplementaryUnit,
 					'supplementaryUnit',
 					'',
 					"The commodity's quantity in its supplementary unit (import/export of cattle, tyres, hides, some wood and pulp; optional for domestic)",
+					{ placeholder: 'e.g. 12.5' },
 				),
 				text(
 					OPTION_LABELS.supplementaryUnitQualifier,
 					'supplementaryUnitQualifier',
 					'',
 					'The unit code: NAR (items), MTQ (m³), KSD (kg of dry substance), MTK, MTR, NPR',
+					{ placeholder: 'e.g. MTQ' },
 				),
 			],
 		},

@@ -17,7 +17,6 @@ import type {
 	ActivityType,
 	Commodity,
 	GoodsMeasure,
-	RepresentedOperator,
 	Statement,
 } from '../../../../shared/dds/statement';
 import type { PlotGeometry } from '../../../../shared/geometry';
@@ -39,6 +38,7 @@ import {
 	writeEuFeature,
 } from '../../../../shared/plots/euExport';
 import type { Problems } from '../../../../shared/runner';
+import { checkedTexts, opt, readRepresentedOperator } from './representedOperator';
 
 export const AREA_FIELD = 'Area of Points (Hectares)';
 const MAX_FEATURES_PER_ITEM = 10_000;
@@ -91,65 +91,16 @@ export const OPTION_LABELS = {
  */
 function statementOptions(ctx: IExecuteFunctions, i: number, problems: Problems): IDataObject {
 	const given = (ctx.getNodeParameter('statementOptions', i, {}) ?? {}) as IDataObject;
-	const out: IDataObject = {};
-	for (const [key, v] of Object.entries(given)) {
-		const problem = typeof v === 'string' ? xmlTextProblem(v) : undefined;
-		if (problem === undefined) {
-			Object.defineProperty(out, key, { value: v, enumerable: true, writable: true });
-			continue;
-		}
-		const label = Object.hasOwn(OPTION_LABELS, key)
-			? OPTION_LABELS[key as keyof typeof OPTION_LABELS]
-			: key;
-		problems.field(label, `${problem}.`);
-	}
-	return out;
+	return checkedTexts(given, problems, (key) =>
+		Object.hasOwn(OPTION_LABELS, key) ? OPTION_LABELS[key as keyof typeof OPTION_LABELS] : key,
+	);
 }
-
-const opt = (o: IDataObject, key: string): string | undefined => {
-	const v = o[key];
-	if (v === undefined || v === null) return undefined;
-	const s = String(v).trim();
-	return s === '' ? undefined : s;
-};
 
 /** A decimal as text: numbers and numeric text ("1 250,5" stays refused by the rules). */
 function decimal(v: unknown): string | undefined {
 	if (v === undefined || v === null || v === '') return undefined;
 	if (typeof v === 'number') return Number.isFinite(v) ? String(v) : String(v);
 	return String(v).trim() || undefined;
-}
-
-function representedOperator(o: IDataObject): RepresentedOperator | undefined {
-	const name = opt(o, 'representedName');
-	const ids = [
-		...(opt(o, 'representedEori')
-			? [{ identifierType: 'eori' as const, identifierValue: opt(o, 'representedEori')! }]
-			: []),
-		...(opt(o, 'representedVat')
-			? [{ identifierType: 'vat' as const, identifierValue: opt(o, 'representedVat')! }]
-			: []),
-	];
-	const street = opt(o, 'representedStreet');
-	const city = opt(o, 'representedCity');
-	const postalCode = opt(o, 'representedPostalCode');
-	const country = opt(o, 'representedCountry');
-	if (!name && ids.length === 0 && !street && !city) return undefined;
-	return {
-		...(ids.length ? { operatorReferenceNumber: ids } : {}),
-		...(street || city || postalCode || country
-			? {
-					operatorAddress: {
-						country: (country ?? '').toUpperCase(),
-						street: street ?? '',
-						postalCode: postalCode ?? '',
-						city: city ?? '',
-					},
-				}
-			: {}),
-		...(opt(o, 'representedEmail') ? { operatorEmail: opt(o, 'representedEmail') } : {}),
-		operatorName: name ?? '',
-	};
 }
 
 /** The plot of one item written as EU features (Validate's checks, Export's writer). */
@@ -349,10 +300,12 @@ export function readStatementRow(
 	const grouped = (opt(o, 'groupedDeclarations') ?? '').split(/[\s,;]+/).filter(Boolean);
 	const country = (v: string | undefined) => v?.toUpperCase();
 	const countryOfActivity = text('Country of Activity', 'countryOfActivity');
+	const role = String(param('operatorRole') || 'OPERATOR');
+	const represented = readRepresentedOperator(ctx, i, problems, o, role);
 	const head: StatementRow['head'] = {
 		internalReferenceNumber: internalReference || undefined,
 		activityType: String(param('activityType') || 'IMPORT') as ActivityType,
-		...(representedOperator(o) ? { representedOperator: representedOperator(o) } : {}),
+		...(represented ? { representedOperator: represented } : {}),
 		...(countryOfActivity ? { countryOfActivity: country(countryOfActivity) } : {}),
 		...(opt(o, 'borderCrossCountry')
 			? { borderCrossCountry: country(opt(o, 'borderCrossCountry')) }
@@ -363,7 +316,7 @@ export function readStatementRow(
 	};
 	const row: StatementRow = {
 		internalReference,
-		role: String(param('operatorRole') || 'OPERATOR'),
+		role,
 		head,
 		commodity: {
 			...(commodity ? { commodity } : {}),
