@@ -11,9 +11,10 @@
  *   );
  *   map.svg; // '<svg xmlns=…'  (map.bytes ≤ options.maxBytes, default 4,000,000)
  *
- * layoutPlotMap gives the same picture as shapes in pixels (MapScene), for other renderers
- * (png.ts paints it as PNG).
+ * drawPlotMapPng gives the same picture as PNG (what n8n's binary viewer shows), and
+ * layoutPlotMap as shapes in pixels (MapScene), for other renderers.
  */
+import { sceneToPng } from './png';
 import { layoutPlotMap } from './scene';
 import { DEFAULTS, option } from './style';
 import { sceneToSvg } from './svg';
@@ -62,5 +63,37 @@ export function drawPlotMap(plots: readonly MapPlot[], options: MapOptions = {})
 		svg: out.svg,
 		bytes: out.bytes,
 		truncated: out.truncated,
+	};
+}
+
+/** MapDrawing's counts with the picture as PNG instead of SVG. */
+export interface MapPicture extends Omit<MapDrawing, 'svg' | 'truncated'> {
+	png: Uint8Array;
+}
+
+/**
+ * The plots as a PNG map (the same layout as drawPlotMap's; never throws for any plots). Its
+ * size is bounded by the picture's: width × height × 3 bytes before compression.
+ */
+export function drawPlotMapPng(plots: readonly MapPlot[], options: MapOptions = {}): MapPicture {
+	const scene = layoutPlotMap(plots, options);
+	const png = sceneToPng(scene);
+	return {
+		width: scene.width,
+		height: scene.height,
+		plotsIn: scene.plotsIn,
+		plotsDrawn: scene.plotsDrawn,
+		plotsAsDots: scene.plotsAsDots,
+		plotsSkipped: scene.plotsSkipped,
+		verticesIn: scene.verticesIn,
+		verticesDrawn: scene.verticesDrawn,
+		positionsRejected: scene.positionsRejected,
+		marksDrawn: scene.marksDrawn,
+		bounds: scene.bounds,
+		metresPerPixel: scene.metresPerPixel,
+		outcomes: scene.outcomes,
+		notes: scene.notes,
+		png,
+		bytes: png.length,
 	};
 }

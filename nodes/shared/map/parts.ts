@@ -64,3 +64,10 @@ export function positionCount(parts: PlotParts): number {
 	for (const polygon of parts.polygons) for (const ring of polygon) n += ring.length;
 	return n;
 }
+
+/** Whether any position of the GeoJSON can be drawn (a number pair within ±180 / ±90). */
+export function hasDrawablePosition(value: unknown): boolean {
+	const parts = plotParts(value);
+	if (parts.points.some((p) => lonLat(p))) return true;
+	return parts.polygons.some((polygon) => polygon.some((ring) => ring.some((p) => lonLat(p))));
+}

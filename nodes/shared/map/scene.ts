@@ -330,7 +330,7 @@ function drawPlots(
 	frame: Frame,
 ): void {
 	const order = read
-		.map((r, i) => i)
+		.map((_r, i) => i)
 		.sort((a, b) => OUTCOME_ORDER[read[a].outcome] - OUTCOME_ORDER[read[b].outcome] || a - b);
 	const budget = { left: l.maxVertices };
 	const labels: MapShape[] = [];

@@ -291,7 +291,7 @@ describe('hostile input: never throws, never writes NaN, self-contained', () => 
 				null,
 				[1],
 				[],
-			]),
+			] as unknown as Ring),
 		},
 		{ geometry: { type: 'Polygon', coordinates: 'nope' } },
 		{ geometry: { type: 'Polygon', coordinates: [[null, 5, 'a']] } },
