@@ -112,14 +112,36 @@ function drawMapWorkflow() {
 async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
 	await test(`${tag} browser: Draw Map at defaults (version 3), the picture offers View and shows`, async () => {
 		const mark = h.markOf(seen);
-		const created = await n8n.rest(inst, 'POST', '/rest/workflows', drawMapWorkflow());
+		// n8n 1.x's REST API wants `active` on a new workflow
+		const workflow = { ...drawMapWorkflow(), ...(inst.major < 2 ? { active: false } : {}) };
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', workflow);
 		if (created.status !== 200)
 			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
 		const id = (created.json.data || created.json).id;
 		await h.openCanvas(page, inst, id);
 		const { canvas } = await h.issueBadges(page);
 		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas at defaults`);
-		await h.executeFromEditor(page, 'map-draw');
+		try {
+			await h.executeFromEditor(page, 'map-draw');
+		} catch (e) {
+			// what the run left: the canvas, and each node's output (an error says why)
+			await save('draw-map-run-failed');
+			const said = [];
+			for (const node of ['map-plots', 'map-split', 'map-draw']) {
+				await h.openPanel(page, inst, id, node).catch(() => {});
+				said.push(
+					`${node}: ${(
+						await h
+							.outputPanel(page)
+							.innerText()
+							.catch(() => '')
+					).slice(0, 400)}`,
+				);
+			}
+			throw new Error(
+				`Draw Map did not succeed from the editor (${e.message})\n${said.join('\n')}`,
+			);
+		}
 		await h.openPanel(page, inst, id, 'map-draw');
 		await save('draw-map-panel');
 		const { panel } = await h.issueBadges(page);
