@@ -19,7 +19,10 @@ const ring = (lon, lat, d) => [
 	[lon, lat],
 ];
 
-/** Manual Trigger → a Code-free list of three plots (Set + Split Out) → Draw Map at its defaults. */
+/**
+ * Manual Trigger → a list of three plots (Set + Split Out, no Code node) → Draw Map at its
+ * defaults. The list is written with a line per brace: "}}" would end n8n's expression.
+ */
 function drawMapWorkflow() {
 	const plots = [
 		{
@@ -67,7 +70,7 @@ function drawMapWorkflow() {
 						{
 							id: 'e2e-plots',
 							name: 'plots',
-							value: `={{ ${JSON.stringify(plots)} }}`,
+							value: `={{ ${JSON.stringify(plots, null, 1)} }}`,
 							type: 'array',
 						},
 					],
@@ -172,7 +175,20 @@ async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
 		console.log(
 			`# browser: Draw Map's picture shown in n8n ${inst.version}'s viewer (${size.join(' × ')})`,
 		);
-		h.assertClean(seen, mark, 'Draw Map');
+		// n8n 1.x's editor asks n8n's own banner service, which this offline run cannot reach:
+		// n8n's message, not the package's (any other console error still fails)
+		const own = (e) =>
+			/Failed to fetch dynamic banners: ResponseError: Can't connect to n8n/.test(e);
+		const offline = seen.errors.slice(mark.errors).filter(own);
+		if (offline.length)
+			console.log(
+				`# browser: n8n's own banner request failed offline (${offline.length}), not the package's`,
+			);
+		h.assertClean(
+			{ ...seen, errors: seen.errors.filter((e, i) => i < mark.errors || !own(e)) },
+			mark,
+			'Draw Map',
+		);
 	});
 }
 
