@@ -4,10 +4,8 @@
  *
  * - the credential's label: the EU credential opened in the editor's credential dialog shows
  *   "Web Service Client ID" and no field labelled "Client ID" (n8n relabels a credential field
- *   named `clientId` with its OAuth wording; the field is `webServiceClientId` now). On n8n
- *   2.x inside the browser check (`runCredentialSteps`, called by browser.js); on n8n 1.x,
- *   whose lane has no browser check, alone in its own Chromium (`runCredentialLabelCheck`,
- *   called by run.js at the end of the 1.x lane);
+ *   named `clientId` with its OAuth wording; the field is `webServiceClientId` now). On both
+ *   majors inside the browser check (`runCredentialSteps`, called by browser.js);
  * - the nodes panel (n8n 2.x): searching "EU Information System" shows ONE entry for the node
  *   and its trigger (n8n merges them), whose description says the node files, reads and
  *   verifies statements (n8n shows the trigger's description for the merged entry: it used to
@@ -15,9 +13,6 @@
  *
  * Screenshots beside the browser check's (`.e2e-artifacts/browser/<n8n version>/`).
  */
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 
 const n8n = require('./n8n');
 
@@ -137,8 +132,8 @@ async function checkNodesPanel({ page, inst, save, openCanvas }) {
 }
 
 /**
- * The steps inside the browser check (n8n 2.x), on its signed-in page: the credential's label
- * and the nodes panel's entry.
+ * The steps inside the browser check, on its signed-in page: the credential's label (both
+ * majors) and the nodes panel's entry (n8n 2.x).
  */
 async function runCredentialSteps({ page, inst, seen, save, test, tag, creds }) {
 	const { markOf, assertClean, openCanvas } = require('./browser');
@@ -146,8 +141,12 @@ async function runCredentialSteps({ page, inst, seen, save, test, tag, creds }) 
 	await test(`${tag} browser: the EU credential's dialog says "${LABEL}", not "${OAUTH_LABEL}"`, async () => {
 		const mark = markOf(seen);
 		await checkCredentialLabel({ page, inst, save, creds });
-		assertClean(seen, mark, 'the EU credential dialog');
+		// n8n 1.x's editor logs its own failed calls to n8n's services while offline (see
+		// browser-map.js): there the label is what is checked
+		if (inst.major >= 2) assertClean(seen, mark, 'the EU credential dialog');
 	});
+	// the merged entry of node and trigger is n8n 2.x's nodes panel
+	if (inst.major < 2) return;
 	await test(`${tag} browser: the nodes panel's entry of the EU node and trigger says it files, reads and verifies`, async () => {
 		const mark = markOf(seen);
 		await checkNodesPanel({ page, inst, save, openCanvas });
@@ -155,45 +154,4 @@ async function runCredentialSteps({ page, inst, seen, save, test, tag, creds }) 
 	});
 }
 
-/**
- * n8n 1.x (no browser check of its own): Chromium started for this step alone, signed in, the
- * EU credential's dialog checked.
- */
-async function runCredentialLabelCheck(inst, { creds, test, tag, cleanups = [] }) {
-	const { CHROMIUM, ARGS, ARTIFACTS, signIn, slug } = require('./browser');
-	if (!creds.some((c) => c.type === 'euInformationSystemApi')) return;
-	await test(`${tag} browser: the EU credential's dialog says "${LABEL}", not "${OAUTH_LABEL}"`, async () => {
-		const { chromium } = require('playwright-core');
-		if (!fs.existsSync(CHROMIUM))
-			throw new Error(
-				`no Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set N8N_E2E_CHROMIUM`,
-			);
-		const shots = path.join(ARTIFACTS, 'browser', inst.version);
-		fs.mkdirSync(shots, { recursive: true });
-		const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-chromium-'));
-		let context;
-		try {
-			context = await chromium.launchPersistentContext(profile, {
-				executablePath: CHROMIUM,
-				headless: true,
-				args: ARGS,
-				viewport: { width: 1440, height: 900 },
-			});
-			const opened = context;
-			cleanups.push(() => opened.close().catch(() => {}));
-			const page = context.pages()[0] || (await context.newPage());
-			let shot = 0;
-			const save = async (name) =>
-				await page.screenshot({
-					path: path.join(shots, `cred-${String(++shot).padStart(2, '0')}-${slug(name)}.png`),
-				});
-			await signIn(page, inst);
-			await checkCredentialLabel({ page, inst, save, creds });
-		} finally {
-			if (context) await context.close().catch(() => {});
-			fs.rmSync(profile, { recursive: true, force: true });
-		}
-	});
-}
-
-module.exports = { runCredentialSteps, runCredentialLabelCheck, PANEL_SAYS, LABEL };
+module.exports = { runCredentialSteps, PANEL_SAYS, LABEL };

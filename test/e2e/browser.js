@@ -40,6 +40,7 @@ const path = require('path');
 const n8n = require('./n8n');
 const { runCredentialSteps } = require('./browser-credential');
 const { runEuPanelsCheck } = require('./browser-eu-panels');
+const { runMapCheck } = require('./browser-map');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -375,8 +376,11 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 			await save('signed-in');
 		});
 		if (!started) return;
-		// issue 35: the EU credential's label, the nodes panel's entry (browser-credential.js)
+		// issue 35: the EU credential's label (both majors), the nodes panel's entry (2.x)
+		// (browser-credential.js)
 		await runCredentialSteps({ page, inst, seen, save, test, tag, creds });
+		// n8n 1.x: Draw Map's picture in the viewer (browser-map.js); the rest is 2.x's
+		if (inst.major < 2) return await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
 
 		// the EU Information System panels (issue 35: browser-eu-panels.js)
 		const euPanels = async () =>
@@ -891,7 +895,15 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 		await save('export-viewed');
 		assertClean(seen, mark, 'Export for EU');
 	});
+	// Draw Map's picture in the viewer (browser-map.js)
+	await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
 }
+
+/** browser.js's helpers, for the checks in their own files. */
+const helpers = () => ({
+	...{ openCanvas, openPanel, executeFromEditor, outputMode, outputPanel, issueBadges },
+	...{ markOf, assertClean },
+});
 
 module.exports = {
 	runBrowserCheck,
@@ -899,10 +911,6 @@ module.exports = {
 	operationsOf,
 	ARTIFACTS,
 	// for browser-credential.js
-	CHROMIUM,
-	ARGS,
-	signIn,
-	slug,
 	markOf,
 	assertClean,
 	openCanvas,
