@@ -2,6 +2,7 @@ import { resourceDescription } from '../../../../shared/descriptions/operationSe
 import type { OperationsOf } from '../node.type';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
+import * as drawMap from './drawMap.operation';
 import * as exportEu from './exportEu.operation';
 import * as readFile from './readFile.operation';
 import * as register from './register.operation';
@@ -14,12 +15,20 @@ export const operations: OperationsOf<'plot'> = {
 	validate,
 	exportEu,
 	readFile,
+	drawMap,
 };
 
 export const description = resourceDescription(
 	'plot',
 	'register',
 	[
+		{
+			name: 'Draw Map',
+			value: 'drawMap',
+			description:
+				"Draw the plots of all input items (Read File, Validate, Register, Get or analysis results) as one PNG picture that n8n's binary viewer shows: outlines colored by validity or by risk, overlaps and problems marked, coordinates, a scale bar and a legend. Free: no request is sent.",
+			action: 'Draw a map of plots — free — returns one picture of all items',
+		},
 		{
 			name: 'Export for EU Information System',
 			value: 'exportEu',
