@@ -181,6 +181,8 @@ export interface StatementFields {
 	status_date: string | null;
 	environment: string | null;
 	rejection_reason: string | null;
+	/** Why a field is null, or what the EU said beside it (Submit's and Get's `dds_note`). */
+	note: string | null;
 }
 
 const PREFIXES = [
@@ -211,6 +213,7 @@ export function statementOf(row: IDataObject): StatementFields | undefined {
 			status_date: s(row[`${p}updated_at`]),
 			environment: s(row[`${p}environment`]),
 			rejection_reason: s(row[`${p}rejection_reason`]),
+			note: s(row[`${p}note`]),
 		};
 	}
 	const uuid = s(row.uuid);
@@ -227,6 +230,7 @@ export function statementOf(row: IDataObject): StatementFields | undefined {
 		status_date: s(row.date),
 		environment: s(row.environment),
 		rejection_reason: s(row.rejectionReason),
+		note: s(row.numbersNote),
 	};
 }
 

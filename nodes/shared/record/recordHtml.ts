@@ -15,6 +15,7 @@
  * MAX_MAP_BYTES; the page is at most MAX_HTML_BYTES. Pure: no n8n imports.
  */
 import type { DueDiligenceRecord, PlotEntry, StatementEntry } from './dueDiligenceRecord';
+import { colourOf } from './recordColours';
 
 /** The largest page: the plot table's budget, the map's, and the fixed parts. */
 export const MAX_HTML_BYTES = 12_000_000;
@@ -57,16 +58,6 @@ function shown(value: unknown, why?: string | null): string {
 	return cell(value);
 }
 
-/** The colour of each outcome (the same as the map's legend). */
-export const OUTCOME_COLOURS: Record<PlotEntry['outcome'], string> = {
-	invalid: '#7b1fa2',
-	'analysis failed': '#616161',
-	'high risk': '#c62828',
-	'medium risk': '#ef6c00',
-	'low risk': '#2e7d32',
-	'not known': '#9e9e9e',
-};
-
 const CSS = `
 :root{color-scheme:light}
 *{box-sizing:border-box;-webkit-print-color-adjust:exact;print-color-adjust:exact}
@@ -87,16 +78,15 @@ tr{break-inside:avoid;page-break-inside:avoid}
 .decision-mitigation{background:#c62828}
 .decision-none{background:#757575}
 .swatch{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:4px;vertical-align:-1px}
-.legend span.item{margin-right:14px;white-space:nowrap}
 figure{margin:0;break-inside:avoid;page-break-inside:avoid}
-.map-picture{width:100%;height:520px;border:1px solid #ccc;background-color:#fbfbf8;background-repeat:no-repeat;background-position:center;background-size:contain}
+.map-picture{width:100%;aspect-ratio:4/3;border:1px solid #ccc;background-color:#fbfbf8;background-repeat:no-repeat;background-position:center;background-size:contain}
 figcaption{color:#555;font-size:12px;margin-top:4px}
 .note{color:#555;font-size:12px}
 footer{margin-top:24px;color:#666;font-size:11px;border-top:1px solid #ccc;padding-top:6px}
 td.num{text-align:right;white-space:nowrap}
 .plots{break-before:page;page-break-before:always}
 @page{size:A4;margin:14mm 12mm}
-@media print{body{margin:0;max-width:none;font-size:10.5px}.map-picture{height:150mm}h2{break-after:avoid;page-break-after:avoid}}
+@media print{body{margin:0;max-width:none;font-size:10.5px}.map-picture{max-height:200mm}h2{break-after:avoid;page-break-after:avoid}}
 `;
 
 function decisionBadge(risk: DueDiligenceRecord['decision']['risk']): string {
@@ -134,6 +124,7 @@ function statementTable(s: StatementEntry): string {
 		...(s.rejection_reason !== null
 			? ([['Rejection reason', cell(s.rejection_reason)]] as Array<[string, string]>)
 			: []),
+		...(s.note !== null ? ([['Note', cell(s.note)]] as Array<[string, string]>) : []),
 		['Input items', cell(s.items.join(', '))],
 	]);
 }
@@ -159,15 +150,13 @@ function geometryTypes(fc: Record<string, unknown>): string {
 function plotRow(p: PlotEntry, n: number): string {
 	const a = p.analysis;
 	const v = p.validation;
-	const problems = v
-		? [v.problem_summary, ...v.problems.slice(0, 3)].filter(Boolean).join(' · ')
-		: null;
+	const problems = v ? (v.problem_summary ?? v.problems.slice(0, 3).join(' · ')) : null;
 	const analysed = a
 		? [a.analysis_end, a.analysis_version ? `version ${String(a.analysis_version)}` : null]
 				.filter(Boolean)
 				.join(', ')
 		: '';
-	return `<tr><td class="num">${n}</td><td>${shown(p.plot_name)}<br><span class="why">${cell(p.plot_id ?? '')}</span></td><td><span class="swatch" style="background:${OUTCOME_COLOURS[p.outcome]}"></span>${esc(p.outcome)}</td><td>${v ? shown(v.valid) : shown(null, p.validation_reason)}${problems ? `<br><span class="why">${cell(problems)}</span>` : ''}</td><td>${a ? shown(a.risk_level) : shown(null, p.analysis_reason)}${a && a.risk_reason ? `<br><span class="why">${cell(a.risk_reason)}</span>` : ''}${a && a.failed === true ? `<br><span class="why">failed: ${cell(a.failure_reason)}</span>` : ''}</td><td>${a ? shown(a.deforestation_free) : ''}</td><td>${a ? overlap(a.protected_area_overlap, a.protected_area_overlap_reason) : ''}</td><td>${a ? overlap(a.indigenous_land_overlap, a.indigenous_land_overlap_reason) : ''}</td><td>${a ? shown(analysed || null) : ''}</td><td>${p.eu_geojson ? cell(geometryTypes(p.eu_geojson)) : shown(null, p.eu_geojson_reason)}</td></tr>`;
+	return `<tr><td class="num">${n}</td><td>${shown(p.plot_name)}<br><span class="why">${cell(p.plot_id ?? '')}</span></td><td><span class="swatch" style="background:${colourOf(p.outcome)}"></span>${esc(p.outcome)}</td><td>${v ? shown(v.valid) : shown(null, p.validation_reason)}${problems ? `<br><span class="why">${cell(problems)}</span>` : ''}</td><td>${a ? shown(a.risk_level) : shown(null, p.analysis_reason)}${a && a.risk_reason ? `<br><span class="why">${cell(a.risk_reason)}</span>` : ''}${a && a.failed === true ? `<br><span class="why">failed: ${cell(a.failure_reason)}</span>` : ''}</td><td>${a ? shown(a.deforestation_free) : ''}</td><td>${a ? overlap(a.protected_area_overlap, a.protected_area_overlap_reason) : ''}</td><td>${a ? overlap(a.indigenous_land_overlap, a.indigenous_land_overlap_reason) : ''}</td><td>${a ? shown(analysed || null) : ''}</td><td>${p.eu_geojson ? cell(geometryTypes(p.eu_geojson)) : shown(null, p.eu_geojson_reason)}</td></tr>`;
 }
 
 function plotTable(plots: readonly PlotEntry[]): string {
@@ -229,16 +218,19 @@ function sourcesTable(plots: readonly PlotEntry[]): string {
 }
 
 /** The map drawing of the plots, or why there is none. */
-export type RecordMap = { svg: string; caption?: string } | { svg: null; reason: string };
+export type RecordMap =
+	| { svg: string; width?: number; height?: number; caption?: string }
+	| { svg: null; reason: string };
 
-function mapSection(map: RecordMap, record: DueDiligenceRecord): { css: string; html: string } {
-	const legend = (Object.keys(OUTCOME_COLOURS) as Array<PlotEntry['outcome']>)
-		.filter((o) => record.summary.by_outcome[o] > 0)
-		.map(
-			(o) =>
-				`<span class="item"><span class="swatch" style="background:${OUTCOME_COLOURS[o]}"></span>${esc(o)} (${record.summary.by_outcome[o]})</span>`,
-		)
-		.join('');
+/** The drawing's own proportions (width and height in pixels), when given. */
+function ratio(map: { width?: number; height?: number }): string {
+	const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n > 0;
+	return ok(map.width) && ok(map.height)
+		? `;aspect-ratio:${Math.round(map.width)}/${Math.round(map.height)}`
+		: '';
+}
+
+function mapSection(map: RecordMap): { css: string; html: string } {
 	if (map.svg === null || Buffer.byteLength(map.svg, 'utf8') > MAX_MAP_BYTES) {
 		const why =
 			map.svg === null ? map.reason : `the drawing takes more than ${MAX_MAP_BYTES / 1e6} MB`;
@@ -246,15 +238,15 @@ function mapSection(map: RecordMap, record: DueDiligenceRecord): { css: string; 
 	}
 	const data = Buffer.from(map.svg, 'utf8').toString('base64');
 	return {
-		css: `.map-picture{background-image:url("data:image/svg+xml;base64,${data}")}`,
-		html: `<figure><div class="map-picture" role="img" aria-label="Map of the plots, coloured by outcome"></div><figcaption><div class="legend">${legend}</div>${esc(map.caption ?? 'The outlines are simplified for drawing; the geolocation as filed is in record.json.')}</figcaption></figure>`,
+		css: `.map-picture{background-image:url("data:image/svg+xml;base64,${data}")${ratio(map)}}`,
+		html: `<figure><div class="map-picture" role="img" aria-label="Map of the plots, coloured by outcome"></div><figcaption>${esc(map.caption ?? 'The outlines are simplified for drawing; the geolocation as filed is in record.json.')}</figcaption></figure>`,
 	};
 }
 
 /** The record as a self-contained HTML page (at most MAX_HTML_BYTES). */
 export function recordHtml(record: DueDiligenceRecord, map: RecordMap): string {
 	const title = `Due-diligence record${record.shipment !== null ? ` — ${record.shipment}` : ''}`;
-	const m = mapSection(map, record);
+	const m = mapSection(map);
 	const s = record.summary;
 	const by = record.made_by;
 	const statements =

@@ -12,6 +12,9 @@ import {
 	esc,
 	recordHtml,
 } from '../../../nodes/shared/record/recordHtml';
+import type { PlotGeometry } from '../../../nodes/shared/geometry';
+import { colourOf } from '../../../nodes/shared/record/recordColours';
+import { recordMap } from '../../../nodes/shared/record/recordMap';
 import { analysed, filed, input, row, square, validated } from './fixtures';
 
 const HOSTILE = `<script>alert(1)</script><img src=x onerror=alert(2)>"'\`&</style></title><svg onload=alert(3)>`;
@@ -105,5 +108,28 @@ describe('recordHtml', () => {
 		expect(html).not.toContain('x'.repeat(301));
 		// a drawing over its cap is left out, with why
 		expect(recordHtml(record, { svg: `${bigMap}${' '.repeat(200)}` })).toMatch(/No map: the drawing takes more than 4 MB/);
+	}); // prettier-ignore
+});
+
+describe('recordMap', () => {
+	it('draws the plots coloured by outcome (the map drawing of shared/map), simplified for drawing only', () => {
+		const risks = ['Low', 'High', 'Medium'];
+		const rows = risks.map((r, i) =>
+			row(i, { geometry: square(-5.3 + i * 0.004, 6.8), ...validated(true), ...analysed(`p${i}`, r) }),
+		);
+		const record = buildRecord(input(rows));
+		const shapes = rows.map((_, i) => [square(-5.3 + i * 0.004, 6.8) as PlotGeometry]);
+		const map = recordMap(record, shapes);
+		expect(map.svg).toMatch(/^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+		if (map.svg === null) throw new Error('no map');
+		// the table's colours are the map's
+		for (const outcome of ['low risk', 'high risk', 'medium risk'] as const)
+			expect(map.svg).toContain(colourOf(outcome));
+		expect(map.caption).toMatch(/^3 of 3 plots drawn/);
+		const html = recordHtml(record, map);
+		expect(html).toMatch(/\.map-picture\{background-image:url\("data:image\/svg\+xml;base64,[^"]+"\);aspect-ratio:\d+\/\d+\}/);
+		// a record without any readable geometry has no map, and says why
+		const none = recordMap(buildRecord(input([row(0, { name: 'no geometry' })])), [[]]);
+		expect(none).toEqual({ svg: null, reason: 'no plot of the record has a geometry that could be read' });
 	}); // prettier-ignore
 });

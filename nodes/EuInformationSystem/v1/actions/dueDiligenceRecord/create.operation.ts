@@ -15,7 +15,7 @@ import { EU_POINT_MAX_HA } from '../../../../shared/plots/euExport';
 import type { RecordRow, RiskDecision } from '../../../../shared/record/dueDiligenceRecord';
 import { buildRecord } from '../../../../shared/record/dueDiligenceRecord';
 import { recordHtml } from '../../../../shared/record/recordHtml';
-import type { RecordMap } from '../../../../shared/record/recordHtml';
+import { recordMap } from '../../../../shared/record/recordMap';
 import type { PlotGeometry } from '../../../../shared/geometry';
 import { rowGeometry } from '../../../../shared/record/recordGeometry';
 import type { Batch, Problems } from '../../../../shared/runner';
@@ -154,11 +154,6 @@ function fileBase(given: unknown, shipment: string | null): string {
 	return safe === '' ? 'record' : `record-${safe}`;
 }
 
-/** The map drawing of the record's plots (nodes/shared/map/ draws it). */
-function mapOf(): RecordMap {
-	return { svg: null, reason: 'the map drawing is not available in this version' };
-}
-
 async function recordOutput(
 	ctx: IExecuteFunctions,
 	group: Array<{ itemIndex: number; value: Prepared }>,
@@ -178,7 +173,13 @@ async function recordOutput(
 			node: ctx.getNode().name,
 		},
 	});
-	const html = recordHtml(record, mapOf());
+	const html = recordHtml(
+		record,
+		recordMap(
+			record,
+			group.map((g) => g.value.shapes),
+		),
+	);
 	const options = ctx.getNodeParameter('options', group[0].itemIndex, {}) as IDataObject;
 	const base = fileBase(options.fileName, first.shipment);
 	const field = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v.trim() : fallback); // prettier-ignore
