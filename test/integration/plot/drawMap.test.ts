@@ -243,17 +243,13 @@ describe('Plot → Draw Map (through the n8n engine)', () => {
 		expect(small.error?.message ?? '').toMatch(/Height \(Pixels\)/);
 	});
 
-	it("version 1 (Geometry Source Latitude/Longitude by default) draws a sheet of points, amber for Validate's warnings (fewer than six decimals, no area)", async () => {
-		const { items, error } = await drawMap(
-			{
-				json: [
-					{ latitude: '-15.79', longitude: '-47.88' },
-					{ latitude: '-15.8', longitude: '-47.87' },
-				],
-			},
-			{},
-			1,
-		);
+	it("a sheet of latitude/longitude rows (found in the item): points, amber for Validate's warnings (fewer than six decimals, no area)", async () => {
+		const { items, error } = await drawMap({
+			json: [
+				{ latitude: '-15.79', longitude: '-47.88' },
+				{ latitude: '-15.8', longitude: '-47.87' },
+			],
+		});
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ plots_drawn: 2, outcomes: { problem: 2 } });
 	});

@@ -20,7 +20,7 @@ import * as protectedArea from './protectedArea';
  * until one is chosen; hiding both credentials (and the Authentication choice) for these
  * operations lets them run without any (test/unit/credentials/perOperation.test.ts).
  */
-export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu', 'readFile', 'drawMap'];
+export const OPERATIONS_WITHOUT_REQUESTS = ['validate', 'exportEu', 'readFile'];
 
 const withoutRequests = { operation: OPERATIONS_WITHOUT_REQUESTS };
 

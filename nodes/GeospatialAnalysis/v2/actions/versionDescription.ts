@@ -37,7 +37,6 @@ const SHORT_ACTIONS: Record<string, Record<string, string>> = {
 		waitForCompletion: 'Wait for job completion',
 	},
 	plot: {
-		drawMap: 'Draw a map of plots',
 		exportEu: 'Export plots for the EU',
 		get: 'Get a plot',
 		getMany: 'Get many plots',

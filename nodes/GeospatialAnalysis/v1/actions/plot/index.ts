@@ -18,17 +18,26 @@ export const operations: OperationsOf<'plot'> = {
 	drawMap,
 };
 
+/**
+ * Draw Map, shown from version 3 on (v3/actions/versionDescription.ts adds this option and
+ * drawMap's fields): the descriptions of versions 1 and 2 stay as saved workflows know them.
+ * The router runs it for every version.
+ */
+export const drawMapOption = {
+	name: 'Draw Map',
+	value: 'drawMap',
+	description:
+		"Draw the plots of all input items (Read File, Validate, Register, Get) as one PNG picture that n8n's binary viewer shows: outlines colored by validity or by risk, overlaps and problems marked, coordinates, a scale bar and a legend. Free: no request is sent.",
+	action: 'Draw a map of plots — free — returns one picture of all items',
+};
+
+/** The operations versions 1 and 2 show. */
+const shown = Object.fromEntries(Object.entries(operations).filter(([name]) => name !== 'drawMap'));
+
 export const description = resourceDescription(
 	'plot',
 	'register',
 	[
-		{
-			name: 'Draw Map',
-			value: 'drawMap',
-			description:
-				"Draw the plots of all input items (Read File, Validate, Register, Get or analysis results) as one PNG picture that n8n's binary viewer shows: outlines colored by validity or by risk, overlaps and problems marked, coordinates, a scale bar and a legend. Free: no request is sent.",
-			action: 'Draw a map of plots — free — returns one picture of all items',
-		},
 		{
 			name: 'Export for EU Information System',
 			value: 'exportEu',
@@ -72,5 +81,5 @@ export const description = resourceDescription(
 			action: 'Validate plots — free — sends nothing and returns each row with its problems',
 		},
 	],
-	operations,
+	shown,
 );
