@@ -185,7 +185,7 @@ async function recordOutput(
 	const field = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v.trim() : fallback); // prettier-ignore
 	const mime = options.htmlMimeType === 'text/html' ? 'text/html' : 'text/plain';
 	const jsonFile = await ctx.helpers.prepareBinaryData(
-		Buffer.from(JSON.stringify(record, null, 1), 'utf8'),
+		Buffer.from(JSON.stringify(record), 'utf8'),
 		`${base}.json`,
 		'application/json',
 	);
