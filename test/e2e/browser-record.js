@@ -123,6 +123,29 @@ function recordWorkflow() {
 	};
 }
 
+/**
+ * Console errors of n8n 1.x's own editor, with nothing of the package in them: its banners
+ * (fetched from n8n's servers, which the check's loopback-only machine cannot reach) and the
+ * sessions metadata of a licensed feature. Listed in the log, not failed.
+ */
+const N8N_OWN_1X = [
+	/^console error: Failed to fetch dynamic banners: ResponseError: Can't connect to n8n\./,
+	/^console error: Failed to fetch sessions metadata: ResponseError: Plan lacks license for this feature/,
+];
+
+/** Nothing wrong since `mark` but n8n 1.x's own errors (N8N_OWN_1X), which are listed. */
+function assertCleanOf(h, inst, seen, mark, what) {
+	if (inst.major >= 2) return h.assertClean(seen, mark, what);
+	const own = seen.errors.slice(mark.errors).filter((e) => N8N_OWN_1X.some((r) => r.test(e)));
+	for (const e of own)
+		console.log(`# browser (n8n ${inst.version}'s own, not failed): ${e.split('\n')[0]}`);
+	const rest = {
+		...seen,
+		errors: seen.errors.filter((e, i) => i < mark.errors || !own.includes(e)),
+	};
+	h.assertClean(rest, mark, what);
+}
+
 /** Clicks the View button of the binary field whose card names `fileName`; the viewer opened. */
 async function viewFile(page, h, fileName) {
 	const views = h.outputPanel(page).locator('[data-test-id="ndv-view-binary-data"]');
@@ -213,7 +236,7 @@ async function runRecordCheck({ page, inst, seen, save, test, tag }, h) {
 		await json.getByText(/EUDR due-diligence record/).first().waitFor({ timeout: 30000 });
 		await save('record-json-viewed');
 		await closeViewer(page);
-		h.assertClean(seen, mark, 'Due Diligence Record');
+		assertCleanOf(h, inst, seen, mark, 'Due Diligence Record');
 	}); // prettier-ignore
 }
 
