@@ -41,6 +41,7 @@ const n8n = require('./n8n');
 const { runCredentialSteps } = require('./browser-credential');
 const { runEuPanelsCheck } = require('./browser-eu-panels');
 const { runMapCheck } = require('./browser-map');
+const { runRecordCheck } = require('./browser-record');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -379,8 +380,12 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		// issue 35: the EU credential's label (both majors), the nodes panel's entry (2.x)
 		// (browser-credential.js)
 		await runCredentialSteps({ page, inst, seen, save, test, tag, creds });
-		// n8n 1.x: Draw Map's picture in the viewer (browser-map.js); the rest is 2.x's
-		if (inst.major < 2) return await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+		// n8n 1.x: Draw Map's picture and the record's page in the viewer (browser-map.js,
+		// browser-record.js); the rest is 2.x's
+		if (inst.major < 2) {
+			await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+			return await runRecordCheck({ page, inst, seen, save, test, tag }, helpers());
+		}
 
 		// the EU Information System panels (issue 35: browser-eu-panels.js)
 		const euPanels = async () =>
@@ -897,6 +902,8 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 	});
 	// Draw Map's picture in the viewer (browser-map.js)
 	await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+	// the due-diligence record's page and JSON in the viewer (browser-record.js)
+	await runRecordCheck({ page, inst, seen, save, test, tag }, helpers());
 }
 
 /** browser.js's helpers, for the checks in their own files. */

@@ -28,6 +28,7 @@ describe.each([1, 1.1])('node version %s', (version) => {
 			const resource = v1.properties.find((p) => p.name === 'resource')!;
 			expect(values(resource)).toEqual([
 				'declaration',
+				'dueDiligenceRecord',
 				'dueDiligenceStatement',
 				'simplifiedDeclaration',
 			]);
