@@ -131,10 +131,12 @@ describe('Continue On Fail: a statement is filed with all its plots or not at al
 	});
 
 	it('DDS Submit, Output "Input Rows with Statement Fields": every row of the held statement kept whole with its dds_error', async () => {
-		const sheet = ddsRows(['RF-ROWS-1', 'RF-ROWS-1', 'RF-ROWS-2', 'RF-ROWS-1']).map((r, n) => ({
-			...r,
-			plot_id: `P-${n}`,
-		}));
+		const sheet: IDataObject[] = ddsRows(['RF-ROWS-1', 'RF-ROWS-1', 'RF-ROWS-2', 'RF-ROWS-1']).map(
+			(r, n) => ({
+				...r,
+				plot_id: `P-${n}`,
+			}),
+		);
 		sheet[1] = broken(sheet[1]);
 		const result = await run(ddsParameters({ outputMode: 'inputRows' }), sheet);
 		expect(result.error).toBeUndefined();
@@ -161,7 +163,7 @@ describe('Continue On Fail: a statement is filed with all its plots or not at al
 	});
 
 	it('Simplified Declaration Submit: the same, nothing filed for the declaration of the failed row', async () => {
-		const sheet = sdRows(['SD-RF-1', 'SD-RF-1', 'SD-RF-2', 'SD-RF-1']);
+		const sheet: IDataObject[] = sdRows(['SD-RF-1', 'SD-RF-1', 'SD-RF-2', 'SD-RF-1']);
 		sheet[1] = broken(sheet[1]);
 		const result = await run(sdParameters(), sheet);
 		expect(result.error).toBeUndefined();
