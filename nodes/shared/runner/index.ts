@@ -12,7 +12,10 @@
  * - the pre-flight: `prepare` runs for EVERY item before any request; all problems of all
  *   items are listed in one error (or, with Continue On Fail, one error item per bad item);
  *   a plan may refuse items together before any request (`Planned.refused`, e.g. the rows of
- *   a statement the EU's rules refuse), and they are refused the same way;
+ *   a statement the EU's rules refuse), and they are refused the same way; a plan is told the
+ *   items whose pre-flight failed (`Failed`, Continue On Fail only), so that it can refuse
+ *   with them what must not go without them (a statement is filed with all its rows or not at
+ *   all) and say so on their error items (`Planned.notes`);
  * - Continue On Fail, and the one error-item shape (`errorItem`);
  * - `pairedItem` of every output item;
  * - output order: by input item, outputs of one item in the order they were made.
@@ -81,19 +84,38 @@ export interface Refusal {
 	lines: string[];
 }
 
+/**
+ * An item whose pre-flight failed (its `prepare` found problems), as a plan is told it: with
+ * Continue On Fail only (without it nothing is planned). It is an error item whatever the plan.
+ */
+export interface Failed {
+	itemIndex: number;
+	lines: readonly string[];
+}
+
 /** A plan with refusals: the batches to send, the refused items, and how messages name them. */
 export interface Planned {
 	batches: Batch[];
 	refused: Refusal[];
 	words?: PreflightWords;
+	/**
+	 * What the error items of failed items (`Failed`) say besides their own problems (e.g. which
+	 * statement was not sent because of them): added to their description.
+	 */
+	notes?: Array<{ item: number; lines: string[] }>;
 }
 
 export interface BatchedOperation<P> extends Common<P> {
 	/**
 	 * Builds the batches to send from the items that passed the pre-flight, in input order; may
-	 * also refuse items together (Planned), before anything is sent.
+	 * also refuse items together (Planned), before anything is sent. `failed`: the items whose
+	 * pre-flight failed, in input order (Continue On Fail only): they are never sent, and what
+	 * needs them whole (a statement's other rows) is refused with them.
 	 */
-	plan: (ready: Array<Ready<P>>) => Batch[] | Planned | Promise<Batch[] | Planned>;
+	plan: (
+		ready: Array<Ready<P>>,
+		failed: Failed[],
+	) => Batch[] | Planned | Promise<Batch[] | Planned>;
 	/**
 	 * Combines the outputs of all batches that succeeded into the final outputs (e.g. one
 	 * merged answer for several requests); by default they are output as they are.
@@ -171,10 +193,13 @@ export async function runItems<P>(
 	if (problems.length > 0 && !continueOnFail) throw preflightError(ctx, problems);
 
 	// 2. The plan; items it refuses together (still before any request) are refused as above.
-	const planned = 'plan' in op ? await op.plan(ready) : perItemBatches(op, ready);
-	const { batches, refused, words } = Array.isArray(planned)
-		? { batches: planned, refused: [] as Refusal[], words: ITEM_WORDS }
+	const failed: Failed[] = problems.map((p) => ({ itemIndex: p.itemIndex, lines: [...p.lines] }));
+	const planned = 'plan' in op ? await op.plan(ready, failed) : perItemBatches(op, ready);
+	const { batches, refused, words, notes } = Array.isArray(planned)
+		? { batches: planned, refused: [] as Refusal[], words: ITEM_WORDS, notes: undefined }
 		: { ...planned, words: planned.words ?? ITEM_WORDS };
+	for (const note of notes ?? [])
+		problems.find((p) => p.itemIndex === note.item)?.hints.push(...note.lines);
 	const refusedProblems = refused.map((r) => {
 		const found = problemsOf(Math.min(...r.items));
 		found.add(...r.lines);

@@ -34,8 +34,8 @@ export const execute: OperationModule['execute'] = async function (items) {
 	const mode = outputModeOf(this);
 	const statements = await runItems<ChangeRow>(this, items, {
 		prepare: (i, problems) => readChangeRow(this, i, problems, uuidField, 'amend'),
-		plan: async (ready) =>
-			await statementBatches(this, ready, {
+		plan: async (ready, failed) =>
+			await statementBatches(this, ready, failed, {
 				bodyOf: (g, preparedOf) => {
 					const uuids = [...new Set(g.items.map((i) => preparedOf(i).uuid))];
 					if (uuids.length > 1)

@@ -41,8 +41,8 @@ export const execute: OperationModule['execute'] = async function (items) {
 	const declarations = await runItems<ChangeRow>(this, items, {
 		prepare: (i, problems) => readChangeRow(this, i, problems, declarationUuidField, 'update'),
 		// Every declaration is checked (rules, size) before anything is sent.
-		plan: async (ready) =>
-			await statementBatches(this, ready, {
+		plan: async (ready, failed) =>
+			await statementBatches(this, ready, failed, {
 				kind: SD_KIND,
 				bodyOf: (g, preparedOf) => {
 					const uuids = [...new Set(g.items.map((i) => preparedOf(i).uuid))];

@@ -37,6 +37,12 @@ export interface GroupedRows {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+/** "item 0" / "items 0, 1, 2" for messages. */
+export function itemsLabel(items: readonly number[]): string {
+	const shown = items.slice(0, 10).join(', ') + (items.length > 10 ? ', …' : '');
+	return items.length === 1 ? `item ${shown}` : `items ${shown}`;
+}
+
 /**
  * Rows with the same Internal Reference make one statement (in input order); rows with the
  * same HS heading and description one commodity, whose quantities must agree; plots of the same

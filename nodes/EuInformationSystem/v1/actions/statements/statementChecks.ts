@@ -13,6 +13,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type {
 	Batch,
 	BatchOutput,
+	Failed,
 	Planned,
 	PreflightWords,
 	Ready,
@@ -23,6 +24,8 @@ import type { StatementProblem } from '../../../../shared/dds/rules';
 import { statementProblems } from '../../../../shared/dds/rules';
 import type { OperatorRole, Statement } from '../../../../shared/dds/statement';
 import { EU_MAX_MESSAGE_BYTES, envelopeBytes } from '../../../../shared/transport/soapRequest';
+import { holdIncomplete } from './failedRows';
+import { itemsLabel } from './groupStatements';
 import type { GroupedRows, StatementRow } from './statementFields';
 import { groupStatements } from './statementFields';
 
@@ -52,10 +55,7 @@ export interface CheckedStatement extends GroupedStatement {
 	itemsLabel: string;
 }
 
-export function itemsLabel(items: readonly number[]): string {
-	const shown = items.slice(0, 10).join(', ') + (items.length > 10 ? ', …' : '');
-	return items.length === 1 ? `item ${shown}` : `items ${shown}`;
-}
+export { itemsLabel };
 
 function megabytes(bytes: number): string {
 	return `${(bytes / 1_000_000).toFixed(1)} MB`;
@@ -200,11 +200,14 @@ export function statementWords(kind: DeclarationKind): PreflightWords {
 /**
  * The batches of Submit or Amend: the ready items grouped into statements, every statement
  * checked (checkStatements) before any is sent, one batch per statement (paired with all its
- * rows) whose `send` gets the statement and what the first row's item prepared.
+ * rows) whose `send` gets the statement and what the first row's item prepared. A statement
+ * one of whose rows failed its own pre-flight (`failed`, from the runner) is refused whole
+ * (failedRows.ts): never sent without that row.
  */
 export async function statementBatches<P extends { row: StatementRow }>(
 	ctx: IExecuteFunctions,
 	ready: Array<Ready<P>>,
+	failed: readonly Failed[],
 	o: {
 		bodyOf: (group: GroupedStatement, preparedOf: (item: number) => P) => string;
 		requireReference: boolean;
@@ -220,9 +223,10 @@ export async function statementBatches<P extends { row: StatementRow }>(
 	const groups = groupStatements(
 		ready.map(({ itemIndex, value }) => ({ itemIndex, value: value.row })),
 	);
+	const held = holdIncomplete(ctx, groups, failed, o.kind ?? DDS_KIND, o.requireReference);
 	const checked = await checkStatements(
 		ctx,
-		groups,
+		held.complete,
 		(g) => o.bodyOf(g, preparedOf),
 		o.requireReference,
 		o.kind,
@@ -232,5 +236,10 @@ export async function statementBatches<P extends { row: StatementRow }>(
 		items: s.items,
 		send: async () => await o.send(s, preparedOf(s.items[0])),
 	}));
-	return { batches, refused: checked.refused, words: statementWords(o.kind ?? DDS_KIND) };
+	return {
+		batches,
+		refused: [...held.refused, ...checked.refused],
+		words: statementWords(o.kind ?? DDS_KIND),
+		notes: held.notes,
+	};
 }

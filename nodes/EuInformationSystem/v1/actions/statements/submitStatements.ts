@@ -119,9 +119,9 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 			},
 			// Every statement is checked (rules, size) before anything is sent, lookups included;
 			// the lookups of the run's statements share searches of their common prefixes.
-			plan: async (ready) => {
+			plan: async (ready, failed) => {
 				let lookups: RunLookups | undefined;
-				const batches = await statementBatches(this, ready, {
+				const batches = await statementBatches(this, ready, failed, {
 					kind,
 					bodyOf,
 					requireReference: true,
