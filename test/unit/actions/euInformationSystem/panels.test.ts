@@ -395,7 +395,8 @@ describe('canvas subtitles in the panel’s words', () => {
 				expect(got).toMatch(new RegExp(`^${o.name}: `));
 				count++;
 			}
-		expect(count).toBe(13);
+		// 13 of statements, declarations and Verify, and the due-diligence record's Create
+		expect(count).toBe(14);
 	});
 
 	it('the trigger: its prefix, or what to set when there is none (never "Statements …")', () => {

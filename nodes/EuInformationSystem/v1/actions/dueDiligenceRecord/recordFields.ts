@@ -7,15 +7,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	geometrySourceFields,
-	withItemGeometrySource,
-} from '../../../../shared/descriptions/geometrySourceFields';
+import { geometrySourceFields } from '../../../../shared/descriptions/geometrySourceFields';
 import { noticeField } from '../../../../shared/descriptions/noticeField';
 import { optionsCollection } from '../../../../shared/descriptions/optionsCollection';
 import type { Reading } from '../../../../shared/input';
 import { readText } from '../../../../shared/input';
 import type { RiskDecision } from '../../../../shared/record/dueDiligenceRecord';
+import { forStatements } from '../statements/statementFields';
 
 export const RECORD_AREA_FIELD = 'Area of Points (Hectares)';
 
@@ -71,15 +69,17 @@ export const description: INodeProperties[] = updateDisplayOptions(
 			description:
 				'The rule that made the decision, in your words (kept in the record as written). Every item of a shipment must give the same.',
 		},
-		...geometrySourceFields().map((p) =>
-			p.name === 'geometrySource' && p.type === 'options'
-				? {
-						...withItemGeometrySource(p),
-						description:
-							"Where each row's plot is: the record keeps it as filed, in the EU Information System's GeoJSON",
-					}
-				: p,
-		),
+		...geometrySourceFields()
+			.map(forStatements)
+			.map((p) =>
+				p.name === 'geometrySource' && p.type === 'options'
+					? {
+							...p,
+							description:
+								"Where each row's plot is: the record keeps it as filed, in the EU Information System's GeoJSON",
+						}
+					: p,
+			),
 		{
 			displayName: 'Producer Country',
 			name: 'producerCountry',

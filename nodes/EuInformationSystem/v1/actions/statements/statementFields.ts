@@ -105,9 +105,9 @@ const LAT_LON_HELP =
 /**
  * The shared Geometry Source fields as a statement has them: "Found in the Item" first, and the
  * words of the statement (a point is filed as a point, any number of features per item), not
- * those of the analysis service's registration.
+ * those of the analysis service's registration. The due-diligence record reads plots the same way.
  */
-function forStatements(p: INodeProperties): INodeProperties {
+export function forStatements(p: INodeProperties): INodeProperties {
 	if (p.name === 'geometrySource' && p.type === 'options') {
 		const withItem = withItemGeometrySource(p);
 		return {
