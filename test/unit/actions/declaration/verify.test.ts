@@ -12,6 +12,7 @@ describe('Declaration → Verify', () => {
 		const resource = v1.properties.find((p) => p.name === 'resource')!;
 		expect((resource.options as INodePropertyOptions[]).map((o) => [o.name, o.value])).toEqual([
 			['Declaration', 'declaration'],
+			['Due Diligence Record', 'dueDiligenceRecord'],
 			['Due Diligence Statement', 'dueDiligenceStatement'],
 			['Simplified Declaration', 'simplifiedDeclaration'],
 		]);
