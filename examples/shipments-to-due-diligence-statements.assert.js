@@ -1,26 +1,65 @@
 'use strict';
 /**
  * The flagship example end to end, in the running n8n (Data Table nodes do not run under
- * `n8n execute`), against the fake service and the EU fake: a table of two shipments; the one
- * whose plots are all negligible is filed once and its row gets the statement's numbers; the one
- * with a plot inside Taï National Park and a plot deforested after 2020 is not filed and its row
- * says "needs mitigation" with the reasons per plot; a second run files nothing and analyses
- * nothing (the rows are done); no Code node anywhere.
+ * `n8n execute`: it starts no modules), against the fake service and the EU fake:
+ * - a table of two shipments; PO-2026-0101's plots are all negligible: filed once, its row gets
+ *   the statement's status, reference and verification numbers and UUID; PO-2026-0102 has a plot
+ *   inside Taï National Park and one deforested after 2020: not filed, its row says "needs
+ *   mitigation" with the reasons of exactly those two plots;
+ * - a second run files nothing and analyses nothing (the rows are done: no request at all);
+ * - the filed row's status cleared by hand and run again: analysed again, but Submit finds the
+ *   statement by its Internal Reference and sends nothing: still one statement;
+ * - no Code node anywhere; no key in the run data.
+ * Against the fake's shape variants the outcome follows the rule applied to what the analysis
+ * rows say (an overlap the node cannot tell is null, never "no": the shipment is not filed).
  */
 const assert = require('assert');
 const shipments = require('../test/e2e/shipments');
-const { requestLog } = require('../test/e2e/eu-statements');
+const { requestLog, control } = require('../test/e2e/eu-statements');
 
-const SUBMIT = 'Submit Statement (Acceptance)';
+const FILED = 'PO-2026-0101';
+const RISKY = 'PO-2026-0102';
+const RISK_IF = 'Negligible Risk?';
 
-/** Submissions the EU fake received (every submitDds call, whatever its answer). */
-async function submissions(ctx) {
-	const log = await requestLog(ctx.fake.eu);
-	return log.filter((e) => e.operation === 'submitDds');
+/** The EU fake's submitDds calls from log index `since` on. */
+async function submitsSince(ctx, since) {
+	return (await requestLog(ctx.fake.eu)).filter(
+		(e) => e.index >= since && e.operation === 'submitDds',
+	);
+}
+const logLength = async (ctx) => (await requestLog(ctx.fake.eu)).length;
+
+/** The fake service's requests (the Geospatial Analysis API) since an ISO time. */
+async function serviceRequestsSince(ctx, iso) {
+	const log = await ctx.fake.request('GET', '/__fake/log');
+	return (log.json.entries || []).filter((e) => e.at >= iso);
+}
+
+/** The EU fake's statements with this Internal Reference. */
+async function statementsOf(ctx, reference) {
+	const all = await control(ctx.fake.eu, 'GET', 'statements');
+	return all.filter((s) => s.internalReferenceNumber === reference);
+}
+
+/** The example's rule, as its IF applies it: unknown (null) is never negligible. */
+const negligible = (r) =>
+	r.risk_level === 'Low' &&
+	r.deforestation_free === true &&
+	r.protected_area_overlap === false &&
+	r.indigenous_land_overlap === false;
+
+function byReference(rows) {
+	return Object.fromEntries(rows.map((r) => [r.internal_reference, r]));
+}
+
+async function runAgain(ctx) {
+	const r = await shipments.runInMain(ctx, ctx.workflow);
+	assert.ok(r.ok, `the run failed: ${JSON.stringify(r.error)}`);
+	return r;
 }
 
 module.exports = async (runData, ctx) => {
-	// no Code node (nor any other node that runs the user's JavaScript or Python)
+	// no Code node (nor any node running the user's JavaScript or Python)
 	const coded = ctx.workflow.nodes.filter((n) =>
 		/\.(code|function|functionItem|pythonFunction|aiTransform)$/.test(n.type),
 	);
@@ -29,21 +68,146 @@ module.exports = async (runData, ctx) => {
 		[],
 		'no Code node',
 	);
+	// the decision is one IF the user reads: risk level, deforestation, protected areas, Indigenous land
+	const rule = ctx.workflow.nodes.find((n) => n.name === RISK_IF);
+	assert.strictEqual(rule.type, 'n8n-nodes-base.if');
+	assert.deepStrictEqual(
+		rule.parameters.conditions.conditions.map((c) => c.leftValue),
+		[
+			'={{ $json.risk_level }}',
+			'={{ $json.deforestation_free }}',
+			'={{ $json.protected_area_overlap }}',
+			'={{ $json.indigenous_land_overlap }}',
+		],
+	);
 
-	console.log(JSON.stringify(Object.keys(runData)));
-	const rows = await shipments.tableRows(ctx.rest, ctx.table);
-	console.log(JSON.stringify(rows, null, 1));
-	console.log(JSON.stringify(ctx.output('Wait for Analysis', 0, 0), null, 1).slice(0, 4000));
-	console.log(JSON.stringify(ctx.output('Get Statement'), null, 1));
+	const rows = byReference(await shipments.tableRows(ctx.rest, ctx.table));
+	const analysed = (run) => ctx.output('Wait for Analysis', 0, run);
+
+	// both shipments went round the loop: their plots read, validated, registered, analysed
+	assert.deepStrictEqual(
+		ctx.output('Read Plot File', 0, 0).map((p) => p.properties.name),
+		['Kouassi farm', 'Yao farm'],
+	);
+	assert.deepStrictEqual(
+		ctx.output('Read Plot File', 0, 1).map((p) => p.properties.name),
+		['Dago farm', 'Zadi farm', 'Gnahoré farm'],
+	);
+	for (const run of [0, 1])
+		assert.ok(
+			ctx.output('Validate Plots', 0, run).every((v) => v.valid === true),
+			JSON.stringify(ctx.output('Validate Plots', 0, run).map((v) => v.problem_summary)),
+		);
+	const risky = analysed(1);
+	const byName = Object.fromEntries(risky.map((r) => [r.plot_name, r]));
+	assert.strictEqual(byName['Gnahoré farm'].deforestation_free, false);
+	assert.strictEqual(byName['Gnahoré farm'].risk_level, 'High');
+
+	const filed = await statementsOf(ctx, FILED);
+	assert.deepStrictEqual(await statementsOf(ctx, RISKY), [], `${RISKY} is never filed`);
+	// the sample shipments do what they are for (against the fake's default shapes)
+	if (ctx.fake.variant.overlap === 'nested') {
+		assert.ok(analysed(0).every(negligible), JSON.stringify(analysed(0)));
+		assert.strictEqual(byName['Zadi farm'].protected_area_overlap, true);
+		assert.ok(negligible(byName['Dago farm']), JSON.stringify(byName['Dago farm']));
+	}
+	const fileable = analysed(0).every(negligible);
+	if (fileable) {
+		// filed once; the row has the statement's numbers as the EU fake holds them
+		assert.strictEqual(filed.length, 1, JSON.stringify(filed));
+		const [s] = filed;
+		assert.strictEqual(s.status, 'AVAILABLE');
+		const row = rows[FILED];
+		assert.strictEqual(row.status, 'filed', JSON.stringify(row));
+		assert.strictEqual(row.dds_status, 'AVAILABLE');
+		assert.strictEqual(row.dds_reference_number, s.referenceNumber);
+		assert.strictEqual(row.dds_verification_number, s.verificationNumber);
+		assert.strictEqual(row.dds_uuid, s.uuid);
+		assert.strictEqual(row.risk_reasons, null);
+		// filed for both plots, with the shipment's commodity, HS heading and net weight
+		const submitted = ctx.output('Submit Statement (Acceptance)');
+		assert.strictEqual(submitted.length, 1, JSON.stringify(submitted));
+		assert.strictEqual(ctx.output('Plots to File').length, 2);
+
+		// the risky row: marked, the reasons of its two risky plots only
+		const marked = rows[RISKY];
+		assert.strictEqual(marked.status, 'needs mitigation', JSON.stringify(marked));
+		assert.match(marked.risk_reasons, /Zadi farm: Medium\. Found overlap with a protected area\./);
+		assert.match(
+			marked.risk_reasons,
+			/Gnahoré farm: High\. Deforestation of [\d.]+ ha .* after 2020-12-31\./,
+		);
+		// exactly the plots the rule refused, each with its reason
+		for (const r of risky)
+			assert.strictEqual(
+				marked.risk_reasons.includes(`${r.plot_name}:`),
+				!negligible(r),
+				`${r.plot_name} in the reasons: ${marked.risk_reasons}`,
+			);
+		for (const field of ['dds_status', 'dds_reference_number', 'dds_uuid'])
+			assert.strictEqual(marked[field], null, `${field} of ${RISKY}`);
+	} else {
+		// a plot of it not negligible (e.g. an overlap the node cannot tell): nothing filed
+		assert.deepStrictEqual(filed, [], `${FILED} not filed: ${JSON.stringify(analysed(0))}`);
+		for (const ref of [FILED, RISKY]) {
+			assert.strictEqual(rows[ref].status, 'needs mitigation', JSON.stringify(rows[ref]));
+			assert.strictEqual(rows[ref].dds_uuid, null);
+		}
+	}
+	const submitsAfterFirst = await submitsSince(ctx, ctx.euLogStart);
+	assert.strictEqual(submitsAfterFirst.length, fileable ? 1 : 0, 'one submission at most');
+
+	// keys nowhere in the run data
+	const everything = JSON.stringify(ctx.run);
+	assert.ok(!everything.includes(ctx.apiKey), 'the API key is not in the execution data');
+	assert.ok(!everything.includes(ctx.fake.eu.key), 'the EU key is not in the execution data');
+
+	// a second run: every row is done, so nothing is read, analysed or filed
+	const euBefore = await logLength(ctx);
+	const t1 = new Date().toISOString();
+	const again = await runAgain(ctx);
+	assert.deepStrictEqual(
+		(again.runData['Shipments To Do'][0].data.main[0] || []).length,
+		0,
+		'no shipment left to do',
+	);
+	assert.deepStrictEqual(await serviceRequestsSince(ctx, t1), [], 'no request to the service');
+	assert.deepStrictEqual(await submitsSince(ctx, euBefore), [], 'nothing sent to the EU');
+	assert.deepStrictEqual(
+		byReference(await shipments.tableRows(ctx.rest, ctx.table)),
+		rows,
+		'the rows unchanged',
+	);
+
+	if (!fileable) return;
+	// the filed row's status cleared by hand: analysed again, but Submit looks the Internal
+	// Reference up first and sends nothing; the row gets the same numbers back
+	await shipments.updateRow(ctx.rest, ctx.table, rows[FILED].id, { status: null });
+	const euBeforeReset = await logLength(ctx);
+	const reset = await runAgain(ctx);
+	assert.strictEqual(reset.runData['Shipments To Do'][0].data.main[0].length, 1);
+	assert.deepStrictEqual(await submitsSince(ctx, euBeforeReset), [], 'no second submission');
+	assert.strictEqual((await statementsOf(ctx, FILED)).length, 1, 'still one statement');
+	const after = byReference(await shipments.tableRows(ctx.rest, ctx.table))[FILED];
+	assert.strictEqual(after.status, 'filed');
+	assert.strictEqual(after.dds_uuid, rows[FILED].dds_uuid);
+	assert.strictEqual(after.dds_reference_number, rows[FILED].dds_reference_number);
 };
 
 module.exports.before = async (ctx) => {
 	ctx.table = await shipments.createShipmentsTable(ctx.rest, ctx.fake.files);
 	await shipments.saveBound(ctx.publicApi, ctx.workflow, ctx.table.tableId);
+	// the fake's jobs run on its clock: 50 ms per plot, so the wait ends at its first check
 	await ctx.fake.request('POST', '/__fake/per-plot-duration', { ms: 50 });
+	ctx.euLogStart = await logLength(ctx);
 };
 
+// Data Table nodes run only in a running n8n: the editor's "Execute workflow" (REST)
 module.exports.execute = async (ctx, { timeoutMs }) =>
 	await shipments.runInMain(ctx, ctx.workflow, { timeoutMs });
 
-module.exports.editorSetup = async () => {};
+// the browser check opens every node's panel: the Data Table nodes on a table that exists
+module.exports.editorSetup = async ({ rest, publicApi, workflow, fake }) => {
+	const table = await shipments.createShipmentsTable(rest, fake.files);
+	await shipments.saveBound(publicApi, workflow, table.tableId);
+};

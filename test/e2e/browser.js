@@ -36,6 +36,7 @@ const os = require('os');
 const path = require('path');
 
 const n8n = require('./n8n');
+const { runFlagshipCheck } = require('./browser-flagship');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -324,7 +325,7 @@ async function openPanel(page, inst, workflowId, nodeId) {
  * Runs the browser check on a started instance that has the suite's credentials and
  * workflows imported. `test(name, fn)` records each check.
  */
-async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [] }) {
+async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [], fake }) {
 	let chromium;
 	try {
 		({ chromium } = require('playwright-core'));
@@ -372,6 +373,11 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		});
 		if (!started) return;
 
+		// the flagship example (browser-flagship.js): its table, canvas and a run, the docs' pictures
+		const ui = { openCanvas, issueBadges, markOf, assertClean };
+		const flagship = () =>
+			runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, fake, ui });
+		if (process.env.N8N_E2E_BROWSER_FLAGSHIP_ONLY === '1') return await flagship();
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });
 			await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
@@ -443,6 +449,9 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 				if (w.assert && w.assert.editorSetup)
 					await w.assert.editorSetup({
 						rest: (method, p, body) => n8n.rest(inst, method, p, body),
+						publicApi: (method, p, body) => n8n.publicApi(inst, method, p, body),
+						workflow: w.imported,
+						fake,
 						version: inst.version,
 						major: inst.major,
 					});
@@ -465,6 +474,7 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 				assertClean(seen, mark, w.rel);
 			});
 		}
+		await flagship();
 		if (seen && seen.notes.length)
 			console.log(
 				`# browser: n8n's own resources that did not load (not the package's): ${[...new Set(seen.notes)].length}\n#   ${[...new Set(seen.notes)].slice(0, 10).join('\n#   ')}`,

@@ -4,7 +4,8 @@
  * `npm run demo`: build the package, start the fake service and the pinned
  * n8n with the package loaded, import credentials for the fake and every
  * example workflow, create the owner account, print the editor URL and login,
- * and keep running until Ctrl-C.
+ * and keep running until Ctrl-C. The flagship example (shipments to due-diligence statements) is
+ * imported first, its Shipments Data Table made with the sample shipments, and its URL printed first.
  *
  * Env: N8N_DEMO_VERSION (default the newest pinned n8n), N8N_DEMO_PORT
  * (default 5678 when free), N8N_E2E_SKIP_BUILD=1, N8N_E2E_CACHE.
@@ -21,6 +22,8 @@ const {
 	checkPackageLoaded,
 	WORKFLOW_DIRS,
 } = require('./suite');
+const shipments = require('./shipments');
+const { FLAGSHIP } = require('./browser-flagship');
 
 const { REPO_ROOT } = n8n;
 const cleanups = [];
@@ -86,12 +89,16 @@ async function main() {
 
 	const creds = credentialsFor(fake);
 	await n8n.importCredentials(inst, creds);
-	const examples = loadWorkflowFiles(undefined, [WORKFLOW_DIRS[1]]);
-	if (examples.length)
-		await n8n.importWorkflow(
-			inst,
-			examples.map((w) => prepareWorkflow(w, creds)),
-		);
+	// the flagship first: the Shipments Data Table made with its sample shipments, its nodes bound to it
+	const examples = loadWorkflowFiles(undefined, [WORKFLOW_DIRS[1]]).sort(
+		(a, b) => (b.rel === FLAGSHIP) - (a.rel === FLAGSHIP),
+	);
+	const rest = (method, p, body) => n8n.rest(inst, method, p, body);
+	const table = await shipments.createShipmentsTable(rest, fake.files);
+	const prepared = examples.map((w) => prepareWorkflow(w, creds));
+	const flagship = prepared[examples.findIndex((w) => w.rel === FLAGSHIP)];
+	if (flagship) shipments.bindTable(flagship, table.tableId);
+	if (examples.length) await n8n.importWorkflow(inst, prepared);
 
 	const line = '─'.repeat(72);
 	console.log(`\n${line}`);
@@ -105,6 +112,14 @@ async function main() {
 		console.log(
 			`  Fake EU Information System: ${fake.eu.url}  (user ${fake.eu.username}; a statement becomes AVAILABLE 20 s after it is submitted)`,
 		);
+	if (flagship) {
+		console.log(`  Open first:  ${inst.url}/workflow/${flagship.id}`);
+		console.log(`               ${flagship.name}`);
+		console.log(
+			`  Its shipments table: ${inst.url}/projects/${table.projectId}/datatables/${table.tableId}  (run the workflow, then look again)`,
+		);
+		console.log('');
+	}
 	console.log(`  Credentials imported: ${creds.map((c) => `"${c.name}"`).join(', ')}`);
 	console.log(
 		`  Example workflows imported: ${examples.length ? examples.map((w) => w.json.name || w.rel).join('; ') : 'none yet'}`,

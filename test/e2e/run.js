@@ -435,7 +435,7 @@ async function runVersion(
 		process.env.N8N_E2E_BROWSER !== '0' &&
 		(!only || browserOnly)
 	)
-		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups });
+		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups, fake });
 	await n8n.stop(inst);
 }
 

@@ -15,19 +15,22 @@ const { waitFor } = require('./n8n');
 const TABLE_NAME = 'Shipments';
 const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
 
-/** The table's columns: what a shipment is, then what the workflow writes back. */
+/**
+ * The table's columns: what a shipment is, what the workflow writes back (the status, the
+ * numbers, the reasons first: they are what the officer reads), the plot file's URL, the rest.
+ */
 const COLUMNS = [
 	['internal_reference', 'string'],
 	['commodity', 'string'],
 	['hs_heading', 'string'],
 	['net_weight_kg', 'number'],
 	['supplier', 'string'],
-	['plot_file', 'string'],
 	['status', 'string'],
-	['risk_reasons', 'string'],
-	['dds_status', 'string'],
 	['dds_reference_number', 'string'],
 	['dds_verification_number', 'string'],
+	['risk_reasons', 'string'],
+	['plot_file', 'string'],
+	['dds_status', 'string'],
 	['dds_uuid', 'string'],
 	['dds_filed_by', 'string'],
 	['dds_updated_at', 'string'],
@@ -105,6 +108,17 @@ async function tableRows(rest, { projectId, tableId }) {
 	return (r.data || r).slice().sort((a, b) => a.id - b.id);
 }
 
+/** Changes one row (by its id) as a user editing the table would. */
+async function updateRow(rest, { projectId, tableId }, id, data) {
+	ok(
+		await rest('PATCH', `/rest/projects/${projectId}/data-tables/${tableId}/rows`, {
+			filter: { type: 'and', filters: [{ columnName: 'id', condition: 'eq', value: id }] },
+			data,
+		}),
+		`changing row ${id}`,
+	);
+}
+
 /** The workflow with every Data Table node pointed at the table (as a user picks it from the list). */
 function bindTable(workflow, tableId) {
 	for (const node of workflow.nodes)
@@ -127,7 +141,8 @@ async function saveBound(publicApi, workflow, tableId) {
 		connections,
 		settings: settings || {},
 	});
-	if (r.status !== 200) throw new Error(`saving workflow ${id}: ${r.status} ${r.text.slice(0, 500)}`);
+	if (r.status !== 200)
+		throw new Error(`saving workflow ${id}: ${r.status} ${r.text.slice(0, 500)}`);
 }
 
 /**
@@ -178,6 +193,7 @@ module.exports = {
 	personalProjectId,
 	createShipmentsTable,
 	tableRows,
+	updateRow,
 	bindTable,
 	saveBound,
 	runInMain,
