@@ -271,6 +271,8 @@ export interface RunNodeOptions {
 	inputItems?: INodeExecutionData[];
 	store: CredentialStore;
 	continueOnFail?: boolean;
+	/** n8n's "On Error" setting instead of continueOnFail's continueRegularOutput (e.g. continueErrorOutput). */
+	onError?: 'continueRegularOutput' | 'continueErrorOutput';
 	nodeType?: string;
 	typeVersion?: number;
 	mode?: WorkflowExecuteMode;
@@ -327,6 +329,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 				: { credentials: { [credentialType]: { id: '1', name: 'Test credential' } } }),
 			continueOnFail: options.continueOnFail,
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			...(options.onError ? { onError: options.onError } : {}),
 		},
 	];
 	const workflow = new Workflow({

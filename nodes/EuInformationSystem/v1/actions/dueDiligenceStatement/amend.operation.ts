@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { readStatusAnswer } from '../../../../shared/dds/answers';
@@ -16,18 +16,23 @@ import {
 } from '../statements/changeCheck';
 import type { ChangeRow } from '../statements/fields';
 import { changeFields, overviewJson, readChangeRow, uuidField } from '../statements/fields';
+import { outputAs, outputModeField, outputModeOf } from '../statements/rowsOut';
 import { statementBatches } from '../statements/statementChecks';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['amend'] } };
 
-export const description = changeFields(
-	displayOptions,
-	'Statement UUID',
-	'The uuid of the statement to amend, as Submit output it. Amend replaces the WHOLE statement with the one the fields below describe; it is allowed within 72 hours of submission, for a statement that is not grouped, without changing the activity type.',
-);
+export const description = [
+	...changeFields(
+		displayOptions,
+		'Statement UUID',
+		'The uuid of the statement to amend, as Submit output it. Amend replaces the WHOLE statement with the one the fields below describe; it is allowed within 72 hours of submission, for a statement that is not grouped, without changing the activity type.',
+	),
+	...updateDisplayOptions(displayOptions, [outputModeField('dds', 'the rows it was made from')]),
+];
 
 export const execute: OperationModule['execute'] = async function (items) {
-	return await runItems<ChangeRow>(this, items, {
+	const mode = outputModeOf(this);
+	const statements = await runItems<ChangeRow>(this, items, {
 		prepare: (i, problems) => readChangeRow(this, i, problems, uuidField, 'amend'),
 		plan: async (ready) =>
 			await statementBatches(this, ready, {
@@ -100,4 +105,5 @@ export const execute: OperationModule['execute'] = async function (items) {
 				},
 			}),
 	});
+	return await outputAs(this, mode, 'dds', items, statements);
 };

@@ -9,6 +9,7 @@ import { MAX_UUIDS_PER_GET } from '../../../../shared/dds/requests';
 import { runItems } from '../../../../shared/runner';
 import { readSimplify, simplify } from '../statements/fields';
 import { uuidBatches } from '../statements/reads';
+import { oneStatementPerRow, outputAs, outputModeField, outputModeOf } from '../statements/rowsOut';
 
 const displayOptions = { show: { resource: ['dueDiligenceStatement'], operation: ['get'] } };
 
@@ -31,14 +32,17 @@ export const description = updateDisplayOptions(displayOptions, [
 			'The uuid of each statement to get, as Submit output it: one, several comma-separated, or a list from an expression. Outputs one item per statement with its status, reference and verification numbers.',
 	},
 	simplify,
+	outputModeField('dds', 'the items that name it'),
 ]);
 
 export const execute: OperationModule['execute'] = async function (items) {
-	return await runItems(this, items, {
-		prepare: (i, problems) => ({
-			wanted: takeIdList(this, i, problems, uuidsField).map((uuid) => ({ uuid })),
-			simplify: readSimplify(this, i),
-		}),
+	const mode = outputModeOf(this);
+	const statements = await runItems(this, items, {
+		prepare: (i, problems) =>
+			oneStatementPerRow(mode, problems, uuidsField, {
+				wanted: takeIdList(this, i, problems, uuidsField).map((uuid) => ({ uuid })),
+				simplify: readSimplify(this, i),
+			}),
 		// The UUIDs of all items, each asked once, at most 100 per call.
 		plan: (ready) =>
 			uuidBatches(this, ready, {
@@ -54,4 +58,5 @@ export const execute: OperationModule['execute'] = async function (items) {
 				label: 'Statement UUID',
 			}),
 	});
+	return await outputAs(this, mode, 'dds', items, statements);
 };

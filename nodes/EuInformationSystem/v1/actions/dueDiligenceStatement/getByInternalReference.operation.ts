@@ -8,5 +8,6 @@ const show = {
 export const { description, execute } = internalReferenceRead({
 	show,
 	nouns: 'statements',
+	prefix: 'dds',
 	lookup: statementsByInternalReference,
 });

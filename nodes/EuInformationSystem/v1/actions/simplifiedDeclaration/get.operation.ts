@@ -12,6 +12,7 @@ import { readNumber } from '../../../../shared/input';
 import { runItems } from '../../../../shared/runner';
 import { readSimplify, simplify } from '../statements/fields';
 import { uuidBatches } from '../statements/reads';
+import { oneStatementPerRow, outputAs, outputModeField, outputModeOf } from '../statements/rowsOut';
 
 const displayOptions = { show: { resource: ['simplifiedDeclaration'], operation: ['get'] } };
 
@@ -34,6 +35,7 @@ export const description = updateDisplayOptions(displayOptions, [
 			'The uuid of each simplified declaration to get, as Submit output it: one, several comma-separated, or a list from an expression. Outputs one item per declaration with its status, version, reference and verification numbers.',
 	},
 	simplify,
+	outputModeField('sd', 'the items that name it'),
 	optionsCollection([
 		{
 			displayName: 'Version',
@@ -48,7 +50,8 @@ export const description = updateDisplayOptions(displayOptions, [
 ]);
 
 export const execute: OperationModule['execute'] = async function (items) {
-	return await runItems(this, items, {
+	const mode = outputModeOf(this);
+	const declarations = await runItems(this, items, {
 		prepare: (i, problems) => {
 			const options = this.getNodeParameter('options', i, {}) as IDataObject;
 			const version =
@@ -63,13 +66,13 @@ export const execute: OperationModule['execute'] = async function (items) {
 								label: 'Version',
 							}),
 						);
-			return {
+			return oneStatementPerRow(mode, problems, uuidsField, {
 				wanted: takeIdList(this, i, problems, uuidsField).map((uuid) => ({
 					uuid,
 					...(version !== undefined ? { version } : {}),
 				})),
 				simplify: readSimplify(this, i),
-			};
+			});
 		},
 		// The UUIDs (and versions) of all items, each asked once, at most 100 per call.
 		plan: (ready) =>
@@ -81,4 +84,5 @@ export const execute: OperationModule['execute'] = async function (items) {
 				version: true,
 			}),
 	});
+	return await outputAs(this, mode, 'sd', items, declarations);
 };

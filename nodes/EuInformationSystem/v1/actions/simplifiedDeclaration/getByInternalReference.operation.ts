@@ -8,6 +8,7 @@ const show = {
 export const { description, execute } = internalReferenceRead({
 	show,
 	nouns: 'declarations',
+	prefix: 'sd',
 	lookup: declarationsByInternalReference,
 	version: true,
 });

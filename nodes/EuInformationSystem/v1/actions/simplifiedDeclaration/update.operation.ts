@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { OperationModule } from '../../../../shared/descriptions/operationModule';
 import { readSdStatusAnswer } from '../../../../shared/dds/answers';
@@ -22,18 +22,23 @@ import {
 	readChangeRow,
 } from '../statements/fields';
 import { SD_KIND, toDeclaration } from '../statements/sdDeclaration';
+import { outputAs, outputModeField, outputModeOf } from '../statements/rowsOut';
 import { statementBatches } from '../statements/statementChecks';
 
 const displayOptions = { show: { resource: ['simplifiedDeclaration'], operation: ['update'] } };
 
-export const description = changeFields(
-	displayOptions,
-	'Declaration UUID',
-	'The uuid of the simplified declaration to update, as Submit output it. Update replaces the WHOLE declaration with the one the fields below describe and makes a new version of it; it is allowed for an AVAILABLE declaration that is not grouped into another one.',
-);
+export const description = [
+	...changeFields(
+		displayOptions,
+		'Declaration UUID',
+		'The uuid of the simplified declaration to update, as Submit output it. Update replaces the WHOLE declaration with the one the fields below describe and makes a new version of it; it is allowed for an AVAILABLE declaration that is not grouped into another one.',
+	),
+	...updateDisplayOptions(displayOptions, [outputModeField('sd', 'the rows it was made from')]),
+];
 
 export const execute: OperationModule['execute'] = async function (items) {
-	return await runItems<ChangeRow>(this, items, {
+	const mode = outputModeOf(this);
+	const declarations = await runItems<ChangeRow>(this, items, {
 		prepare: (i, problems) => readChangeRow(this, i, problems, declarationUuidField, 'update'),
 		// Every declaration is checked (rules, size) before anything is sent.
 		plan: async (ready) =>
@@ -119,4 +124,5 @@ export const execute: OperationModule['execute'] = async function (items) {
 				},
 			}),
 	});
+	return await outputAs(this, mode, 'sd', items, declarations);
 };

@@ -15,10 +15,14 @@ import { readStatementRow } from './statementRows';
 
 export const uuidField: IdField = { name: 'uuid', label: 'Statement UUID', noun: 'statement' };
 
-export const simplify: INodeProperties = simplifyField(
-	true,
-	"Whether to output the status, reference and verification numbers first, then the UUID, internal reference, rejection reason and the authority's communication; off: the EU's answer as read, every field",
-);
+export const simplify: INodeProperties = {
+	...simplifyField(
+		true,
+		"Whether to output the status, reference and verification numbers first, then the UUID, internal reference, rejection reason and the authority's communication; off: the EU's answer as read, every field",
+	),
+	// rows get the statement's fields by name, whatever Simplify says (rowsOut.ts)
+	displayOptions: { hide: { outputMode: ['inputRows'] } },
+};
 
 export function readSimplify(ctx: IExecuteFunctions, itemIndex: number): boolean {
 	return ctx.getNodeParameter('simplify', itemIndex, true) === true;

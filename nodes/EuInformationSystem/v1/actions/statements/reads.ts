@@ -12,12 +12,14 @@ import { optionsCollection } from '../../../../shared/descriptions/optionsCollec
 import type { SkippedOverviews } from '../../../../shared/dds/answers';
 import { skippedOverviews } from '../../../../shared/dds/answers';
 import type { StatementOverview } from '../../../../shared/dds/statement';
-import { exactReferenceMatches } from '../../../../shared/dds/statementOutput';
+import { activeStatements, exactReferenceMatches } from '../../../../shared/dds/statementOutput';
 import { readXmlText } from '../../../../shared/input';
 import type { Batch, BatchOutput, Ready } from '../../../../shared/runner';
 import { runItems } from '../../../../shared/runner';
 import type { ServiceContext } from '../../../../shared/transport/serviceContext';
 import { overviewJson, readSimplify, simplify } from './fields';
+import type { RowPrefix } from './rowsOut';
+import { outputAs, outputModeField, outputModeOf } from './rowsOut';
 
 type Execute = OperationModule['execute'];
 type Show = { show: { resource: string[]; operation: string[] } };
@@ -133,7 +135,22 @@ export function uuidBatches<P extends { wanted: Wanted[]; simplify: boolean }>(
 	return batches;
 }
 
-/** Get by Internal Reference for a resource: its field, Simplify, Exact Match Only. */
+/**
+ * The statements a row's Internal Reference names (Output "Input Rows with Statement Fields"):
+ * those with exactly this reference (the EU's search matches substrings, in any case); of
+ * several, those that still stand (neither rejected nor withdrawn), when any.
+ */
+export function rowStatements(
+	found: readonly StatementOverview[],
+	reference: string,
+): StatementOverview[] {
+	const exact = exactReferenceMatches(found, reference);
+	if (exact.length <= 1) return exact;
+	const standing = activeStatements(exact);
+	return standing.length > 0 ? standing : exact;
+}
+
+/** Get by Internal Reference for a resource: its field, Simplify, Exact Match Only, Output. */
 export function internalReferenceRead(o: {
 	show: Show;
 	/** "statements" / "declarations". */
@@ -146,6 +163,8 @@ export function internalReferenceRead(o: {
 	) => Promise<StatementOverview[]>;
 	/** Whether the simplified output keeps the version (the SD's). */
 	version?: boolean;
+	/** The prefix of the statement's fields on a row (Output "Input Rows with Statement Fields"). */
+	prefix: RowPrefix;
 }): OperationModule {
 	const description: INodeProperties[] = updateDisplayOptions(o.show, [
 		{
@@ -167,9 +186,19 @@ export function internalReferenceRead(o: {
 				description: `Whether to output only the ${o.nouns} whose Internal Reference is exactly this text (same case), not every ${o.nouns.replace(/s$/, '')} that contains it`,
 			},
 		]),
+		outputModeField(o.prefix, 'the items that asked for it'),
 	]);
 	const execute: Execute = async function (items) {
-		return await runItems(this, items, {
+		const mode = outputModeOf(this);
+		// each reference looked up once per run, whichever items name it
+		const lookups = new Map<string, Promise<StatementOverview[]>>();
+		const lookup = async (reference: string, i: number) => {
+			const skipped = skippedOverviews();
+			const found = await o.lookup(this, reference, i, skipped);
+			warnSkipped(this, skipped, o.nouns);
+			return found;
+		};
+		const output = await runItems(this, items, {
 			prepare: (i, problems) => {
 				const reference = problems.take(
 					'Internal Reference',
@@ -189,13 +218,19 @@ export function internalReferenceRead(o: {
 				};
 			},
 			run: async (i, { reference, exactOnly, simplify: simplified }) => {
-				const skipped = skippedOverviews();
-				const found = await o.lookup(this, reference, i, skipped);
-				warnSkipped(this, skipped, o.nouns);
-				const kept = exactOnly ? exactReferenceMatches(found, reference) : found;
+				const asked = lookups.get(reference) ?? lookup(reference, i);
+				lookups.set(reference, asked);
+				const found = await asked;
+				const kept =
+					mode === 'inputRows'
+						? rowStatements(found, reference)
+						: exactOnly
+							? exactReferenceMatches(found, reference)
+							: found;
 				return kept.map((f) => overviewJson(f, simplified, o.version));
 			},
 		});
+		return await outputAs(this, mode, o.prefix, items, output);
 	};
 	return { description, execute };
 }

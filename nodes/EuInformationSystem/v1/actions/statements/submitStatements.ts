@@ -22,6 +22,7 @@ import { submitTiming } from '../../../../shared/dds/submitTiming';
 import { runItems } from '../../../../shared/runner';
 import { EU_CALLS_PER_SECOND } from '../../../../shared/transport/euRateLimit';
 import { readSimplify, simplify } from './fields';
+import { outputAs, outputModeField, outputModeOf } from './rowsOut';
 import { SD_KIND, toDeclaration } from './sdDeclaration';
 import type { DeclarationKind, GroupedStatement } from './statementChecks';
 import { DDS_KIND, statementBatches } from './statementChecks';
@@ -97,9 +98,11 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 				description: `What to do when a ${noun} with the same Internal Reference is already filed and neither rejected nor withdrawn. The node looks it up before every submission, so a ${noun} is never filed twice.`,
 			},
 		]),
+		outputModeField(type, 'the rows it was filed from'),
 	]);
 	const execute: OperationModule['execute'] = async function (items) {
-		return await runItems<Prepared>(this, items, {
+		const mode = outputModeOf(this);
+		const statements = await runItems<Prepared>(this, items, {
 			prepare: (i, problems) => {
 				const options = this.getNodeParameter('options', i, {}) as IDataObject;
 				const ifAlreadyFiled = readIfAlreadyFiled(options.ifAlreadyFiled);
@@ -155,6 +158,7 @@ export function submitOperation(type: DeclarationType, show: object): OperationM
 					)}: running the workflow again does not file them twice, because the node looks up each Internal Reference before submitting.`;
 			},
 		});
+		return await outputAs(this, mode, type, items, statements);
 	};
 	return { description, execute };
 }
