@@ -19,7 +19,7 @@
  */
 
 const LAYERS = {
-	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap', 'polling'],
+	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap', 'polling', 'map'],
 	transport: ['transport'],
 	runner: ['runner'],
 	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds'],

@@ -70,6 +70,9 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	BENCH_EU_RUNS: '2',
 	BENCH_EU_STATEMENTS: '10',
 	BENCH_EU_ONCE_STATEMENTS: '10',
+	// map
+	BENCH_MAP_PLOTS: '100',
+	BENCH_MAP_VERTICES: '5000',
 	// euTrigger
 	BENCH_EU_TRIGGER_STATEMENTS: '10,300',
 	BENCH_EU_TRIGGER_POLLS: '2',

@@ -187,6 +187,8 @@ describe('output schemas (__schema__) for the editor, from outputs at the defaul
 		await run({ resource: 'plot', operation: 'get', plotId: '={{ $json.plot_id }}' }, plots);
 		await run({ resource: 'plot', operation: 'getMany' });
 		await run({ resource: 'plot', operation: 'exportEu' }, plots);
+		// one picture of the plots (version 3 on)
+		if (typeVersion >= 3) await run({ resource: 'plot', operation: 'drawMap' }, plots);
 		await run({ resource: 'protectedArea', operation: 'check' }, plots);
 		await run({ resource: 'protectedArea', operation: 'get', areaId: '351814' });
 		await run({ resource: 'job', operation: 'getQuote' }, plots);

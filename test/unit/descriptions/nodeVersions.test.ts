@@ -41,9 +41,17 @@ function toolVariant(description: INodeTypeDescription): INodeTypeDescription {
 }
 const v2Tool = toolVariant(v2);
 
-const operations = Object.entries(resources).flatMap(([resource, module]) =>
-	Object.keys(module.operations).map((operation) => ({ resource, operation })),
-);
+/** Operations version 3 added (versions 1 and 2 stay as saved workflows know them). */
+const ADDED_IN_V3 = [{ resource: 'plot', operation: 'drawMap' }];
+const addedInV3 = (resource: string, operation: string) =>
+	ADDED_IN_V3.some((o) => o.resource === resource && o.operation === operation);
+
+/** The operations every version has. */
+const operations = Object.entries(resources)
+	.flatMap(([resource, module]) =>
+		Object.keys(module.operations).map((operation) => ({ resource, operation })),
+	)
+	.filter(({ resource, operation }) => !addedInV3(resource, operation));
 
 /** The parameters a node has with these values, every other at its default (as n8n fills them). */
 function withDefaults(
@@ -307,6 +315,89 @@ describe('version 2: other defaults', () => {
 	);
 });
 
+/**
+ * Version 3 without what it added (Plot → Draw Map: its option, its fields, its place in the
+ * lists of operations without a credential), to compare with version 2.
+ */
+function withoutAddedInV3(d: INodeTypeDescription): INodeTypeDescription {
+	const copy = structuredClone(d);
+	const dropAdded = (hide: { operation?: unknown } | undefined) => {
+		if (hide && Array.isArray(hide.operation))
+			hide.operation = hide.operation.filter((o) => !ADDED_IN_V3.some((a) => a.operation === o));
+	};
+	for (const c of copy.credentials ?? []) dropAdded(c.displayOptions?.hide);
+	copy.properties = copy.properties
+		.filter((p) => {
+			const show = p.displayOptions?.show;
+			const ops = (show?.operation ?? []) as string[];
+			const res = (show?.resource ?? []) as string[];
+			return !(ops.length > 0 && ops.every((o) => res.some((r) => addedInV3(r, o))));
+		})
+		.map((p) => {
+			dropAdded(p.displayOptions?.hide);
+			if (p.name !== 'operation') return p;
+			const res = String(p.displayOptions?.show?.resource?.[0]);
+			const options = (p.options ?? []) as INodePropertyOptions[];
+			return { ...p, options: options.filter((o) => !addedInV3(res, String(o.value))) };
+		});
+	return copy;
+}
+
+describe('version 3: Plot → Draw Map (an operation versions 1 and 2 do not show)', () => {
+	const drawMap = { resource: 'plot', operation: 'drawMap' };
+	const listed = (d: INodeTypeDescription) =>
+		(
+			(d.properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.[0] === 'plot',
+			)?.options ?? []) as INodePropertyOptions[]
+		).map((o) => o.value);
+
+	it('listed in version 3 only', () => {
+		expect(listed(v3)).toContain('drawMap');
+		expect(listed(v1)).not.toContain('drawMap');
+		expect(listed(v2)).not.toContain('drawMap');
+	});
+
+	it('a short action, the name of a node added from the panel; its Tool Description says free and what it returns', () => {
+		const action = actionOf(v3, 'plot', 'drawMap');
+		expect(action).toBe('Draw a map of plots');
+		expect(NodeHelpers.makeNodeName(drawMap, v3)).toBe(action);
+		const tool = toolVariant(v3);
+		const said = String(property(tool, 'toolDescription', 'plot', 'drawMap')?.default);
+		expect(said).toMatch(/\bfree\b.*\breturns\b/);
+		expect(shown(tool, 3, drawMap).filter((n) => n === 'Tool Description')).toHaveLength(1);
+		expect(shown(v3, 3, drawMap)).not.toContain('Tool Description');
+	});
+
+	it('at its defaults: no issue, no credential, no Authentication, no Request Timeout; Geometry Source found in the item, Color By Validity', () => {
+		const parameters = withDefaults(v3, 3, drawMap);
+		expect(parameters.geometrySource).toBe('item');
+		expect(parameters.colorBy).toBe('validity');
+		const issues = NodeHelpers.getNodeParametersIssues(
+			v3.properties,
+			{ id: '1', name: 'Node', type: 'test.node', typeVersion: 3, position: [0, 0], parameters },
+			v3,
+		);
+		expect(issues).toBeNull();
+		const credentials = (v3.credentials ?? []).filter((c) =>
+			NodeHelpers.displayParameter(parameters, c, null, v3),
+		);
+		expect(credentials).toEqual([]);
+		const fields = shown(v3, 3, drawMap);
+		expect(fields).not.toContain('Authentication');
+		expect(fields.filter((f) => !f.startsWith('Draws the plots'))).toEqual([
+			'Resource',
+			'Operation',
+			'Geometry Source',
+			'Color By',
+			'Options',
+		]);
+		const options = (property(v3, 'options', 'plot', 'drawMap')?.options ??
+			[]) as INodeProperties[];
+		expect(options.map((o) => o.name)).not.toContain('requestTimeout');
+	});
+});
+
 describe('version 3: the geometry found in the item', () => {
 	const GEOMETRY_OPERATIONS: Array<[string, string, INodeParameters]> = [
 		['plot', 'register', {}],
@@ -354,10 +445,11 @@ describe('version 3: the geometry found in the item', () => {
 	it('otherwise version 2: the same fields, names, places and defaults', () => {
 		const changed = new Set(['geometrySource', 'exportInput']);
 		const rest = (d: INodeTypeDescription) => d.properties.filter((p) => !changed.has(p.name));
-		expect(rest(v3)).toEqual(rest(v2));
-		expect(v3.properties.map((p) => p.name)).toEqual(v2.properties.map((p) => p.name));
+		const v3Old = withoutAddedInV3(v3);
+		expect(rest(v3Old)).toEqual(rest(v2));
+		expect(v3Old.properties.map((p) => p.name)).toEqual(v2.properties.map((p) => p.name));
 		const other = (d: INodeTypeDescription) => ({ ...d, properties: [], version: 0 });
-		expect(other(v3)).toEqual(other(v2));
+		expect(other(v3Old)).toEqual(other(v2));
 	});
 
 	it('the tool variant of version 3 tells the model what version 2 does', () => {

@@ -6,6 +6,7 @@
  */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import { drawMapOption } from '../../../nodes/GeospatialAnalysis/v1/actions/plot/index';
 import { resources } from '../../../nodes/GeospatialAnalysis/v1/actions/router';
 
 // one word for free: "free" (never "costs nothing")
@@ -20,12 +21,20 @@ const actions = Object.entries(resources).flatMap(([resource, module]) => {
 describe('operation actions (what an AI Agent is told)', () => {
 	it('lists every operation of every resource', () => {
 		const listed = actions.map((a) => `${a.resource}.${a.operation}`).sort();
+		// Plot → Draw Map is listed from version 3 on (nodeVersions.test.ts), with its action below
 		const operations = Object.entries(resources)
 			.flatMap(([resource, module]) =>
 				Object.keys(module.operations).map((op) => `${resource}.${op}`),
 			)
+			.filter((name) => name !== 'plot.drawMap')
 			.sort();
 		expect(listed).toEqual(operations);
+	});
+
+	it('Plot → Draw Map (version 3) names its cost and what it returns', () => {
+		expect(drawMapOption.action).toMatch(COST_WORDS);
+		expect(drawMapOption.action).toMatch(/\breturns\b/);
+		expect(drawMapOption.action.length).toBeLessThanOrEqual(110);
 	});
 
 	it.each(actions)('$resource → $operation names its cost: "$action"', ({ action }) => {

@@ -9,7 +9,7 @@ import type { OperationModule } from '../../../shared/descriptions/operationModu
  * not here, or named here but missing there, fails to compile.
  */
 type NodeMap = {
-	plot: 'register' | 'get' | 'getMany' | 'validate' | 'exportEu' | 'readFile';
+	plot: 'register' | 'get' | 'getMany' | 'validate' | 'exportEu' | 'readFile' | 'drawMap';
 	job: 'create' | 'getQuote' | 'get' | 'getMany' | 'waitForCompletion' | 'getResults';
 	analysisRun: 'get' | 'getMany';
 	protectedArea: 'check' | 'get';

@@ -3,6 +3,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { withItemGeometrySource } from '../../../shared/descriptions/geometrySourceFields';
 import type { VersionDescription } from '../../v1/actions/versionDescription';
 import { versionDescription as v2 } from '../../v2/actions/versionDescription';
+import { addDrawMap, withoutCredentialForDrawMap } from './drawMapFields';
 
 /**
  * Version 3 of the action node: version 2's description (and, through it, version 1's
@@ -21,6 +22,9 @@ import { versionDescription as v2 } from '../../v2/actions/versionDescription';
  * and 2 keep "Latitude/Longitude" (saved workflows store only non-default values).
  *
  * Other changes made for version 3 read `getNode().typeVersion >= 3` where they run.
+ *
+ * Version 3 also has Plot → Draw Map (drawMapFields.ts), an operation versions 1 and 2 do not
+ * show.
  */
 
 /** Export for EU's Input "Geometry Fields", as version 3 reads it by default. */
@@ -37,16 +41,19 @@ function exportInputV3(p: INodeProperties): INodeProperties {
 	};
 }
 
+const drawMap = withoutCredentialForDrawMap(v2);
+
 function buildProperties(): INodeProperties[] {
-	return v2.properties.map((p) => {
+	return addDrawMap(v2.properties).map((p) => {
 		if (p.name === 'geometrySource' && p.type === 'options') return withItemGeometrySource(p);
 		if (p.name === 'exportInput' && p.type === 'options') return exportInputV3(p);
-		return p;
+		return drawMap.authentication(p);
 	});
 }
 
 export const versionDescription: VersionDescription = {
 	...v2,
 	version: 3,
+	credentials: drawMap.credentials,
 	properties: buildProperties(),
 };

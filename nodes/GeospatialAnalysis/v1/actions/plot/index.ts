@@ -2,6 +2,7 @@ import { resourceDescription } from '../../../../shared/descriptions/operationSe
 import type { OperationsOf } from '../node.type';
 import * as get from './get.operation';
 import * as getMany from './getMany.operation';
+import * as drawMap from './drawMap.operation';
 import * as exportEu from './exportEu.operation';
 import * as readFile from './readFile.operation';
 import * as register from './register.operation';
@@ -14,7 +15,24 @@ export const operations: OperationsOf<'plot'> = {
 	validate,
 	exportEu,
 	readFile,
+	drawMap,
 };
+
+/**
+ * Draw Map, shown from version 3 on (v3/actions/versionDescription.ts adds this option and
+ * drawMap's fields): the descriptions of versions 1 and 2 stay as saved workflows know them.
+ * The router runs it for every version.
+ */
+export const drawMapOption = {
+	name: 'Draw Map',
+	value: 'drawMap',
+	description:
+		"Draw the plots of all input items (Read File, Validate, Register, Get) as one PNG picture that n8n's binary viewer shows: outlines colored by validity or by risk, overlaps and problems marked, coordinates, a scale bar and a legend. Free: no request is sent.",
+	action: 'Draw a map of plots — free — returns one picture of all items',
+};
+
+/** The operations versions 1 and 2 show. */
+const shown = Object.fromEntries(Object.entries(operations).filter(([name]) => name !== 'drawMap'));
 
 export const description = resourceDescription(
 	'plot',
@@ -63,5 +81,5 @@ export const description = resourceDescription(
 			action: 'Validate plots — free — sends nothing and returns each row with its problems',
 		},
 	],
-	operations,
+	shown,
 );

@@ -1,0 +1,10 @@
+import { layoutPlotMap } from '../../nodes/shared/map';
+import { paintScene, encodePng } from '../../nodes/shared/map/png';
+import { star } from '../helpers/star';
+let t = Date.now();
+const scene = layoutPlotMap([{ geometry: { type: 'Polygon', coordinates: [star(100_000)] }, outcome: 'invalid' }]);
+console.log('layout', Date.now() - t); t = Date.now();
+const c = paintScene(scene);
+console.log('paint', Date.now() - t); t = Date.now();
+const png = encodePng(c);
+console.log('encode', Date.now() - t, png.length);
