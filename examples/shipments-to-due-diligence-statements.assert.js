@@ -125,9 +125,20 @@ module.exports = async (runData, ctx) => {
 		assert.strictEqual(row.dds_uuid, s.uuid);
 		assert.strictEqual(row.risk_reasons, null);
 		// filed for both plots, with the shipment's commodity, HS heading and net weight
+		// Submit and Get give the plot rows back with the statement's fields first (no Code node)
 		const submitted = ctx.output('Submit Statement (Acceptance)');
-		assert.strictEqual(submitted.length, 1, JSON.stringify(submitted));
-		assert.strictEqual(ctx.output('Plots to File').length, 2);
+		assert.deepStrictEqual(
+			submitted.map((r) => r.plot_name),
+			['Kouassi farm', 'Yao farm'],
+		);
+		assert.ok(submitted.every((r) => r.dds_uuid === s.uuid && r.dds_filed_by === 'this run'));
+		assert.deepStrictEqual(Object.keys(submitted[0]).slice(0, 2), [
+			'dds_status',
+			'dds_reference_number',
+		]);
+		assert.strictEqual(row.dds_filed_by, 'this run');
+		assert.strictEqual(row.dds_environment, 'custom', 'the credential of the fake: Custom URL');
+		assert.ok(row.dds_updated_at, 'when the EU last changed it');
 
 		// the risky row: marked, the reasons of its two risky plots only
 		const marked = rows[RISKY];
@@ -154,6 +165,22 @@ module.exports = async (runData, ctx) => {
 			assert.strictEqual(rows[ref].dds_uuid, null);
 		}
 	}
+	// a map per shipment, its plots colored by risk, a PNG n8n's viewer shows
+	for (const run of [0, 1]) {
+		const [map] = ctx.items('Map of the Shipment', 0, run);
+		// every plot drawn; green exactly where the IF found the plot negligible
+		assert.strictEqual(map.json.plots_drawn, analysed(run).length, JSON.stringify(map.json));
+		assert.strictEqual(
+			map.json.outcomes.negligible ?? 0,
+			analysed(run).filter(negligible).length,
+			JSON.stringify(map.json.outcomes),
+		);
+		const { bin, head } = await viewedFile(ctx, map);
+		assert.strictEqual(bin.mimeType, 'image/png');
+		assert.strictEqual(bin.fileName, `map-${run ? RISKY : FILED}.png`);
+		assert.strictEqual(head.slice(1, 4), 'PNG', 'a PNG file');
+	}
+
 	const submitsAfterFirst = await submitsSince(ctx, ctx.euLogStart);
 	assert.strictEqual(submitsAfterFirst.length, fileable ? 1 : 0, 'one submission at most');
 
@@ -193,6 +220,26 @@ module.exports = async (runData, ctx) => {
 	assert.strictEqual(after.dds_uuid, rows[FILED].dds_uuid);
 	assert.strictEqual(after.dds_reference_number, rows[FILED].dds_reference_number);
 };
+
+/**
+ * A binary field's file as n8n's viewer gets it: the first bytes of its content as text (inline on
+ * 1.x; on 2.x through the editor's View URL, which must answer it).
+ */
+async function viewedFile(ctx, item, field = 'data') {
+	const bin = item.binary && item.binary[field];
+	assert.ok(bin, `a file in "${field}": ${JSON.stringify(Object.keys(item.binary || {}))}`);
+	if (!bin.id) return { bin, head: Buffer.from(bin.data, 'base64').toString('latin1', 0, 8) };
+	const q = new URLSearchParams({
+		id: bin.id,
+		action: 'view',
+		fileName: bin.fileName,
+		mimeType: bin.mimeType,
+	});
+	const viewed = await ctx.rest('GET', `/rest/binary-data?${q}`);
+	assert.strictEqual(viewed.status, 200, `View answered ${viewed.status}`);
+	assert.match(String(viewed.headers['content-type']), new RegExp(`^${bin.mimeType}`));
+	return { bin, head: viewed.text.slice(0, 8) };
+}
 
 module.exports.before = async (ctx) => {
 	ctx.table = await shipments.createShipmentsTable(ctx.rest, ctx.fake.files);
