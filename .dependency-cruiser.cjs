@@ -22,7 +22,7 @@ const LAYERS = {
 	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap', 'polling', 'map'],
 	transport: ['transport'],
 	runner: ['runner'],
-	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds'],
+	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds', 'record'],
 	descriptions: ['descriptions'],
 };
 

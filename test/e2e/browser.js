@@ -37,6 +37,7 @@ const path = require('path');
 
 const n8n = require('./n8n');
 const { runFlagshipCheck } = require('./browser-flagship');
+const { runMapCheck } = require('./browser-map');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -372,6 +373,9 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 			await save('signed-in');
 		});
 		if (!started) return;
+
+		// n8n 1.x: Draw Map's picture in the viewer (browser-map.js); the rest is 2.x's
+		if (inst.major < 2) return await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
 
 		// the flagship example (browser-flagship.js): its table, canvas and a run, the docs' pictures
 		const ui = { openCanvas, issueBadges, markOf, assertClean };
@@ -890,6 +894,14 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 		await save('export-viewed');
 		assertClean(seen, mark, 'Export for EU');
 	});
+	// Draw Map's picture in the viewer (browser-map.js)
+	await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
 }
+
+/** browser.js's helpers, for the checks in their own files. */
+const helpers = () => ({
+	...{ openCanvas, openPanel, executeFromEditor, outputMode, outputPanel, issueBadges },
+	...{ markOf, assertClean },
+});
 
 module.exports = { runBrowserCheck, defaultsWorkflow, operationsOf, ARTIFACTS };

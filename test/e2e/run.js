@@ -248,7 +248,7 @@ async function main() {
 	const browserWanted =
 		process.env.N8N_E2E_BROWSER !== '0' && (!process.env.N8N_E2E_ONLY || browserOnly);
 	for (const v of browserWanted ? versions : []) {
-		if (Number(v.split('.')[0]) < 2) continue;
+		// n8n 1.x: only Draw Map's picture in the viewer (browser.js, browser-map.js)
 		lane(`n8n ${v} browser check`, async () => {
 			const install = await installed(v, 'browser check');
 			if (!install) return;
@@ -425,16 +425,11 @@ async function runVersion(
 			if (w.assert) await w.assert(r.runData, ctx);
 		});
 	}
-	// the editor in headless Chromium (n8n 2.x): every operation's panel and the examples
+	// the editor in headless Chromium (n8n 2.x: every operation's panel and the examples; 1.x:
+	// Draw Map's picture in the viewer)
 	// (main() gives it a lane of its own: an n8n with the examples imported, not run)
 	const only = process.env.N8N_E2E_ONLY;
-	if (
-		withBrowser &&
-		browserOnly &&
-		inst.major >= 2 &&
-		process.env.N8N_E2E_BROWSER !== '0' &&
-		(!only || browserOnly)
-	)
+	if (withBrowser && browserOnly && process.env.N8N_E2E_BROWSER !== '0' && (!only || browserOnly))
 		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups, fake });
 	await n8n.stop(inst);
 }

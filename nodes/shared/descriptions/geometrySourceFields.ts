@@ -142,7 +142,7 @@ function parameter(ctx: IExecuteFunctions, name: string, itemIndex: number): unk
 }
 
 /** The Geometry Source fields of one item: the source chosen and the values mapped in. */
-function geometryValues(
+export function geometryValues(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 ): { source: GeometrySource; values: GeometryValues } {

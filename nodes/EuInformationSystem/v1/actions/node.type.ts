@@ -22,6 +22,7 @@ type NodeMap = {
 		| 'getByInternalReference'
 		| 'getContent';
 	declaration: 'verify';
+	dueDiligenceRecord: 'create';
 };
 
 export type EuInformationSystemType = AllEntities<NodeMap>;

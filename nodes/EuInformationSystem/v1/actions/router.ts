@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import * as declaration from './declaration';
+import * as dueDiligenceRecord from './dueDiligenceRecord';
 import * as dueDiligenceStatement from './dueDiligenceStatement';
 import type { OperationsOf, Resource } from './node.type';
 import * as simplifiedDeclaration from './simplifiedDeclaration';
@@ -13,6 +14,7 @@ export const resources: { [R in Resource]: ResourceModule & { operations: Operat
 	dueDiligenceStatement,
 	simplifiedDeclaration,
 	declaration,
+	dueDiligenceRecord,
 };
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -25,6 +25,7 @@ describe('Simplified Declaration resource description', () => {
 		const resource = v1.properties.find((p) => p.name === 'resource')!;
 		expect(values(resource)).toEqual([
 			'declaration',
+			'dueDiligenceRecord',
 			'dueDiligenceStatement',
 			'simplifiedDeclaration',
 		]);

@@ -1,0 +1,157 @@
+'use strict';
+/**
+ * The browser check of Plot → Draw Map (issue 34): three plots (a valid one, one overlapping
+ * it, a bow tie) → Draw Map at version 3's defaults, run from the editor; in the Binary view
+ * the picture offers View, and n8n's viewer shows it as an image (an <img> of the PNG, decoded:
+ * 960 × 720), on n8n 1.x and 2.x alike (image/png is among n8n's ViewableMimeTypes on both;
+ * image/svg+xml is not, hence the PNG). Called by browser.js, with its helpers.
+ */
+const n8n = require('./n8n');
+
+const PACKAGE = 'n8n-nodes-geospatial-analysis';
+const ACTION = `${PACKAGE}.geospatialAnalysis`;
+
+const ring = (lon, lat, d) => [
+	[lon, lat],
+	[lon + d, lat],
+	[lon + d, lat + d],
+	[lon, lat + d],
+	[lon, lat],
+];
+
+/** Manual Trigger → a Code-free list of three plots (Set + Split Out) → Draw Map at its defaults. */
+function drawMapWorkflow() {
+	const plots = [
+		{
+			plot_name: 'Talhão 1',
+			geometry: { type: 'Polygon', coordinates: [ring(-47.1, -15.1, 0.01)] },
+		},
+		{
+			plot_name: 'Talhão 2',
+			geometry: { type: 'Polygon', coordinates: [ring(-47.095, -15.095, 0.01)] },
+		},
+		{
+			plot_name: 'Bow tie',
+			geometry: {
+				type: 'Polygon',
+				coordinates: [
+					[
+						[-47.07, -15.1],
+						[-47.06, -15.09],
+						[-47.06, -15.1],
+						[-47.07, -15.09],
+						[-47.07, -15.1],
+					],
+				],
+			},
+		},
+	];
+	const nodes = [
+		{
+			id: 'map-trigger',
+			name: 'Manual Trigger',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'map-plots',
+			name: 'Plots',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+			parameters: {
+				assignments: {
+					assignments: [
+						{
+							id: 'e2e-plots',
+							name: 'plots',
+							value: `={{ ${JSON.stringify(plots)} }}`,
+							type: 'array',
+						},
+					],
+				},
+				options: {},
+			},
+		},
+		{
+			id: 'map-split',
+			name: 'One Item per Plot',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [440, 0],
+			parameters: { fieldToSplitOut: 'plots', options: {} },
+		},
+		{
+			id: 'map-draw',
+			name: 'Draw Map',
+			type: ACTION,
+			typeVersion: 3,
+			position: [660, 0],
+			parameters: { resource: 'plot', operation: 'drawMap' },
+		},
+	];
+	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
+	return {
+		name: 'Browser check: Draw Map, viewed',
+		nodes,
+		connections: {
+			'Manual Trigger': main('Plots'),
+			Plots: main('One Item per Plot'),
+			'One Item per Plot': main('Draw Map'),
+		},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+/**
+ * Runs the check. `h` holds browser.js's helpers (openCanvas, openPanel, executeFromEditor,
+ * outputMode, outputPanel, issueBadges, markOf, assertClean).
+ */
+async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
+	await test(`${tag} browser: Draw Map at defaults (version 3), the picture offers View and shows`, async () => {
+		const mark = h.markOf(seen);
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', drawMapWorkflow());
+		if (created.status !== 200)
+			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
+		const id = (created.json.data || created.json).id;
+		await h.openCanvas(page, inst, id);
+		const { canvas } = await h.issueBadges(page);
+		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas at defaults`);
+		await h.executeFromEditor(page, 'map-draw');
+		await h.openPanel(page, inst, id, 'map-draw');
+		await save('draw-map-panel');
+		const { panel } = await h.issueBadges(page);
+		if (panel)
+			throw new Error(`${panel} issue badge(s) in Draw Map's panel (no credential needed)`);
+		await h.outputMode(page, 'binary');
+		const view = h.outputPanel(page).locator('[data-test-id="ndv-view-binary-data"]');
+		await view
+			.first()
+			.waitFor({ timeout: 30000 })
+			.catch(() => {});
+		await save('draw-map-binary');
+		if ((await view.count()) === 0) throw new Error('the picture offers no View (download only)');
+		const text = await h.outputPanel(page).innerText();
+		if (!/plots-map\.png/.test(text))
+			throw new Error(`no plots-map.png shown: ${text.slice(0, 300)}`);
+		await view.first().click();
+		const image = page.locator('.binary-data-window img').first();
+		await image.waitFor({ timeout: 30000 });
+		await n8n.waitFor(
+			async () => await image.evaluate((img) => img.complete && img.naturalWidth > 0),
+			{ timeoutMs: 30000, what: 'the map image to load in the viewer' },
+		);
+		const size = await image.evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+		await save('draw-map-viewed');
+		if (size[0] !== 960 || size[1] !== 720)
+			throw new Error(`the viewer shows a ${size.join(' × ')} image, not the 960 × 720 map`);
+		console.log(
+			`# browser: Draw Map's picture shown in n8n ${inst.version}'s viewer (${size.join(' × ')})`,
+		);
+		h.assertClean(seen, mark, 'Draw Map');
+	});
+}
+
+module.exports = { runMapCheck, drawMapWorkflow };
