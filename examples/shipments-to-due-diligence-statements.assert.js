@@ -181,6 +181,63 @@ module.exports = async (runData, ctx) => {
 		assert.strictEqual(head.slice(1, 4), 'PNG', 'a PNG file');
 	}
 
+	// a due-diligence record per shipment: JSON in the item, record.json and the HTML page as
+	// files n8n's viewer shows; every plot with its validation, analysis and EU GeoJSON
+	const recordRule = ctx.workflow.nodes.find((n) => n.name === 'Due-Diligence Record').parameters
+		.riskRule;
+	for (const [run, ref] of [
+		[0, FILED],
+		[1, RISKY],
+	]) {
+		const [rec] = ctx.items('Due-Diligence Record', 0, run);
+		const r = rec.json;
+		const plots = analysed(run);
+		assert.strictEqual(r.shipment, ref);
+		assert.strictEqual(r.decision.rule, recordRule);
+		assert.strictEqual(
+			r.decision.risk,
+			rows[ref].status === 'needs mitigation' ? 'needs mitigation' : 'negligible',
+		);
+		assert.deepStrictEqual(
+			r.plots.map((p) => p.plot_id),
+			plots.map((p) => p.plot_id),
+		);
+		for (const p of r.plots) {
+			assert.strictEqual(p.validation && p.validation.valid, true, JSON.stringify(p));
+			assert.deepStrictEqual(
+				p.validation.warnings,
+				[],
+				`${p.plot_name}: ${p.validation.problem_summary}`,
+			);
+			const a = plots.find((x) => x.plot_id === p.plot_id);
+			assert.strictEqual(p.analysis.risk_level, a.risk_level, p.plot_name);
+			assert.strictEqual(p.analysis.deforestation_free, a.deforestation_free, p.plot_name);
+			assert.strictEqual(p.analysis.protected_area_overlap, a.protected_area_overlap, p.plot_name);
+			assert.ok(p.analysis.analysis_version && p.analysis.analysis_end, p.plot_name);
+			assert.strictEqual(p.eu_geojson.type, 'FeatureCollection', p.eu_geojson_reason);
+		}
+		const row = rows[ref];
+		if (row.dds_uuid) {
+			assert.strictEqual(r.statements.length, 1);
+			const st = r.statements[0];
+			assert.deepStrictEqual(
+				[st.uuid, st.status, st.reference_number, st.verification_number, st.internal_reference],
+				[row.dds_uuid, row.dds_status, row.dds_reference_number, row.dds_verification_number, ref],
+			);
+			assert.strictEqual(st.environment, 'custom');
+		} else assert.deepStrictEqual(r.statements, [], 'nothing filed, nothing recorded as filed');
+		for (const [field, type, name] of [
+			['html', 'text/plain', `record-${ref}.html`],
+			['json', 'application/json', `record-${ref}.json`],
+		]) {
+			const { bin, head } = await viewedFile(ctx, rec, field);
+			assert.strictEqual(bin.mimeType, type);
+			assert.strictEqual(bin.fileName, name);
+			if (field === 'html') assert.strictEqual(bin.fileType, 'html', 'n8n shows it as a page');
+			else assert.strictEqual(head.charAt(0), '{');
+		}
+	}
+
 	const submitsAfterFirst = await submitsSince(ctx, ctx.euLogStart);
 	assert.strictEqual(submitsAfterFirst.length, fileable ? 1 : 0, 'one submission at most');
 

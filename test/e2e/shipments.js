@@ -32,6 +32,7 @@ const COLUMNS = [
 	['plot_file', 'string'],
 	['dds_status', 'string'],
 	['dds_uuid', 'string'],
+	['dds_internal_reference', 'string'],
 	['dds_filed_by', 'string'],
 	['dds_updated_at', 'string'],
 	['dds_environment', 'string'],
