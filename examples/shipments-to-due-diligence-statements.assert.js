@@ -4,11 +4,12 @@
  * `n8n execute`: it starts no modules), against the fake service and the EU fake:
  * - a table of two shipments; PO-2026-0101's plots are all negligible: filed once, its row gets
  *   the statement's status, reference and verification numbers and UUID; PO-2026-0102 has a plot
- *   inside Taï National Park and one deforested after 2020: not filed, its row says "needs
- *   mitigation" with the reasons of exactly those two plots;
+ *   partly inside the Haut-Sassandra Classified Forest and one deforested after 2020: not
+ *   filed, its row says "needs mitigation" with the reasons of exactly those two plots;
  * - a second run files nothing and analyses nothing (the rows are done: no request at all);
  * - the filed row's status cleared by hand and run again: analysed again, but Submit finds the
  *   statement by its Internal Reference and sends nothing: still one statement;
+ * - a map (PNG) and a due-diligence record (JSON, HTML) per shipment, which n8n's viewer shows;
  * - no Code node anywhere; no key in the run data.
  * Against the fake's shape variants the outcome follows the rule applied to what the analysis
  * rows say (an overlap the node cannot tell is null, never "no": the shipment is not filed).

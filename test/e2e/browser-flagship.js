@@ -6,9 +6,12 @@
  *   - the workflow's canvas: every node shown, none of them a Code node,
  *   - the workflow run from the editor (Execute workflow), until both shipments are done,
  *   - the table after the run: the filed shipment's numbers, the other marked "needs mitigation"
- *     with its reasons.
- * Its pictures are the README's: docs/images/flagship-canvas.png, shipments-before.png and
- * shipments-after.png (written on every run, so they stay true), besides the artifacts.
+ *     with its reasons,
+ *   - the last shipment's map (Draw Map's PNG) and due-diligence record (its HTML page) in n8n's
+ *     binary viewer, opened from the nodes' output as a user does.
+ * Its pictures are the README's: docs/images/flagship-canvas.png, shipments-before.png,
+ * shipments-after.png, map.png and record.png (written on every run, so they stay true),
+ * besides the artifacts.
  */
 const fs = require('fs');
 const path = require('path');
@@ -25,8 +28,31 @@ const CODE_TYPES = [
 	'n8n-nodes-base.pythonFunction',
 	'n8n-nodes-base.aiTransform',
 ];
-/** The last node of each branch of a shipment: the run is done when both have run. */
-const LAST_NODES = ['Write Numbers on the Shipment', 'Mark Needs Mitigation'];
+/** The last node of each branch of a shipment, and the record: the run is done when all have run. */
+const LAST_NODES = [
+	'Write Numbers on the Shipment',
+	'Mark Needs Mitigation',
+	'Due-Diligence Record',
+];
+const MAP_NODE = 'Map of the Shipment';
+const RECORD_NODE = 'Due-Diligence Record';
+
+/**
+ * Opens a node's output in the Binary view and its first file (or the one named `fileName`) in
+ * n8n's viewer; returns the viewer's locator.
+ */
+async function viewBinary(page, ui, inst, workflowId, nodeId, fileName) {
+	await ui.openPanel(page, inst, workflowId, nodeId);
+	await ui.outputMode(page, 'binary');
+	const panel = ui.outputPanel(page);
+	await panel.getByText(fileName).first().waitFor({ timeout: 30000 });
+	const view = panel.locator('[data-test-id="ndv-view-binary-data"]');
+	await view.first().waitFor({ timeout: 30000 });
+	await view.first().click();
+	const viewer = page.locator('.binary-data-window').first();
+	await viewer.waitFor({ timeout: 30000 });
+	return viewer;
+}
 
 /** A picture for the docs (docs/images/<name>.png) and the same in the artifacts. */
 async function picture(page, save, name, opts = {}) {
@@ -67,6 +93,44 @@ async function wholeCanvas(page, ui, inst, workflowId) {
 		.click()
 		.catch(() => {});
 	await page.waitForTimeout(800);
+}
+
+/**
+ * The last shipment's map (a PNG the viewer shows as an image of the map's size) and record (its
+ * HTML page, with the shipment and its plots), opened from the nodes' output right after the run
+ * from the editor (a reload of the page would drop the run's data from the editor).
+ */
+async function viewMapAndRecord(page, save, ui, inst, w) {
+	const nodeId = (name) => w.imported.nodes.find((nd) => nd.name === name).id;
+	const last = 'PO-2026-0102';
+	// the map: a PNG the viewer shows as an image (decoded, the map's size)
+	let viewer = await viewBinary(page, ui, inst, w.imported.id, nodeId(MAP_NODE), `map-${last}.png`);
+	const image = viewer.locator('img').first();
+	await image.waitFor({ timeout: 30000 });
+	await n8n.waitFor(
+		async () => await image.evaluate((img) => img.complete && img.naturalWidth > 0),
+		{ timeoutMs: 30000, what: 'the map to load in the viewer' },
+	);
+	const size = await image.evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+	if (size[0] !== 960 || size[1] !== 720)
+		throw new Error(`the viewer shows a ${size.join(' × ')} image, not the 960 × 720 map`);
+	await picture(page, save, 'map');
+	await page.keyboard.press('Escape');
+	// the record: its HTML page, shown by the viewer (the shipment, the decision, the plots)
+	viewer = await viewBinary(
+		page,
+		ui,
+		inst,
+		w.imported.id,
+		nodeId(RECORD_NODE),
+		`record-${last}.html`,
+	);
+	const frame = viewer.locator('iframe').first();
+	const shown = (await frame.count()) ? frame.contentFrame().locator('body') : viewer;
+	for (const text of [last, 'Zadi farm', 'Gnahoré farm'])
+		await shown.getByText(text).first().waitFor({ timeout: 30000 });
+	await picture(page, save, 'record');
+	await page.keyboard.press('Escape');
 }
 
 /**
@@ -128,7 +192,7 @@ async function runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, 
 		});
 	if (!ready) return;
 
-	await test(`${tag} browser: flagship: run from the editor, the table after it (numbers on the filed row, reasons on the other)`, async () => {
+	await test(`${tag} browser: flagship: run from the editor, the map and the record in n8n's viewer, the table after it (numbers on the filed row, reasons on the other)`, async () => {
 		const mark = ui.markOf(seen);
 		await ui.openCanvas(page, inst, w.imported.id);
 		await page.locator('[data-test-id="execute-workflow-button"]').first().click();
@@ -141,6 +205,7 @@ async function runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, 
 				.first()
 				.waitFor({ timeout: 240000 });
 		await save('flagship-run');
+		await viewMapAndRecord(page, save, ui, inst, w);
 		const rows = await shipments.tableRows(rest, table);
 		const filed = rows.find((r) => r.internal_reference === 'PO-2026-0101');
 		const marked = rows.find((r) => r.internal_reference === 'PO-2026-0102');

@@ -378,9 +378,8 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		if (inst.major < 2) return await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
 
 		// the flagship example (browser-flagship.js): its table, canvas and a run, the docs' pictures
-		const ui = { openCanvas, issueBadges, markOf, assertClean };
 		const flagship = () =>
-			runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, fake, ui });
+			runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, fake, ui: helpers() });
 		if (process.env.N8N_E2E_BROWSER_FLAGSHIP_ONLY === '1') return await flagship();
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });

@@ -39,8 +39,8 @@ const COLUMNS = [
 ];
 
 /**
- * The sample shipments: one whose plots are all negligible (filed), one with a plot inside a
- * national park and one deforested after 2020 (needs mitigation, nothing filed).
+ * The sample shipments: one whose plots are all negligible (filed), one with a plot partly inside
+ * a classified forest and one deforested after 2020 (needs mitigation, nothing filed).
  */
 function sampleShipments(files) {
 	return [
