@@ -125,7 +125,9 @@ async function viewMapAndRecord(page, save, ui, inst, w) {
 		nodeId(RECORD_NODE),
 		`record-${last}.html`,
 	);
+	// n8n shows an HTML file in a sandboxed frame: wait for it to be there before reading it
 	const frame = viewer.locator('iframe').first();
+	await frame.waitFor({ timeout: 15000 }).catch(() => {});
 	const shown = (await frame.count()) ? frame.contentFrame().locator('body') : viewer;
 	for (const text of [last, 'Zadi farm', 'Gnahoré farm'])
 		await shown.getByText(text).first().waitFor({ timeout: 30000 });
