@@ -19,7 +19,10 @@ const ring = (lon, lat, d) => [
 	[lon, lat],
 ];
 
-/** Manual Trigger → a Code-free list of three plots (Set + Split Out) → Draw Map at its defaults. */
+/**
+ * Manual Trigger → a list of three plots (Set + Split Out, no Code node) → Draw Map at its
+ * defaults. The list is written with a line per brace: "}}" would end n8n's expression.
+ */
 function drawMapWorkflow() {
 	const plots = [
 		{
@@ -67,7 +70,7 @@ function drawMapWorkflow() {
 						{
 							id: 'e2e-plots',
 							name: 'plots',
-							value: `={{ ${JSON.stringify(plots)} }}`,
+							value: `={{ ${JSON.stringify(plots, null, 1)} }}`,
 							type: 'array',
 						},
 					],
@@ -112,14 +115,36 @@ function drawMapWorkflow() {
 async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
 	await test(`${tag} browser: Draw Map at defaults (version 3), the picture offers View and shows`, async () => {
 		const mark = h.markOf(seen);
-		const created = await n8n.rest(inst, 'POST', '/rest/workflows', drawMapWorkflow());
+		// n8n 1.x's REST API wants `active` on a new workflow
+		const workflow = { ...drawMapWorkflow(), ...(inst.major < 2 ? { active: false } : {}) };
+		const created = await n8n.rest(inst, 'POST', '/rest/workflows', workflow);
 		if (created.status !== 200)
 			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
 		const id = (created.json.data || created.json).id;
 		await h.openCanvas(page, inst, id);
 		const { canvas } = await h.issueBadges(page);
 		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas at defaults`);
-		await h.executeFromEditor(page, 'map-draw');
+		try {
+			await h.executeFromEditor(page, 'map-draw');
+		} catch (e) {
+			// what the run left: the canvas, and each node's output (an error says why)
+			await save('draw-map-run-failed');
+			const said = [];
+			for (const node of ['map-plots', 'map-split', 'map-draw']) {
+				await h.openPanel(page, inst, id, node).catch(() => {});
+				said.push(
+					`${node}: ${(
+						await h
+							.outputPanel(page)
+							.innerText()
+							.catch(() => '')
+					).slice(0, 400)}`,
+				);
+			}
+			throw new Error(
+				`Draw Map did not succeed from the editor (${e.message})\n${said.join('\n')}`,
+			);
+		}
 		await h.openPanel(page, inst, id, 'map-draw');
 		await save('draw-map-panel');
 		const { panel } = await h.issueBadges(page);
@@ -150,7 +175,24 @@ async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
 		console.log(
 			`# browser: Draw Map's picture shown in n8n ${inst.version}'s viewer (${size.join(' × ')})`,
 		);
-		h.assertClean(seen, mark, 'Draw Map');
+		// n8n 1.x's editor logs its own failed requests to n8n's services ("Failed to fetch
+		// dynamic banners: … Can't connect to n8n" offline, "Failed to fetch sessions metadata:
+		// … Plan lacks license"): n8n's messages, not the package's, listed; any other console
+		// error, or one naming the package, still fails
+		const own = (e) =>
+			inst.major < 2 &&
+			/^console error: Failed to fetch [\w ]+: ResponseError: /.test(e) &&
+			!e.includes(PACKAGE);
+		const ownErrors = seen.errors.slice(mark.errors).filter(own);
+		if (ownErrors.length)
+			console.log(
+				`# browser: n8n's own requests that failed (not the package's): ${ownErrors.map((e) => e.split('\n')[0]).join('; ')}`,
+			);
+		h.assertClean(
+			{ ...seen, errors: seen.errors.filter((e, i) => i < mark.errors || !own(e)) },
+			mark,
+			'Draw Map',
+		);
 	});
 }
 

@@ -18,7 +18,7 @@ import { sceneToPng } from './png';
 import { layoutPlotMap } from './scene';
 import { DEFAULTS, option } from './style';
 import { sceneToSvg } from './svg';
-import type { MapDrawing, MapOptions, MapPlot } from './types';
+import type { MapDrawing, MapOptions, MapPlot, MapScene } from './types';
 
 export { layoutPlotMap } from './scene';
 export { OUTCOME_COLOURS, OUTCOME_LABELS, readOutcome } from './style';
@@ -35,23 +35,32 @@ export type {
 } from './types';
 export { MAP_OUTCOMES } from './types';
 
+/** What both pictures say of the scene (the counts that the byte cap of an SVG does not change). */
+function countsOf(scene: MapScene) {
+	const { width, height, plotsIn, plotsAsDots, verticesIn, verticesDrawn } = scene;
+	const { positionsRejected, marksDrawn, bounds, metresPerPixel, outcomes } = scene;
+	return {
+		width,
+		height,
+		plotsIn,
+		plotsAsDots,
+		verticesIn,
+		verticesDrawn,
+		positionsRejected,
+		marksDrawn,
+		bounds,
+		metresPerPixel,
+		outcomes,
+	};
+}
+
 /** The plots as an SVG map (never throws for any plots; see MapDrawing for what was drawn). */
 export function drawPlotMap(plots: readonly MapPlot[], options: MapOptions = {}): MapDrawing {
 	const scene = layoutPlotMap(plots, options);
 	const maxBytes = option(options.maxBytes, DEFAULTS.maxBytes, 100_000, 100_000_000);
 	const out = sceneToSvg(scene, maxBytes, options.idPrefix);
 	return {
-		width: scene.width,
-		height: scene.height,
-		plotsIn: scene.plotsIn,
-		plotsAsDots: scene.plotsAsDots,
-		verticesIn: scene.verticesIn,
-		verticesDrawn: scene.verticesDrawn,
-		positionsRejected: scene.positionsRejected,
-		marksDrawn: scene.marksDrawn,
-		bounds: scene.bounds,
-		metresPerPixel: scene.metresPerPixel,
-		outcomes: scene.outcomes,
+		...countsOf(scene),
 		plotsDrawn: scene.plotsDrawn - out.plotsLeftOut,
 		plotsSkipped: scene.plotsSkipped + out.plotsLeftOut,
 		notes: out.plotsLeftOut
@@ -79,19 +88,9 @@ export function drawPlotMapPng(plots: readonly MapPlot[], options: MapOptions = 
 	const scene = layoutPlotMap(plots, options);
 	const png = sceneToPng(scene);
 	return {
-		width: scene.width,
-		height: scene.height,
-		plotsIn: scene.plotsIn,
+		...countsOf(scene),
 		plotsDrawn: scene.plotsDrawn,
-		plotsAsDots: scene.plotsAsDots,
 		plotsSkipped: scene.plotsSkipped,
-		verticesIn: scene.verticesIn,
-		verticesDrawn: scene.verticesDrawn,
-		positionsRejected: scene.positionsRejected,
-		marksDrawn: scene.marksDrawn,
-		bounds: scene.bounds,
-		metresPerPixel: scene.metresPerPixel,
-		outcomes: scene.outcomes,
 		notes: scene.notes,
 		png,
 		bytes: png.length,

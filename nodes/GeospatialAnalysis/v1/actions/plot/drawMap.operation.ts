@@ -1,4 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import {
@@ -138,6 +138,48 @@ interface MapOptionsRead {
 
 const valueOr = <T>(r: Reading<T>, fallback: T): T => (r.kind === 'value' ? r.value : fallback);
 
+/** The picture of the items (one output item paired with all of them). */
+async function drawItems(
+	ctx: IExecuteFunctions,
+	ready: Array<{ itemIndex: number; value: MapItem }>,
+	opts: MapOptionsRead,
+	itemCount: number,
+): Promise<BatchOutput> {
+	const mapItems = ready.map((r) => r.value);
+	// Validate's checks across the items (overlaps unless the colors say nothing)
+	const { reports } = validateRows(
+		mapItems.map((m) => m.row),
+		{ repair: false, overlaps: opts.colorBy !== 'none', crossPlotSeverity: 'warning' },
+	);
+	const plan = planMap(mapItems, reports, opts.colorBy, valueOr(opts.labelField, ''));
+	const mapOptions = {
+		width: valueOr(opts.width, 960),
+		height: valueOr(opts.height, 720),
+		title: valueOr(opts.title, ''),
+	};
+	const fileName = valueOr(opts.fileName, '') || `plots-map.${opts.format}`;
+	const drawn =
+		opts.format === 'svg'
+			? (({ svg, ...rest }) => ({ rest, bytes: Buffer.from(svg, 'utf8'), mime: 'image/svg+xml' }))(
+					drawPlotMap(plan.plots, mapOptions),
+				)
+			: (({ png, ...rest }) => ({ rest, bytes: Buffer.from(png), mime: 'image/png' }))(
+					drawPlotMapPng(plan.plots, mapOptions),
+				);
+	const binary = await ctx.helpers.prepareBinaryData(drawn.bytes, fileName, drawn.mime);
+	const json = mapSummary(drawn.rest, plan, {
+		fileName,
+		colorBy: opts.colorBy,
+		format: opts.format,
+		items: itemCount,
+	});
+	return {
+		item: ready.map((r) => r.itemIndex),
+		json: json as IDataObject,
+		binary: { [valueOr(opts.binaryField, 'data')]: binary },
+	};
+}
+
 export const execute: OperationModule['execute'] = async function (items) {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const colorBy = this.getNodeParameter('colorBy', 0, 'validity') as string;
@@ -175,48 +217,14 @@ export const execute: OperationModule['execute'] = async function (items) {
 			};
 		},
 		// One picture of all items: nothing is sent.
-		plan: (ready) => {
-			if (ready.length === 0) return [];
-			const itemIndexes = ready.map((r) => r.itemIndex);
-			const send = async (): Promise<BatchOutput[]> => {
-				const mapItems = ready.map((r) => r.value);
-				const { reports } = validateRows(
-					mapItems.map((m) => m.row),
-					{ repair: false, overlaps: opts.colorBy !== 'none', crossPlotSeverity: 'warning' },
-				);
-				const plan = planMap(mapItems, reports, opts.colorBy, valueOr(opts.labelField, ''));
-				const mapOptions = {
-					width: valueOr(opts.width, 960),
-					height: valueOr(opts.height, 720),
-					title: valueOr(opts.title, ''),
-				};
-				const fileName = valueOr(opts.fileName, '') || `plots-map.${opts.format}`;
-				const drawn =
-					opts.format === 'svg'
-						? (({ svg, ...rest }) => ({
-								rest,
-								bytes: Buffer.from(svg, 'utf8'),
-								mime: 'image/svg+xml',
-							}))(drawPlotMap(plan.plots, mapOptions))
-						: (({ png, ...rest }) => ({ rest, bytes: Buffer.from(png), mime: 'image/png' }))(
-								drawPlotMapPng(plan.plots, mapOptions),
-							);
-				const binary = await this.helpers.prepareBinaryData(drawn.bytes, fileName, drawn.mime);
-				const json = mapSummary(drawn.rest, plan, {
-					fileName,
-					colorBy: opts.colorBy,
-					format: opts.format,
-					items: items.length,
-				});
-				return [
-					{
-						item: itemIndexes,
-						json: json as IDataObject,
-						binary: { [valueOr(opts.binaryField, 'data')]: binary },
-					},
-				];
-			};
-			return [{ items: itemIndexes, send }];
-		},
+		plan: (ready) =>
+			ready.length === 0
+				? []
+				: [
+						{
+							items: ready.map((r) => r.itemIndex),
+							send: async () => [await drawItems(this, ready, opts, items.length)],
+						},
+					],
 	});
 };
