@@ -73,6 +73,9 @@ export const SMOKE_SIZES: Readonly<Record<string, string>> = {
 	// map
 	BENCH_MAP_PLOTS: '100',
 	BENCH_MAP_VERTICES: '5000',
+	// record
+	BENCH_RECORD_PLOTS: '100',
+	BENCH_RECORD_VERTICES: '5000',
 	// euTrigger
 	BENCH_EU_TRIGGER_STATEMENTS: '10,300',
 	BENCH_EU_TRIGGER_POLLS: '2',

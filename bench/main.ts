@@ -2,7 +2,7 @@
  * `npm run bench` (see BENCHMARKS.md). Each section prints its figures with the ratio to the
  * naive way measured in the same run, and a MISSED line for every target not met.
  *
- *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint,readfile,eu,euTrigger,euOnce,map   (default: all)
+ *   BENCH_ONLY=registration,validation,growth,crossings,overlaps,waiting,trigger,footprint,readfile,eu,euTrigger,euOnce,map,record   (default: all)
  *   the summary ends as a Markdown table (the one in BENCHMARKS.md)
  *
  * A section that throws, or that ends without recording a figure, does not stop the others:
@@ -37,6 +37,7 @@ const SECTIONS = {
 	euTrigger: async () => (await import('./euTrigger')).euTriggerBench(),
 	euOnce: async () => (await import('./euOnce')).euOnceBench(),
 	map: async () => (await import('./map')).mapBench(),
+	record: async () => (await import('./record')).recordBench(),
 	// on the fake clock, with the fake in this process
 	waiting: async () => withFake(async (fake) => (await import('./waiting')).waitingBench(fake)),
 	trigger: async () => withFake(async (fake) => (await import('./trigger')).triggerBench(fake)),

@@ -38,6 +38,7 @@ const path = require('path');
 const n8n = require('./n8n');
 const { runFlagshipCheck } = require('./browser-flagship');
 const { runMapCheck } = require('./browser-map');
+const { runRecordCheck } = require('./browser-record');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
@@ -374,8 +375,12 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		});
 		if (!started) return;
 
-		// n8n 1.x: Draw Map's picture in the viewer (browser-map.js); the rest is 2.x's
-		if (inst.major < 2) return await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+		// n8n 1.x: Draw Map's picture and the record's page in the viewer (browser-map.js,
+		// browser-record.js); the rest is 2.x's
+		if (inst.major < 2) {
+			await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+			return await runRecordCheck({ page, inst, seen, save, test, tag }, helpers());
+		}
 
 		// the flagship example (browser-flagship.js): its table, canvas and a run, the docs' pictures
 		const flagship = () =>
@@ -895,6 +900,8 @@ async function runFlowChecks({ page, inst, seen, save, test, tag }) {
 	});
 	// Draw Map's picture in the viewer (browser-map.js)
 	await runMapCheck({ page, inst, seen, save, test, tag }, helpers());
+	// the due-diligence record's page and JSON in the viewer (browser-record.js)
+	await runRecordCheck({ page, inst, seen, save, test, tag }, helpers());
 }
 
 /** browser.js's helpers, for the checks in their own files. */

@@ -9,6 +9,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import type { ReportedProblem } from '../plots/plotReports';
+import { shortText } from '../plots/validationOutput';
 import { simplifyPlotResult } from '../results/flatten';
 import { bool, isObject, num, str } from '../values/answerValues';
 
@@ -38,10 +40,15 @@ export function validationOf(row: IDataObject): {
 				'the input has no validation fields (valid, problem_count, problem_summary): connect the output of Plot → Validate, or map it in Options → Validation Data',
 		};
 	const report = isObject(row.validation) ? row.validation : {};
+	// version 3's short texts, or versions 1 and 2's problems (as version 3 words them)
+	const text = (p: unknown): string | null => {
+		if (!isObject(p)) return str(p);
+		const message = str(p.message);
+		if (message === null) return str(p.code);
+		return isObject(p.where) ? shortText({ ...p, message } as unknown as ReportedProblem) : message;
+	};
 	const texts = (list: unknown): string[] =>
-		(Array.isArray(list) ? list : [])
-			.map((p) => (isObject(p) ? (str(p.message) ?? str(p.code)) : str(p)))
-			.filter((t): t is string => t !== null && t !== '');
+		(Array.isArray(list) ? list : []).map(text).filter((t): t is string => t !== null && t !== '');
 	const problems = texts(report.problems);
 	const warnings = texts(report.warnings);
 	const listed = (list: string[]) => list.slice(0, MAX_LISTED_PER_PLOT);

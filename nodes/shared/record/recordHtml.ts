@@ -84,9 +84,11 @@ figcaption{color:#555;font-size:12px;margin-top:4px}
 .note{color:#555;font-size:12px}
 footer{margin-top:24px;color:#666;font-size:11px;border-top:1px solid #ccc;padding-top:6px}
 td.num{text-align:right;white-space:nowrap}
+.wide{overflow-x:auto}
+.wide table{min-width:760px}
 .plots{break-before:page;page-break-before:always}
 @page{size:A4;margin:14mm 12mm}
-@media print{body{margin:0;max-width:none;font-size:10.5px}.map-picture{max-height:200mm}h2{break-after:avoid;page-break-after:avoid}}
+@media print{body{margin:0;max-width:none;font-size:10.5px}.wide{overflow:visible}.wide table{min-width:0}.map-picture{max-height:200mm}h2{break-after:avoid;page-break-after:avoid}}
 `;
 
 function decisionBadge(risk: DueDiligenceRecord['decision']['risk']): string {
@@ -175,7 +177,7 @@ function plotTable(plots: readonly PlotEntry[]): string {
 		left > 0
 			? `<p class="note">${left.toLocaleString('en-US')} more plots are not listed here (the page lists at most ${(TABLE_BUDGET_BYTES / 1e6).toLocaleString('en-US')} MB of rows); every plot is in record.json.</p>`
 			: '';
-	return `<table>${head}<tbody>${rows.join('')}</tbody></table>${more}`;
+	return `<div class="wide"><table>${head}<tbody>${rows.join('')}</tbody></table></div>${more}`;
 }
 
 function sourcesTable(plots: readonly PlotEntry[]): string {

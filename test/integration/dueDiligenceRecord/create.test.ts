@@ -120,6 +120,13 @@ describe('Due Diligence Record → Create (through the n8n engine)', () => {
 			['p3', true, 'High'],
 		]);
 		expect(r.plots[0].analysis!.not_in_input).toContain('protected_area_overlap');
+		// an expression that finds nothing for an item: nothing for that part, not the item's own fields
+		const none = await record(shipmentRows(), {
+			options: { validationData: '={{ $json.plot_id === "p2" ? undefined : $json }}' },
+		});
+		const plots = (none.items[0].json as unknown as DueDiligenceRecord).plots;
+		expect(plots.map((p) => p.validation?.valid ?? null)).toEqual([true, null, true]);
+		expect(plots[1].validation_reason).toMatch(/Options → Validation Data/);
 	});
 
 	it('refuses before anything a shipment with two decisions, a Shipment empty on some items, a Decision it cannot read', async () => {

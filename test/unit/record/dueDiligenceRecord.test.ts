@@ -309,3 +309,25 @@ describe('rowGeometry', () => {
 		expect(features[0].geometry.coordinates[0]).toHaveLength(n + 1);
 	});
 });
+
+describe('validationOf', () => {
+	it("reads versions 1 and 2's full reports as version 3 words them (the sentence and the place)", () => {
+		const { validation } = validationOf({
+			valid: false,
+			problem_count: 1,
+			problem_summary: 'The ring is not closed.',
+			validation: {
+				problems: [
+					{
+						code: 'ring_not_closed',
+						message: 'The ring is not closed. Detail: first and last position differ.',
+						where: { feature: 0, ring: 0 },
+					},
+				],
+				warnings: [{ code: 'few_decimals', message: 'Fewer than six decimals.', where: {} }],
+			},
+		});
+		expect(validation!.problems).toEqual(['The ring is not closed. (feature 0, ring 0)']);
+		expect(validation!.warnings).toEqual(['Fewer than six decimals.']);
+	});
+});

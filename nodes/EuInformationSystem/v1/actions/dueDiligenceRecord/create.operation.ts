@@ -39,7 +39,11 @@ const DATA_OPTIONS = [
 	['statementData', 'Statement Data'],
 ] as const;
 
-/** An option giving an object (empty: the input item itself); `={{ $json }}` read directly. */
+/**
+ * An option giving an object (not set: the input item itself; `={{ $json }}` read directly).
+ * An expression that gives nothing for an item (e.g. a lookup that found no row) gives the
+ * record nothing for it (null with the reason), never the item's own fields instead.
+ */
 function dataOf(
 	ctx: IExecuteFunctions,
 	i: number,
@@ -60,7 +64,7 @@ function dataOf(
 	const read = readJsonObject(value);
 	if (read.kind === 'value') return read.value as IDataObject;
 	if (read.kind === 'invalid') problems.field(label, read.reason);
-	return json;
+	return {};
 }
 
 /** What the first item of each shipment gave, to hold the others to it. */
@@ -185,7 +189,7 @@ async function recordOutput(
 	const field = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v.trim() : fallback); // prettier-ignore
 	const mime = options.htmlMimeType === 'text/html' ? 'text/html' : 'text/plain';
 	const jsonFile = await ctx.helpers.prepareBinaryData(
-		Buffer.from(JSON.stringify(record, null, 1), 'utf8'),
+		Buffer.from(JSON.stringify(record), 'utf8'),
 		`${base}.json`,
 		'application/json',
 	);
