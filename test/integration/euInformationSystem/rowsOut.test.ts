@@ -3,7 +3,7 @@
  * against the EU fake: a sheet of plot rows goes into Submit and comes back row by row, in
  * order and paired, each with its statement's dds_* fields first and its own fields unchanged;
  * Get over those rows asks each distinct UUID once and puts the statement's numbers on every
- * row that names it; failed rows keep their fields and get their error; the filing gate of
+ * row that names it; failed rows keep their fields and get their error (dds_error); the filing gate of
  * the AI tool refuses as before. Every body sent validated against the EU's XSDs (the fake
  * refuses others as SCHEMA).
  */
@@ -40,6 +40,7 @@ const DDS_FIELDS = [
 	'dds_updated_at',
 	'dds_environment',
 	'dds_note',
+	'dds_error',
 ];
 const SD_FIELDS = DDS_FIELDS.map((f) => f.replace(/^dds_/, 'sd_'));
 
@@ -58,11 +59,7 @@ const sheetRow = (ref: string, n: number): IDataObject => ({
 
 /** The row's own fields, after the statement's: the input row exactly. */
 const ownFields = (json: IDataObject, prefix = 'dds_') =>
-	Object.fromEntries(
-		Object.entries(json).filter(
-			([k]) => !k.startsWith(prefix) && k !== 'error' && k !== 'description',
-		),
-	);
+	Object.fromEntries(Object.entries(json).filter(([k]) => !k.startsWith(prefix)));
 
 beforeEach(() => {
 	resetEuRateLimit();
@@ -189,11 +186,11 @@ describe('Output "Input Rows with Statement Fields"', () => {
 			expect(ownFields(item.json)).toEqual(rows[n]);
 			if (n % 2 === 0) {
 				expect(item.json.dds_uuid).toBe(known);
-				expect(item.json.error).toBeUndefined();
+				expect(item.json.dds_error).toBeNull();
 			} else {
 				expect(item.json.dds_status).toBeNull();
-				expect(item.json.error).toBe(
-					`No statement with UUID ${rows[n].uuid} is visible to this account in the EU Information System`,
+				expect(item.json.dds_error).toMatch(
+					`No statement with UUID ${rows[n].uuid} is visible to this account in the EU Information System. Check the Statement UUID`,
 				);
 			}
 		}
@@ -224,6 +221,45 @@ describe('Output "Input Rows with Statement Fields"', () => {
 			expect(Object.keys(row).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
 			expect(ownFields(row)).toEqual(sheet[n]);
 		}
+	});
+
+	it('Get failing with Continue On Fail: each row keeps the UUID Submit gave it, for the next Get', async () => {
+		const sheet = [sheetRow('ROWS-GETFAIL-1', 0), sheetRow('ROWS-GETFAIL-1', 1)];
+		const filed = jsonOf(await run(ddsParameters({ outputMode: 'inputRows' }), sheet));
+		const refusal = businessFault([
+			{ id: 'EUDR_API_TEST_REFUSAL', message: 'Refused by the test', field: null },
+		]);
+		eu.fake.faults.answerNext('getDds', {
+			status: 500,
+			body: faultEnvelope(refusal, 'test-request', new Date(), 'underscore'),
+		});
+		const got = await run(
+			{ operation: 'get', uuids: '={{ $json.dds_uuid }}', outputMode: 'inputRows' },
+			filed,
+			true,
+		);
+		expect(got.error).toBeUndefined();
+		for (const [n, row] of jsonOf(got).entries()) {
+			expect(Object.keys(row).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
+			expect(row).toMatchObject({
+				dds_uuid: filed[n].dds_uuid,
+				dds_status: 'SUBMITTED',
+				dds_filed_by: 'this run',
+			});
+			expect(String(row.dds_error)).toMatch(/Refused by the test/);
+			expect(ownFields(row)).toEqual(sheet[n]);
+		}
+		// the next Get asks again with the rows as they came back
+		eu.fake.clock.advance(HOUR);
+		const again = await run(
+			{ operation: 'get', uuids: '={{ $json.dds_uuid }}', outputMode: 'inputRows' },
+			jsonOf(got),
+		);
+		expect(again.error).toBeUndefined();
+		expect(jsonOf(again).map((r) => [r.dds_status, r.dds_error])).toEqual([
+			['AVAILABLE', null],
+			['AVAILABLE', null],
+		]);
 	});
 
 	it('Get: a row naming two statements is refused before any request', async () => {
@@ -257,10 +293,13 @@ describe('Output "Input Rows with Statement Fields"', () => {
 		expect(first.dds_status).toBe('SUBMITTED');
 		expect(third.dds_uuid).toBe(first.dds_uuid);
 		expect(Object.keys(failed).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
-		expect(DDS_FIELDS.map((f) => failed[f])).toEqual(DDS_FIELDS.map(() => null));
+		expect(DDS_FIELDS.slice(0, -1).map((f) => failed[f])).toEqual(
+			DDS_FIELDS.slice(0, -1).map(() => null),
+		);
 		expect(ownFields(failed)).toEqual(sheet[1]);
-		expect(failed.error).toMatch(/Internal Reference/);
-		expect(failed.description).toMatch(/^Nothing was sent for this statement\./);
+		expect(failed.dds_error).toMatch(
+			/Internal Reference.* Nothing was sent for this statement\. Fix the input and run again\.$/,
+		);
 	});
 
 	it('On Error "Continue (using error output)": a failed row stays whole on the main output, never cut down to its error', async () => {
@@ -281,7 +320,7 @@ describe('Output "Input Rows with Statement Fields"', () => {
 		const failed = main[0]![1].json;
 		expect(Object.keys(failed).slice(0, DDS_FIELDS.length)).toEqual(DDS_FIELDS);
 		expect(ownFields(failed)).toEqual(sheet[1]);
-		expect(failed.error).toMatch(/Internal Reference/);
+		expect(failed.dds_error).toMatch(/Internal Reference/);
 	});
 
 	it('Continue On Fail: a statement the EU refuses fails on each of its rows, the rows kept', async () => {
@@ -300,13 +339,15 @@ describe('Output "Input Rows with Statement Fields"', () => {
 		const rows = jsonOf(result);
 		const byRef = (ref: string) => rows.filter((r) => r.ref === ref);
 		const [refused, filed] =
-			byRef('ROWS-EU-1')[0].error === undefined
+			byRef('ROWS-EU-1')[0].dds_error === null
 				? ['ROWS-EU-2', 'ROWS-EU-1']
 				: ['ROWS-EU-1', 'ROWS-EU-2'];
 		for (const row of byRef(filed)) expect(row.dds_status).toBe('SUBMITTED');
 		for (const row of byRef(refused)) {
-			expect(DDS_FIELDS.map((f) => row[f])).toEqual(DDS_FIELDS.map(() => null));
-			expect(String(row.error)).toMatch(/Refused by the test/);
+			expect(DDS_FIELDS.slice(0, -1).map((f) => row[f])).toEqual(
+				DDS_FIELDS.slice(0, -1).map(() => null),
+			);
+			expect(String(row.dds_error)).toMatch(/Refused by the test/);
 		}
 		for (const [n, row] of rows.entries()) expect(ownFields(row)).toEqual(sheet[n]);
 		expect(eu.fake.statements().some((s) => s.internalReferenceNumber === refused)).toBe(false);

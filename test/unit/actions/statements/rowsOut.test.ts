@@ -4,6 +4,7 @@ import type { IDataObject, INodeExecutionData, INodeTypeDescription } from 'n8n-
 import { EuInformationSystem } from '../../../../nodes/EuInformationSystem/EuInformationSystem.node';
 import {
 	ROW_FIELDS,
+	errorText,
 	isErrorItem,
 	readOutputMode,
 	rowsOut,
@@ -65,6 +66,7 @@ describe('statementFieldsOf', () => {
 			dds_updated_at: '2026-05-20T09:55:01.000Z',
 			dds_environment: 'acceptance',
 			dds_note: null,
+			dds_error: null,
 		};
 		for (const statement of [simplified(), raw()]) {
 			const fields = statementFieldsOf(statement, {}, context);
@@ -170,19 +172,45 @@ describe('rowsOut', () => {
 		expect(out[0].binary).toBeUndefined();
 	});
 
-	it('a failed row keeps its fields and gets its error after them, the statement fields null', () => {
+	it('a failed row keeps its fields and gets its error in dds_error, the statement fields null', () => {
 		const output = [
 			item(simplified(), [{ item: 0 }, { item: 2 }]),
-			item({ error: 'The EU refused it', description: 'Fix the HS heading' }, { item: 1 }),
+			item({ error: 'The EU refused it', description: 'Fix the HS heading.' }, { item: 0 }),
+		];
+		const [failed] = rowsOut(rows, output, context);
+		expect(Object.keys(failed.json)).toEqual([...DDS, 'plot', 'ref']);
+		expect(DDS.slice(0, -1).map((f) => failed.json[f])).toEqual(DDS.slice(0, -1).map(() => null));
+		expect(failed.json).toMatchObject({
+			plot: 'P-1',
+			ref: 'PO-1',
+			dds_error: 'The EU refused it. Fix the HS heading.',
+		});
+	});
+
+	it("never touches a row's own error or description columns", () => {
+		const sheet = [{ json: { description: 'Cocoa beans, grade A', error: 'none' } }];
+		const [ok] = rowsOut(sheet, [item(simplified(), { item: 0 })], context);
+		expect(ok.json).toMatchObject({ description: 'Cocoa beans, grade A', error: 'none' });
+		const [failed] = rowsOut(sheet, [item({ error: 'Refused' }, { item: 0 })], context);
+		expect(failed.json).toMatchObject({
+			description: 'Cocoa beans, grade A',
+			error: 'none',
+			dds_error: 'Refused',
+		});
+	});
+
+	it('a failed row keeps the statement fields it carried (its UUID for the next Get)', () => {
+		const output = [
+			item(simplified(), [{ item: 0 }, { item: 2 }]),
+			item({ error: 'The EU did not answer' }, { item: 1 }),
 		];
 		const [, failed] = rowsOut(rows, output, context);
-		expect(Object.keys(failed.json)).toEqual([...DDS, 'plot', 'ref', 'error', 'description']);
-		expect(DDS.map((f) => failed.json[f])).toEqual(DDS.map(() => null));
+		expect(Object.keys(failed.json)).toEqual([...DDS, 'plot', 'ref']);
 		expect(failed.json).toMatchObject({
-			plot: 'P-2',
-			ref: 'PO-2',
-			error: 'The EU refused it',
-			description: 'Fix the HS heading',
+			dds_status: 'SUBMITTED',
+			dds_uuid: UUID_B,
+			dds_reference_number: null,
+			dds_error: 'The EU did not answer',
 		});
 	});
 
@@ -199,6 +227,14 @@ describe('rowsOut', () => {
 		);
 		expect(none.json.dds_note).toBe('The node output no statement for this row.');
 		expect(none.json.plot).toBe('P-2');
+	});
+
+	it('joins an error and its description into one sentence', () => {
+		expect(errorText({ error: 'No statement with UUID x', description: 'Check it.' })).toBe(
+			'No statement with UUID x. Check it.',
+		);
+		expect(errorText({ error: 'Refused.', description: 'Fix it.' })).toBe('Refused. Fix it.');
+		expect(errorText({ error: 'Refused' })).toBe('Refused');
 	});
 
 	it('tells error items from statements by their shape', () => {

@@ -6,15 +6,18 @@
  *
  * It is made from what the operation output in its own mode (one item per statement, paired
  * with the statement's rows; or an error item per failed row with Continue On Fail): the
- * requests are the same and as many in both modes. A failed row keeps its fields and gets its
- * error (`error`, `description`) after them, with the statement's fields null. (Not as n8n's
- * item error: n8n replaces the json of such an item by `{ error }`, and the row would be lost.
- * So with "Continue (using error output)" a failed row stays on the main output.)
+ * requests are the same and as many in both modes. A failed row keeps its own fields and its
+ * statement fields as it had them (null when none), and gets its error in the statement's
+ * `error` field: never in `error` / `description`, which a sheet may have as columns of its own
+ * (a product's description), and never as n8n's item error (n8n replaces the json of such an
+ * item by `{ error }`: the row would be lost). So with "Continue (using error output)" a failed
+ * row stays on the main output.
  *
  * The fields, in this order (the SD's with `sd_`): status, reference_number,
  * verification_number, uuid, internal_reference, filed_by, updated_at, environment, and note:
  * why a field is null or what the EU said beside it (not yet AVAILABLE, rejected and why, the
- * authority's communication), null when there is nothing to say.
+ * authority's communication), null when there is nothing to say; error: why the row failed
+ * (Continue On Fail), null when it did not.
  */
 import type {
 	IDataObject,
@@ -48,6 +51,7 @@ export const ROW_FIELDS = [
 	'updated_at',
 	'environment',
 	'note',
+	'error',
 ] as const;
 
 type RowField = (typeof ROW_FIELDS)[number];
@@ -152,6 +156,7 @@ export function statementFieldsOf(
 		updated_at: text(statement.date),
 		environment: context.environment,
 		note: noteOf(statement),
+		error: null,
 	};
 	return fieldsOf(prefix, values);
 }
@@ -168,6 +173,23 @@ function ownFields(row: IDataObject, prefix: RowPrefix): IDataObject {
 	const out: IDataObject = {};
 	for (const [k, v] of Object.entries(row)) if (!drop.has(k)) out[k] = v;
 	return out;
+}
+
+/** An error item's message and description as one text. */
+export function errorText(error: IDataObject): string {
+	const message = String(error.error ?? '').trim();
+	const description = text(error.description);
+	if (description === null) return message;
+	return `${/[.!?]$/.test(message) ? message : `${message}.`} ${description}`;
+}
+
+/**
+ * A failed row's statement fields: those it carried (e.g. Submit's, when Get fails for it: its
+ * UUID is not lost, so the next Get can ask again), null when it carried none; its error.
+ */
+function failedFields(row: IDataObject, error: IDataObject, prefix: RowPrefix): IDataObject {
+	const had = Object.fromEntries(ROW_FIELDS.map((f) => [f, row[key(prefix, f)]]));
+	return fieldsOf(prefix, { ...had, error: errorText(error) });
 }
 
 const pairedOf = (item: INodeExecutionData): number[] => {
@@ -195,7 +217,7 @@ function ambiguous(statements: IDataObject[], context: RowsContext): IDataObject
 
 /**
  * The operation's output (per statement, paired) as one item per input row, in input order:
- * the statement's fields first, then the row's own; a failed row with its error after them.
+ * the statement's fields first, then the row's own; a failed row with its error among them.
  */
 export function rowsOut(
 	input: INodeExecutionData[],
@@ -216,7 +238,7 @@ export function rowsOut(
 		const own = ownFields(row, context.prefix);
 		const error = errors.get(i);
 		let json: IDataObject;
-		if (error !== undefined) json = { ...fieldsOf(context.prefix, {}), ...own, ...error };
+		if (error !== undefined) json = { ...failedFields(row, error, context.prefix), ...own };
 		else {
 			const found = statements[i];
 			const fields =
