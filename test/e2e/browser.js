@@ -40,6 +40,7 @@ const path = require('path');
 const n8n = require('./n8n');
 const { runCredentialSteps } = require('./browser-credential');
 const { runEuPanelsCheck } = require('./browser-eu-panels');
+const { runFlagshipCheck } = require('./browser-flagship');
 const { runMapCheck } = require('./browser-map');
 const { runRecordCheck } = require('./browser-record');
 
@@ -330,7 +331,7 @@ async function openPanel(page, inst, workflowId, nodeId) {
  * Runs the browser check on a started instance that has the suite's credentials and
  * workflows imported. `test(name, fn)` records each check.
  */
-async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [] }) {
+async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [], fake }) {
 	let chromium;
 	try {
 		({ chromium } = require('playwright-core'));
@@ -391,6 +392,10 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 		const euPanels = async () =>
 			await runEuPanelsCheck({ page, inst, seen, test, tag, creds, helpers: { openCanvas, openPanel, markOf, assertClean, save } }); // prettier-ignore
 		if (process.env.N8N_E2E_BROWSER_EU_PANELS_ONLY === '1') return await euPanels();
+		// the flagship example (browser-flagship.js): its table, canvas and a run, the docs' pictures
+		const flagship = () =>
+			runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, fake, ui: helpers() });
+		if (process.env.N8N_E2E_BROWSER_FLAGSHIP_ONLY === '1') return await flagship();
 		if (process.env.N8N_E2E_BROWSER_FLOWS_ONLY === '1') {
 			await runFlowChecks({ page, inst, seen, save, test, tag });
 			await runFilingSwitchCheck({ page, inst, seen, save, test, tag, creds });
@@ -463,6 +468,9 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 				if (w.assert && w.assert.editorSetup)
 					await w.assert.editorSetup({
 						rest: (method, p, body) => n8n.rest(inst, method, p, body),
+						publicApi: (method, p, body) => n8n.publicApi(inst, method, p, body),
+						workflow: w.imported,
+						fake,
 						version: inst.version,
 						major: inst.major,
 					});
@@ -485,6 +493,7 @@ async function runBrowserCheck(inst, { workflows, creds, test, tag, cleanups = [
 				assertClean(seen, mark, w.rel);
 			});
 		}
+		await flagship();
 		if (seen && seen.notes.length)
 			console.log(
 				`# browser: n8n's own resources that did not load (not the package's): ${[...new Set(seen.notes)].length}\n#   ${[...new Set(seen.notes)].slice(0, 10).join('\n#   ')}`,

@@ -4,7 +4,8 @@
  * `npm run demo`: build the package, start the fake service and the pinned
  * n8n with the package loaded, import credentials for the fake and every
  * example workflow, create the owner account, print the editor URL and login,
- * and keep running until Ctrl-C.
+ * and keep running until Ctrl-C. The flagship example (shipments to due-diligence statements) is
+ * imported first, its Shipments Data Table made with the sample shipments, and its URL printed first.
  *
  * Ctrl-C (SIGINT) or SIGTERM stops everything the demo started, each in its own process group:
  * n8n (with its task runners), the fake service, the EU fake (freeing their ports) and the
@@ -31,6 +32,8 @@ const {
 	checkPackageLoaded,
 	WORKFLOW_DIRS,
 } = require('./suite');
+const shipments = require('./shipments');
+const { FLAGSHIP } = require('./browser-flagship');
 
 const { REPO_ROOT } = n8n;
 
@@ -126,18 +129,23 @@ async function startRealN8n({ fake, say, installing, track }) {
 
 	const creds = credentialsFor(fake);
 	await n8n.importCredentials(inst, creds);
-	const examples = loadWorkflowFiles(undefined, [WORKFLOW_DIRS[1]]);
-	if (examples.length)
-		await n8n.importWorkflow(
-			inst,
-			examples.map((w) => prepareWorkflow(w, creds)),
-		);
+	// the flagship first: the Shipments Data Table made with its sample shipments, its nodes bound to it
+	const examples = loadWorkflowFiles(undefined, [WORKFLOW_DIRS[1]]).sort(
+		(a, b) => (b.rel === FLAGSHIP) - (a.rel === FLAGSHIP),
+	);
+	const rest = (method, p, body) => n8n.rest(inst, method, p, body);
+	const table = await shipments.createShipmentsTable(rest, fake.files);
+	const prepared = examples.map((w) => prepareWorkflow(w, creds));
+	const flagship = prepared[examples.findIndex((w) => w.rel === FLAGSHIP)];
+	if (flagship) shipments.bindTable(flagship, table.tableId);
+	if (examples.length) await n8n.importWorkflow(inst, prepared);
 	return {
 		url: inst.url,
 		version,
 		userFolder,
 		credentials: creds.map((c) => c.name),
 		examples: examples.map((w) => w.json.name || w.rel),
+		flagship: flagship && { id: flagship.id, name: flagship.name, table },
 		exited: inst.procs[0].exitPromise,
 	};
 }
@@ -155,6 +163,15 @@ function printReady(fake, app) {
 		console.log(
 			`  Fake EU Information System: ${fake.eu.url}  (user ${fake.eu.username}; a statement becomes AVAILABLE 20 s after it is submitted)`,
 		);
+	if (app.flagship) {
+		const { id, name, table } = app.flagship;
+		console.log(`  Open first:  ${app.url}/workflow/${id}`);
+		console.log(`               ${name}`);
+		console.log(
+			`  Its shipments table: ${app.url}/projects/${table.projectId}/datatables/${table.tableId}  (run the workflow, then look again)`,
+		);
+		console.log('');
+	}
 	console.log(`  Credentials imported: ${app.credentials.map((c) => `"${c}"`).join(', ')}`);
 	console.log(
 		`  Example workflows imported: ${app.examples.length ? app.examples.join('; ') : 'none yet'}`,

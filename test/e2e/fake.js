@@ -14,6 +14,7 @@ const path = require('path');
 const { spawn } = require('child_process');
 const { REPO_ROOT, freePort, httpRequest, waitFor, tail, log } = require('./n8n');
 const { startFakeLlm } = require('./fake-llm');
+const { startPlotFiles } = require('./plot-files');
 
 const CLI = path.join(REPO_ROOT, 'test', 'fake-service', 'cli.ts');
 const EU_CLI = path.join(REPO_ROOT, 'test', 'fake-eu', 'cli.ts');
@@ -220,6 +221,8 @@ async function startFake(opts = {}) {
 		throw new Error(`the fake chat model did not start: ${e.message}`);
 	}
 	log(`fake chat model on ${fake.llm.url}`);
+	// the suppliers' plot files of the flagship example (its shipments table holds their URLs)
+	fake.files = await startPlotFiles();
 	if (fs.existsSync(EU_CLI)) {
 		try {
 			fake.eu = await startFakeEu({ availableAfterMs: opts.euAvailableAfterMs });
@@ -233,6 +236,7 @@ async function startFake(opts = {}) {
 
 async function stopFake(fake) {
 	if (fake && fake.llm) await fake.llm.close();
+	if (fake && fake.files) await fake.files.close();
 	if (fake && fake.eu) await stopGroup(fake.eu);
 	await stopGroup(fake);
 }

@@ -400,9 +400,13 @@ async function runVersion(
 			}
 			const ctx = makeCtx({ inst, fake, creds, workflow: w });
 			if (w.assert && w.assert.before) await w.assert.before(ctx);
-			const r = await n8n.executeWorkflow(inst, w.imported.id, {
-				timeoutMs: (w.assert && w.assert.timeoutMs) || 300000,
-			});
+			// `execute(ctx)`: the assert module runs it itself (e.g. in the running n8n, for nodes
+			// that `n8n execute` cannot run: Data Tables); same result shape as executeWorkflow
+			const timeoutMs = (w.assert && w.assert.timeoutMs) || 300000;
+			const r =
+				w.assert && w.assert.execute
+					? await w.assert.execute(ctx, { timeoutMs })
+					: await n8n.executeWorkflow(inst, w.imported.id, { timeoutMs });
 			ctx.result = r;
 			ctx.run = r.run;
 			if (expectsError(w, ctx)) {
@@ -426,7 +430,7 @@ async function runVersion(
 	// (main() gives it a lane of its own: an n8n with the examples imported, not run)
 	const only = process.env.N8N_E2E_ONLY;
 	if (withBrowser && browserOnly && process.env.N8N_E2E_BROWSER !== '0' && (!only || browserOnly))
-		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups });
+		await browser.runBrowserCheck(inst, { workflows, creds, test, tag, cleanups, fake });
 	await n8n.stop(inst);
 }
 
