@@ -228,6 +228,39 @@ export function prng(seed: number): () => number {
 	};
 }
 
+/** A ring of coordinates ([lon, lat] pairs, closed: the first vertex repeated at the end). */
+export type Ring = number[][];
+
+/** A closed ring of n vertices around (lon, lat), each at radius × 0.85–1.15 (a plot of ~1 ha). */
+export function jitteredCircle(
+	n: number,
+	lon: number,
+	lat: number,
+	radius: number,
+	random: () => number,
+): Ring {
+	const ring: Ring = [];
+	for (let i = 0; i < n; i++) {
+		const a = (2 * Math.PI * i) / n;
+		const r = radius * (0.85 + 0.3 * random());
+		ring.push([lon + r * Math.cos(a), lat + r * Math.sin(a)]);
+	}
+	ring.push([...ring[0]]);
+	return ring;
+}
+
+/** A wiggly boundary of n vertices (a survey of a large estate: ~2 km across). */
+export function wiggly(n: number): Ring {
+	const ring: Ring = [];
+	for (let i = 0; i < n; i++) {
+		const a = (2 * Math.PI * i) / n;
+		const r = 0.01 * (1 + 0.08 * Math.sin(a * 37) + 0.02 * Math.sin(a * 911));
+		ring.push([-55.5 + r * Math.cos(a), -6.7 + r * Math.sin(a)]);
+	}
+	ring.push([...ring[0]]);
+	return ring;
+}
+
 /**
  * Simulated network latency on every contract request of the fake: one `delay` fault that
  * matches everything and practically never runs out (the fake's own fault mechanism, so the

@@ -18,40 +18,10 @@ import { checkItemGeometry } from '../nodes/shared/plots/geometrySource';
 import { planMap } from '../nodes/shared/plots/plotMap';
 import { validateRows } from '../nodes/shared/plots/plotValidation';
 import { star } from '../test/helpers/star';
-import { cpuMs, envNumber, fmt, prng, record } from './lib';
+import type { Ring } from './lib';
+import { cpuMs, envNumber, fmt, jitteredCircle, prng, record, wiggly } from './lib';
 
 const section = 'map';
-
-type Ring = number[][];
-
-function jitteredCircle(
-	n: number,
-	lon: number,
-	lat: number,
-	radius: number,
-	random: () => number,
-): Ring {
-	const ring: Ring = [];
-	for (let i = 0; i < n; i++) {
-		const a = (2 * Math.PI * i) / n;
-		const r = radius * (0.85 + 0.3 * random());
-		ring.push([lon + r * Math.cos(a), lat + r * Math.sin(a)]);
-	}
-	ring.push([...ring[0]]);
-	return ring;
-}
-
-/** A wiggly boundary of n vertices (a survey of a large estate: ~2 km across). */
-function wiggly(n: number): Ring {
-	const ring: Ring = [];
-	for (let i = 0; i < n; i++) {
-		const a = (2 * Math.PI * i) / n;
-		const r = 0.01 * (1 + 0.08 * Math.sin(a * 37) + 0.02 * Math.sin(a * 911));
-		ring.push([-55.5 + r * Math.cos(a), -6.7 + r * Math.sin(a)]);
-	}
-	ring.push([...ring[0]]);
-	return ring;
-}
 
 function manyPlots(count: number): MapPlot[] {
 	const random = prng(34);

@@ -18,34 +18,11 @@ import { buildRecord } from '../nodes/shared/record/dueDiligenceRecord';
 import { rowGeometry } from '../nodes/shared/record/recordGeometry';
 import { MAX_HTML_BYTES, recordHtml } from '../nodes/shared/record/recordHtml';
 import { recordMap } from '../nodes/shared/record/recordMap';
-import { cpuMs, envNumber, fmt, prng, record } from './lib';
+import type { Ring } from './lib';
+import { cpuMs, envNumber, fmt, jitteredCircle, prng, record, wiggly } from './lib';
 
 const section = 'record';
 const KB = 1024;
-
-type Ring = number[][];
-
-function circle(n: number, lon: number, lat: number, radius: number, random: () => number): Ring {
-	const ring: Ring = [];
-	for (let i = 0; i < n; i++) {
-		const a = (2 * Math.PI * i) / n;
-		const r = radius * (0.85 + 0.3 * random());
-		ring.push([lon + r * Math.cos(a), lat + r * Math.sin(a)]);
-	}
-	ring.push([...ring[0]]);
-	return ring;
-}
-
-function wiggly(n: number): Ring {
-	const ring: Ring = [];
-	for (let i = 0; i < n; i++) {
-		const a = (2 * Math.PI * i) / n;
-		const r = 0.01 * (1 + 0.08 * Math.sin(a * 37) + 0.02 * Math.sin(a * 911));
-		ring.push([-55.5 + r * Math.cos(a), -6.7 + r * Math.sin(a)]);
-	}
-	ring.push([...ring[0]]);
-	return ring;
-}
 
 /** A row as the flagship's rows carry it: geometry, Validate's, the analysis' and the statement's fields. */
 function rowOf(i: number, ring: Ring): IDataObject {
@@ -184,7 +161,7 @@ export async function recordBench(): Promise<void> {
 	const random = prng(34);
 	const side = Math.ceil(Math.sqrt(count));
 	const rows = Array.from({ length: count }, (_, i) =>
-		rowOf(i, circle(40, -55.5 + (i % side) * 0.0015, -6.7 + Math.floor(i / side) * 0.0015, 0.0006, random)),
+		rowOf(i, jitteredCircle(40, -55.5 + (i % side) * 0.0015, -6.7 + Math.floor(i / side) * 0.0015, 0.0006, random)),
 	); // prettier-ignore
 	measure(`${fmt(count)} plots of 40 vertices`, rows, { ms: 1500, htmlKb: 2048, jsonRatio: 1.5 });
 	measure(`one ${fmt(vertices)}-vertex plot`, [rowOf(0, wiggly(vertices))], {
