@@ -6,24 +6,12 @@
  * area. Used by test/unit/plots/overlayArea.test.ts and bench/overlaps.ts.
  */
 import type { MultiPolygon, Polygon, Position } from '../../nodes/shared/geometry';
-import { gisCorpus } from './gisCorpus';
+import { gisCorpus, seeded } from './gisCorpus';
 
 export interface OverlapCase {
 	name: string;
 	a: Polygon | MultiPolygon;
 	b: Polygon | MultiPolygon;
-}
-
-/** mulberry32 (bench/lib.ts's prng): the same numbers for the same seed. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 /** A wavy field boundary of `n` vertices (star-shaped: angles strictly increasing, so simple). */
@@ -34,7 +22,7 @@ export function fieldOutline(
 	phase: number,
 	seed: number,
 ): Position[] {
-	const rnd = prng(seed);
+	const rnd = seeded(seed);
 	const ring: Position[] = [];
 	for (let i = 0; i < n; i++) {
 		const a = (2 * Math.PI * (i + phase)) / n;

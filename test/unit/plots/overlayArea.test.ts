@@ -30,6 +30,7 @@ import { crossCheckPlots, MAX_CLIP_EDGES_PER_PAIR } from '../../../nodes/shared/
 import { validateRows } from '../../../nodes/shared/plots/plotValidation';
 import { OVERLAY_MIN_EDGES, sharedArea } from '../../../nodes/shared/plots/sharedArea';
 import type { OverlapCase } from '../../helpers/overlapCases';
+import { seeded } from '../../helpers/gisCorpus';
 import {
 	BIG_PAIR_VERTICES,
 	bigPair,
@@ -107,17 +108,6 @@ describe('the snapped GIS corpora, every pair whose boxes share area, against GE
 });
 
 describe('lattice pairs (every contact degenerate or exact), against polyclip-ts (arbitrary precision)', () => {
-	/** mulberry32. */
-	function seeded(seed: number): () => number {
-		let a = seed >>> 0;
-		return () => {
-			a = (a + 0x6d2b79f5) >>> 0;
-			let t = a;
-			t = Math.imul(t ^ (t >>> 15), t | 1);
-			t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-			return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-		};
-	}
 	const orient = (a: Position, b: Position, c: Position) =>
 		Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
 	/** No two edges meet but neighbours at their shared end, and no neighbour folds back (integers: exact). */
