@@ -7,17 +7,10 @@
  * image/svg+xml is not, hence the PNG). Called by browser.js, with its helpers.
  */
 const n8n = require('./n8n');
+const { createWorkflow, listWorkflow, ring } = require('./browser-workflows');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const ACTION = `${PACKAGE}.geospatialAnalysis`;
-
-const ring = (lon, lat, d) => [
-	[lon, lat],
-	[lon + d, lat],
-	[lon + d, lat + d],
-	[lon, lat + d],
-	[lon, lat],
-];
 
 /**
  * Manual Trigger → a list of three plots (Set + Split Out, no Code node) → Draw Map at its
@@ -49,63 +42,21 @@ function drawMapWorkflow() {
 			},
 		},
 	];
-	const nodes = [
-		{
-			id: 'map-trigger',
-			name: 'Manual Trigger',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'map-plots',
-			name: 'Plots',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-			parameters: {
-				assignments: {
-					assignments: [
-						{
-							id: 'e2e-plots',
-							name: 'plots',
-							value: `={{ ${JSON.stringify(plots, null, 1)} }}`,
-							type: 'array',
-						},
-					],
-				},
-				options: {},
-			},
-		},
-		{
-			id: 'map-split',
-			name: 'One Item per Plot',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [440, 0],
-			parameters: { fieldToSplitOut: 'plots', options: {} },
-		},
-		{
+	return listWorkflow({
+		name: 'Browser check: Draw Map, viewed',
+		prefix: 'map',
+		field: 'plots',
+		value: `={{ ${JSON.stringify(plots, null, 1)} }}`,
+		setName: 'Plots',
+		splitName: 'One Item per Plot',
+		node: {
 			id: 'map-draw',
 			name: 'Draw Map',
 			type: ACTION,
 			typeVersion: 3,
-			position: [660, 0],
 			parameters: { resource: 'plot', operation: 'drawMap' },
 		},
-	];
-	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
-	return {
-		name: 'Browser check: Draw Map, viewed',
-		nodes,
-		connections: {
-			'Manual Trigger': main('Plots'),
-			Plots: main('One Item per Plot'),
-			'One Item per Plot': main('Draw Map'),
-		},
-		settings: { executionOrder: 'v1' },
-	};
+	});
 }
 
 /**
@@ -117,10 +68,7 @@ async function runMapCheck({ page, inst, seen, save, test, tag }, h) {
 		const mark = h.markOf(seen);
 		// n8n 1.x's REST API wants `active` on a new workflow
 		const workflow = { ...drawMapWorkflow(), ...(inst.major < 2 ? { active: false } : {}) };
-		const created = await n8n.rest(inst, 'POST', '/rest/workflows', workflow);
-		if (created.status !== 200)
-			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
-		const id = (created.json.data || created.json).id;
+		const id = await createWorkflow(inst, workflow);
 		await h.openCanvas(page, inst, id);
 		const { canvas } = await h.issueBadges(page);
 		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas at defaults`);

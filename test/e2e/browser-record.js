@@ -10,7 +10,7 @@
  * and 2.x alike: both offer View only for ViewableMimeTypes (no text/html), hence the page as
  * text/plain with fileType html. Called by browser.js, with its helpers.
  */
-const n8n = require('./n8n');
+const { createWorkflow, listWorkflow, ring } = require('./browser-workflows');
 
 const PACKAGE = 'n8n-nodes-geospatial-analysis';
 const EU_ACTION = `${PACKAGE}.euInformationSystem`;
@@ -18,14 +18,6 @@ const EU_ACTION = `${PACKAGE}.euInformationSystem`;
 /** What would show that the hostile plot name ran in the editor's page. */
 const FLAG = '__recordPwned';
 const HOSTILE = `<img src=x onerror="parent.${FLAG}=1"><script>parent.${FLAG}=2</script>`;
-
-const ring = (lon, lat, d) => [
-	[lon, lat],
-	[lon + d, lat],
-	[lon + d, lat + d],
-	[lon, lat + d],
-	[lon, lat],
-];
 
 const statement = {
 	dds_status: 'AVAILABLE',
@@ -56,70 +48,30 @@ function recordWorkflow() {
 		analysis_version: '2026-04-15',
 	});
 	const rows = [row('Kouassi farm', -5.3, 'Low'), row(HOSTILE, -5.29, 'Low')];
-	const nodes = [
-		{
-			id: 'record-trigger',
-			name: 'Manual Trigger',
-			type: 'n8n-nodes-base.manualTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'record-rows',
-			name: 'Rows',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-			parameters: {
-				assignments: {
-					assignments: [
-						{
-							id: 'e2e-rows',
-							name: 'rows',
-							value: `={{ ${JSON.stringify(rows)} }}`,
-							type: 'array',
-						},
-					],
-				},
-				options: {},
-			},
-		},
-		{
-			id: 'record-split',
-			name: 'One Item per Row',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [440, 0],
-			parameters: { fieldToSplitOut: 'rows', options: {} },
-		},
-		{
-			id: 'record-create',
-			name: 'Due Diligence Record',
-			type: EU_ACTION,
-			typeVersion: 1,
-			position: [660, 0],
-			parameters: {
-				resource: 'dueDiligenceRecord',
-				operation: 'create',
-				shipment: '={{ $json.dds_internal_reference }}',
-				riskDecision: 'negligible',
-				riskRule: 'Negligible when every plot is valid and Low risk',
-			},
-		},
-	];
-	const main = (node) => ({ main: [[{ node, type: 'main', index: 0 }]] });
 	return {
-		name: 'Browser check: Due Diligence Record, viewed',
+		...listWorkflow({
+			name: 'Browser check: Due Diligence Record, viewed',
+			prefix: 'record',
+			field: 'rows',
+			value: `={{ ${JSON.stringify(rows)} }}`,
+			setName: 'Rows',
+			splitName: 'One Item per Row',
+			node: {
+				id: 'record-create',
+				name: 'Due Diligence Record',
+				type: EU_ACTION,
+				typeVersion: 1,
+				parameters: {
+					resource: 'dueDiligenceRecord',
+					operation: 'create',
+					shipment: '={{ $json.dds_internal_reference }}',
+					riskDecision: 'negligible',
+					riskRule: 'Negligible when every plot is valid and Low risk',
+				},
+			},
+		}),
 		// n8n 1.x's REST API needs it (its column has no default)
 		active: false,
-		nodes,
-		connections: {
-			'Manual Trigger': main('Rows'),
-			Rows: main('One Item per Row'),
-			'One Item per Row': main('Due Diligence Record'),
-		},
-		settings: { executionOrder: 'v1' },
 	};
 }
 
@@ -180,10 +132,7 @@ async function closeViewer(page) {
 async function runRecordCheck({ page, inst, seen, save, test, tag }, h) {
 	await test(`${tag} browser: Due Diligence Record → Create, no credential; its page and record.json offer View and show`, async () => {
 		const mark = h.markOf(seen);
-		const created = await n8n.rest(inst, 'POST', '/rest/workflows', recordWorkflow());
-		if (created.status !== 200)
-			throw new Error(`creating the workflow: ${created.status} ${created.text.slice(0, 500)}`);
-		const id = (created.json.data || created.json).id;
+		const id = await createWorkflow(inst, recordWorkflow());
 		await h.openCanvas(page, inst, id);
 		const { canvas } = await h.issueBadges(page);
 		if (canvas) throw new Error(`${canvas} issue badge(s) on the canvas (no credential is needed)`);
