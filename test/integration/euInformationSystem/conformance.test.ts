@@ -8,13 +8,18 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { checkEuCredential } from '../../../nodes/shared/transport/euCredentialCheck';
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
-import { useFakeEu } from '../../helpers/fakeEu';
 import { plainHttp } from '../../helpers/plainHttp';
-import { ddsSubmitParameters, euStore, jsonOf, keyLeaks, runEu, squarePlot } from './helpers';
+import {
+	ddsSubmitParameters,
+	euStore,
+	jsonOf,
+	keyLeaks,
+	runEu,
+	squarePlot,
+	useEuFake,
+} from './helpers';
 
-const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
-const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+const { eu, store, sent } = useEuFake();
 const DAY = 24 * 3_600_000;
 
 /** A plot row as Read File → Validate give it: geometry, properties, country. */
@@ -38,19 +43,6 @@ async function submit(
 		store: store(),
 	});
 }
-
-const sent = (operation: string) => eu.fake.requests().filter((r) => r.operation === operation);
-
-beforeEach(() => {
-	resetEuRateLimit();
-	eu.fake.faults.clear();
-});
-
-afterAll(() => {
-	// every body the node sent validated against the EU's XSDs (the fake refuses others as SCHEMA)
-	const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
-	expect(schema).toEqual([]);
-});
 
 describe('CF1: connect and authenticate', () => {
 	it('the credential check proves the key (echo), and says in plain words when it is wrong', async () => {

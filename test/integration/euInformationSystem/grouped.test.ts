@@ -8,37 +8,22 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
-import { useFakeEu } from '../../helpers/fakeEu';
 import {
 	ddsParameters,
 	ddsPlotRow as ddsRow,
-	euStore,
 	jsonOf,
 	runEu,
 	sdParameters,
 	sdPlotRow as sdRow,
+	useEuFake,
 } from './helpers';
 
-const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
-const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+const { eu, store, sent } = useEuFake();
 const HOUR = 3_600_000;
 
 async function run(parameters: INodeParameters, input: IDataObject[] = [{}]) {
 	return await runEu({ parameters, input, store: store() });
 }
-
-const sent = (operation: string) => eu.fake.requests().filter((r) => r.operation === operation);
-
-beforeEach(() => {
-	resetEuRateLimit();
-	eu.fake.faults.clear();
-});
-
-afterAll(() => {
-	const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
-	expect(schema).toEqual([]);
-});
 
 describe('Grouped declarations', () => {
 	it('a DDS groups an earlier DDS and an SD: both GROUPED, and their changes refused before sending', async () => {

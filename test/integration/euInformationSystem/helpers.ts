@@ -8,7 +8,10 @@ import type { IDataObject, INodeParameters, INodeType, INodeTypeDescription } fr
 
 import { EuInformationSystemApi } from '../../../credentials/EuInformationSystemApi.credentials';
 import { EuInformationSystem } from '../../../nodes/EuInformationSystem/EuInformationSystem.node';
+import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { RunNodeOptions, RunNodeResult } from '../../helpers/engine';
+import type { UsedFakeEu } from '../../helpers/fakeEu';
+import { useFakeEu } from '../../helpers/fakeEu';
 import {
 	CredentialStore,
 	registerCredentialType,
@@ -218,3 +221,31 @@ export const sdPlotRow = (ref: string): IDataObject => ({
 	producer: 'Ferme A',
 	ref,
 });
+
+/**
+ * The EU fake of a test file, at the pace these tests want (no rate limit; a statement
+ * AVAILABLE after 60 s of the fake's clock), with its first user's credential store and the
+ * requests it received by operation. Before each test: the node's EU rate limit reset and the
+ * fake's faults cleared. After all: every body the node sent validated against the EU's XSDs
+ * (the fake refuses others as SCHEMA).
+ */
+export function useEuFake(): {
+	eu: UsedFakeEu;
+	store: () => CredentialStore;
+	sent: (operation: string) => ReturnType<UsedFakeEu['fake']['requests']>;
+} {
+	const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
+	beforeEach(() => {
+		resetEuRateLimit();
+		eu.fake.faults.clear();
+	});
+	afterAll(() => {
+		const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
+		expect(schema).toEqual([]);
+	});
+	return {
+		eu,
+		store: () => euStore(eu.fake.url, eu.fake.users[0]),
+		sent: (operation) => eu.fake.requests().filter((r) => r.operation === operation),
+	};
+}

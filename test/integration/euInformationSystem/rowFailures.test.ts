@@ -9,30 +9,26 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { FakeStatement } from '../../fake-eu/store';
-import { useFakeEu } from '../../helpers/fakeEu';
 import {
 	ddsParameters,
 	ddsPlotRow,
-	euStore,
 	jsonOf,
 	keyLeaks,
 	runEu,
 	sdParameters,
 	sdPlotRow,
 	squarePlot,
+	useEuFake,
 } from './helpers';
 
-const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
-const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+const { eu, store, sent } = useEuFake();
 const HOUR = 3_600_000;
 
 async function run(parameters: INodeParameters, input: IDataObject[], continueOnFail = true) {
 	return await runEu({ parameters, input, store: store(), continueOnFail });
 }
 
-const sent = (operation: string) => eu.fake.requests().filter((r) => r.operation === operation);
 const filed = (ref: string) =>
 	eu.fake.statements().filter((s) => s.internalReferenceNumber === ref);
 
@@ -55,16 +51,6 @@ const broken = (row: IDataObject): IDataObject => ({ ...row, geometry: 'not a ge
 const ddsRows = (refs: string[]) => refs.map((ref, n) => ddsPlotRow(ref, -5.3 + n * 0.01));
 const sdRows = (refs: string[]) =>
 	refs.map((ref, n) => ({ ...sdPlotRow(ref), geometry: squarePlot(2.5 + n * 0.01, 44.5) }));
-
-beforeEach(() => {
-	resetEuRateLimit();
-	eu.fake.faults.clear();
-});
-
-afterAll(() => {
-	const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
-	expect(schema).toEqual([]);
-});
 
 /** The error items' texts by item (message and description), `null` for an item that is not one. */
 const errorsOf = (result: Awaited<ReturnType<typeof run>>) =>

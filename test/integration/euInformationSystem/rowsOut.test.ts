@@ -9,25 +9,22 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import { businessFault, faultEnvelope } from '../../fake-eu/faults';
 import { runNode } from '../../helpers/engine';
-import { useFakeEu } from '../../helpers/fakeEu';
 import {
 	EU_CREDENTIAL,
 	EU_TOOL_TYPE,
 	ddsParameters,
 	ddsPlotRow,
-	euStore,
 	jsonOf,
 	keyLeaks,
 	runEu,
 	sdParameters,
 	sdPlotRow,
+	useEuFake,
 } from './helpers';
 
-const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
-const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+const { eu, store, sent } = useEuFake();
 const HOUR = 3_600_000;
 
 const DDS_FIELDS = [
@@ -44,8 +41,6 @@ const DDS_FIELDS = [
 ];
 const SD_FIELDS = DDS_FIELDS.map((f) => f.replace(/^dds_/, 'sd_'));
 
-const sent = (operation: string) => eu.fake.requests().filter((r) => r.operation === operation);
-
 async function run(parameters: INodeParameters, input: IDataObject[], continueOnFail = false) {
 	return await runEu({ parameters, input, store: store(), continueOnFail });
 }
@@ -60,16 +55,6 @@ const sheetRow = (ref: string, n: number): IDataObject => ({
 /** The row's own fields, after the statement's: the input row exactly. */
 const ownFields = (json: IDataObject, prefix = 'dds_') =>
 	Object.fromEntries(Object.entries(json).filter(([k]) => !k.startsWith(prefix)));
-
-beforeEach(() => {
-	resetEuRateLimit();
-	eu.fake.faults.clear();
-});
-
-afterAll(() => {
-	const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
-	expect(schema).toEqual([]);
-});
 
 describe('Output "Input Rows with Statement Fields"', () => {
 	it('Submit: 5 plot rows of 2 statements come back as 5 rows, in order, paired, the statement fields first; Get asks each UUID once', async () => {

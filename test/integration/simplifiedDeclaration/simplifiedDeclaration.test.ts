@@ -9,19 +9,16 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
-import { useFakeEu } from '../../helpers/fakeEu';
 import {
-	euStore,
 	jsonOf,
 	keyLeaks,
 	runEu,
 	sdParameters,
 	squarePlot,
+	useEuFake,
 } from '../euInformationSystem/helpers';
 
-const eu = useFakeEu({ ratePerSecond: 0, availableAfterMs: 60_000 });
-const store = () => euStore(eu.fake.url, eu.fake.users[0]);
+const { eu, store, sent } = useEuFake();
 const HOUR = 3_600_000;
 
 const plot = (x: number, producer = 'Ferme A') => ({
@@ -41,19 +38,8 @@ async function submit(ref: string, rows: IDataObject[] = [plot(2.5), plot(2.51)]
 	);
 }
 
-const sent = (operation: string) => eu.fake.requests().filter((r) => r.operation === operation);
 const stored = (ref: string) =>
 	eu.fake.statements().filter((s) => s.internalReferenceNumber === ref && s.kind === 'sd');
-
-beforeEach(() => {
-	resetEuRateLimit();
-	eu.fake.faults.clear();
-});
-
-afterAll(() => {
-	const schema = eu.fake.requests().filter((r) => /SCHEMA/i.test(r.outcome));
-	expect(schema).toEqual([]);
-});
 
 describe('Simplified Declaration: submit → AVAILABLE → get, get content', () => {
 	it('files one declaration per Internal Reference from plot rows, exactly once', async () => {
