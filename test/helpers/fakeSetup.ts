@@ -4,6 +4,7 @@
  * (not through the node's Plot and Job operations); the fake clock is not moved.
  */
 import type { FakeService } from '../fake-service';
+import { squarePlot } from './square';
 
 export interface CreatedJob {
 	jobId: string;
@@ -41,18 +42,7 @@ export function square(n: number) {
 	return {
 		type: 'Feature',
 		properties: {},
-		geometry: {
-			type: 'Polygon',
-			coordinates: [
-				[
-					[lon, lat],
-					[lon + d, lat],
-					[lon + d, lat + d],
-					[lon, lat + d],
-					[lon, lat],
-				],
-			],
-		},
+		geometry: squarePlot(lon, lat, d),
 	};
 }
 

@@ -12,6 +12,7 @@ import { resetEuRateLimit } from '../../../nodes/shared/transport/euRateLimit';
 import type { RunNodeOptions, RunNodeResult } from '../../helpers/engine';
 import type { UsedFakeEu } from '../../helpers/fakeEu';
 import { useFakeEu } from '../../helpers/fakeEu';
+import { squarePlot } from '../../helpers/square';
 import {
 	CredentialStore,
 	registerCredentialType,
@@ -112,18 +113,7 @@ export function keyLeaks(result: RunNodeResult, key: string): string[] {
 export const jsonOf = (result: RunNodeResult): IDataObject[] => result.items.map((i) => i.json);
 
 /** A square plot of `side` degrees (0.003: about 330 m) from (x, y): a polygon the fake accepts. */
-export const squarePlot = (x: number, y: number, side = 0.003) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + side, y],
-			[x + side, y + side],
-			[x, y + side],
-			[x, y],
-		],
-	],
-});
+export { squarePlot };
 
 /**
  * A DDS Submit with every required field (cocoa imported into France, 12,000 kg), the Internal

@@ -10,6 +10,7 @@ import { unzlibSync } from 'fflate';
 import { riskOutcome } from '../../../nodes/shared/plots/plotMap';
 import { CredentialStore, runNode } from '../../helpers/engine';
 import { fileItem } from '../../helpers/geoFileTests';
+import { squarePlot } from '../../helpers/square';
 import { fake, seed, store, useJobService } from '../job/helpers';
 
 const drawMap = async (
@@ -40,18 +41,7 @@ function pngSize(item: INodeExecutionData, field = 'data'): [number, number] {
 	return [width, height];
 }
 
-const square = (lon: number, lat: number, d = 0.01) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[lon, lat],
-			[lon + d, lat],
-			[lon + d, lat + d],
-			[lon, lat + d],
-			[lon, lat],
-		],
-	],
-});
+const square = (lon: number, lat: number, d = 0.01) => squarePlot(lon, lat, d);
 const bowTie = {
 	type: 'Polygon',
 	coordinates: [

@@ -8,6 +8,7 @@ import type { MapPlot } from '../../../nodes/shared/map';
 import { drawPlotMapPng, layoutPlotMap, OUTCOME_COLOURS } from '../../../nodes/shared/map';
 import { bitmapTextWidth, glyph } from '../../../nodes/shared/map/font';
 import { Canvas, parseColour } from '../../../nodes/shared/map/raster';
+import { squarePlot } from '../../helpers/square';
 
 /** A circle of n vertices (closed). */
 function circle(n: number): number[][] {
@@ -57,18 +58,7 @@ function decode(png: Uint8Array): {
 	};
 }
 
-const square = (lon: number, lat: number, d: number) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[lon, lat],
-			[lon + d, lat],
-			[lon + d, lat + d],
-			[lon, lat + d],
-			[lon, lat],
-		],
-	],
-});
+const square = (lon: number, lat: number, d: number) => squarePlot(lon, lat, d);
 
 /** Closer to `hex` than to white: the plot's tint (fill at its opacity over the map). */
 function tinted(rgb: number[], hex: string): boolean {

@@ -4,18 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RecordInput, RecordRow } from '../../../nodes/shared/record/dueDiligenceRecord';
 import { rowGeometry } from '../../../nodes/shared/record/recordGeometry';
 
-export const square = (x: number, y: number, side = 0.003) => ({
-	type: 'Polygon',
-	coordinates: [
-		[
-			[x, y],
-			[x + side, y],
-			[x + side, y + side],
-			[x, y + side],
-			[x, y],
-		],
-	],
-});
+export { squarePlot as square } from '../../helpers/square';
 
 /** Plot → Validate's fields (version 3, compact). */
 export const validated = (valid: boolean, problems: string[] = []): IDataObject => ({
