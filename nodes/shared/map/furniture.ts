@@ -165,31 +165,20 @@ export function legend(
 
 function swatch(e: LegendEntry, x: number, y: number): MapShape[] {
 	const box = [x, y, x + 16, y, x + 16, y + 12, x, y + 12];
+	// the box filled and outlined in the entry's colour ('dashed' adds a dash and a hatch)
+	const filled: Extract<MapShape, { kind: 'path' }> = {
+		kind: 'path',
+		rings: [box],
+		stroke: e.colour,
+		strokeWidth: 1.5,
+		fill: e.colour,
+		fillOpacity: 0.28,
+	};
 	switch (e.swatch) {
 		case 'fill':
-			return [
-				{
-					kind: 'path',
-					rings: [box],
-					stroke: e.colour,
-					strokeWidth: 1.5,
-					fill: e.colour,
-					fillOpacity: 0.28,
-				},
-			];
+			return [filled];
 		case 'dashed':
-			return [
-				{
-					kind: 'path',
-					rings: [box],
-					stroke: e.colour,
-					strokeWidth: 1.5,
-					fill: e.colour,
-					fillOpacity: 0.28,
-					dash: 3,
-					hatch: true,
-				},
-			];
+			return [{ ...filled, dash: 3, hatch: true }];
 		case 'thick':
 			return [
 				{
