@@ -11,17 +11,15 @@ import type {
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyOptions,
-	INodeType,
 	INodeTypeDescription,
-	INodeTypes,
-	IVersionedNodeType,
 } from 'n8n-workflow';
-import { NodeHelpers, Workflow } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
 
 import { GeospatialAnalysisApi } from '../../../credentials/GeospatialAnalysisApi.credentials';
 import { GeospatialAnalysisLoginApi } from '../../../credentials/GeospatialAnalysisLoginApi.credentials';
 import { GeospatialAnalysis } from '../../../nodes/GeospatialAnalysis/GeospatialAnalysis.node';
 import { GeospatialAnalysisTrigger } from '../../../nodes/GeospatialAnalysisTrigger/GeospatialAnalysisTrigger.node';
+import { NodeTypesOf } from '../../helpers/nodeTypes';
 
 /** An input item as users have them: every field a shown expression may read. */
 const SAMPLE_ITEM: IDataObject = {
@@ -152,24 +150,11 @@ const credentialTypes: ICredentialType[] = [
 	new GeospatialAnalysisLoginApi(),
 ];
 
-class NodeTypes implements INodeTypes {
-	private readonly types: Record<string, INodeType | IVersionedNodeType> = {
+const nodeTypes = () =>
+	new NodeTypesOf({
 		'test.geospatialAnalysis': action,
 		'test.geospatialAnalysisTrigger': trigger,
-	};
-
-	getByName(name: string) {
-		return this.types[name];
-	}
-
-	getByNameAndVersion(name: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.types[name], version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
+	});
 
 const NODE_NAME = 'Geospatial Analysis';
 
@@ -190,7 +175,7 @@ function workflowWith(type: string, version: number, parameters: IDataObject): W
 		],
 		connections: {},
 		active: false,
-		nodeTypes: new NodeTypes(),
+		nodeTypes: nodeTypes(),
 	});
 }
 

@@ -16,15 +16,13 @@ import type {
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyOptions,
-	INodeType,
 	INodeTypeDescription,
-	INodeTypes,
-	IVersionedNodeType,
 } from 'n8n-workflow';
 import { NodeHelpers, Workflow } from 'n8n-workflow';
 
 import { EuInformationSystem } from '../../../../nodes/EuInformationSystem/EuInformationSystem.node';
 import { EuInformationSystemTrigger } from '../../../../nodes/EuInformationSystemTrigger/EuInformationSystemTrigger.node';
+import { NodeTypesOf } from '../../../helpers/nodeTypes';
 
 const node = new EuInformationSystem();
 const trigger = new EuInformationSystemTrigger();
@@ -311,29 +309,16 @@ describe('no help copied from the analysis service', () => {
 	});
 });
 
-class NodeTypes implements INodeTypes {
-	private readonly types: Record<string, INodeType | IVersionedNodeType> = {
+const nodeTypes = () =>
+	new NodeTypesOf({
 		euInformationSystem: node,
 		euInformationSystemTrigger: trigger,
-	};
-
-	getByName(name: string) {
-		return this.types[name];
-	}
-
-	getByNameAndVersion(name: string, version?: number): INodeType {
-		return NodeHelpers.getVersionedNodeType(this.types[name], version);
-	}
-
-	getKnownTypes() {
-		return {};
-	}
-}
+	});
 
 /** The subtitle of a node as the canvas shows it (n8n's expression engine, defaults filled in). */
 function subtitleOf(type: string, version: number, parameters: INodeParameters): unknown {
 	const description = NodeHelpers.getVersionedNodeType(
-		new NodeTypes().getByName(type),
+		nodeTypes().getByName(type),
 		version,
 	).description;
 	const workflow = new Workflow({
@@ -355,7 +340,7 @@ function subtitleOf(type: string, version: number, parameters: INodeParameters):
 		],
 		connections: {},
 		active: false,
-		nodeTypes: new NodeTypes(),
+		nodeTypes: nodeTypes(),
 	});
 	return workflow.expression.getSimpleParameterValue(
 		workflow.getNode('EU')!,
