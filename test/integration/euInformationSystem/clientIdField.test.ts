@@ -73,23 +73,19 @@ describe('the Web Service Client ID: webServiceClientId, and clientId of a crede
 	it('the credential test of a credential saved with only clientId passes', async () => {
 		const type = new EuInformationSystemApi();
 		const user = eu.fake.users[0];
+		const saved = {
+			environment: 'custom',
+			customUrl: eu.fake.url,
+			username: user.username,
+			authKey: user.key,
+		};
 		await expect(
-			type.preAuthentication.call(helper, {
-				environment: 'custom',
-				customUrl: eu.fake.url,
-				username: user.username,
-				authKey: user.key,
-				clientId: CLIENT_ID,
-				checkedAt: '',
-			}),
+			type.preAuthentication.call(helper, { ...saved, clientId: CLIENT_ID, checkedAt: '' }),
 		).resolves.toEqual({ checkedAt: expect.any(String) });
 		// and a wrong one in the renamed field is refused, in plain words
 		await expect(
 			type.preAuthentication.call(helper, {
-				environment: 'custom',
-				customUrl: eu.fake.url,
-				username: user.username,
-				authKey: user.key,
+				...saved,
 				webServiceClientId: 'eudr-tset',
 				clientId: CLIENT_ID,
 				checkedAt: '',
