@@ -155,6 +155,29 @@ module.exports = async (runData, ctx) => {
 	for (const field of ['risk_reasons', 'dds_status', 'dds_reference_number', 'dds_uuid'])
 		assert.strictEqual(toFix[field], null, `${field} of ${INVALID}`);
 	for (const ref of [FILED, RISKY]) assert.strictEqual(rows[ref].plot_problems, null, ref);
+	// kept for it: a map by validity (the plot to fix in red) and a record of the validation
+	assert.strictEqual(runsOf('Map of the Plots to Fix'), 1);
+	const [fixMap] = ctx.items('Map of the Plots to Fix');
+	assert.strictEqual(fixMap.json.plots_drawn, 2, JSON.stringify(fixMap.json));
+	assert.strictEqual(fixMap.json.outcomes.invalid, 1, JSON.stringify(fixMap.json.outcomes));
+	assert.strictEqual(fixMap.json.outcomes.valid, 1, JSON.stringify(fixMap.json.outcomes));
+	const fixPicture = await viewedFile(ctx, fixMap);
+	assert.strictEqual(fixPicture.bin.fileName, `map-${INVALID}.png`);
+	assert.strictEqual(fixPicture.head.slice(1, 4), 'PNG', 'a PNG file');
+	assert.strictEqual(runsOf('Validation Record'), 1);
+	const [fixRecord] = ctx.items('Validation Record');
+	assert.strictEqual(fixRecord.json.shipment, INVALID);
+	assert.strictEqual(fixRecord.json.decision.risk, null, 'no risk decision: nothing analysed');
+	assert.deepStrictEqual(fixRecord.json.statements, [], 'nothing filed');
+	assert.deepStrictEqual(
+		fixRecord.json.plots.map((p) => p.validation && p.validation.valid),
+		[true, false],
+	);
+	assert.match(fixRecord.json.plots[1].validation.problem_summary, /crosses itself/);
+	for (const field of ['html', 'json']) {
+		const { bin } = await viewedFile(ctx, fixRecord, field);
+		assert.strictEqual(bin.fileName, `record-${INVALID}.${field}`);
+	}
 
 	const risky = analysed(1);
 	const byName = Object.fromEntries(risky.map((r) => [r.plot_name, r]));

@@ -33,6 +33,7 @@ const LAST_NODES = [
 	'Write Numbers on the Shipment',
 	'Mark Needs Mitigation',
 	'Mark Plots to Fix',
+	'Validation Record',
 	'Due-Diligence Record',
 ];
 const MAP_NODE = 'Map of the Shipment';
