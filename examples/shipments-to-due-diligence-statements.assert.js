@@ -2,10 +2,13 @@
 /**
  * The flagship example end to end, in the running n8n (Data Table nodes do not run under
  * `n8n execute`: it starts no modules), against the fake service and the EU fake:
- * - a table of two shipments; PO-2026-0101's plots are all negligible: filed once, its row gets
+ * - a table of three shipments; PO-2026-0101's plots are all negligible: filed once, its row gets
  *   the statement's status, reference and verification numbers and UUID; PO-2026-0102 has a plot
  *   partly inside the Haut-Sassandra Classified Forest and one deforested after 2020: not
  *   filed, its row says "needs mitigation" with the reasons of exactly those two plots;
+ *   PO-2026-0103's supplier file has a plot drawn as a bow tie (invalid): no plot of it is
+ *   registered, nothing analysed or filed, its row says "plots to fix" with Validate's problem
+ *   of exactly that plot, and the loop goes on (the other two as above);
  * - a second run files nothing and analyses nothing (the rows are done: no request at all);
  * - the filed row's status cleared by hand and run again: analysed again, but Submit finds the
  *   statement by its Internal Reference and sends nothing: still one statement;
@@ -20,6 +23,7 @@ const { requestLog, control } = require('../test/e2e/eu-statements');
 
 const FILED = 'PO-2026-0101';
 const RISKY = 'PO-2026-0102';
+const INVALID = 'PO-2026-0103';
 const RISK_IF = 'Negligible Risk?';
 
 /** The EU fake's submitDds calls from log index `since` on. */
@@ -82,8 +86,20 @@ module.exports = async (runData, ctx) => {
 		],
 	);
 
+	// the validity gate: per plot, then every plot of the shipment counted (never a subset)
+	const gate = ctx.workflow.nodes.find((n) => n.name === 'Every Plot Valid?');
+	assert.strictEqual(gate.type, 'n8n-nodes-base.if');
+	assert.deepStrictEqual(
+		gate.parameters.conditions.conditions.map((c) => [c.leftValue, c.rightValue]),
+		[['={{ $json.plots.length }}', "={{ $('Validate Plots').all().length }}"]],
+	);
+	assert.deepStrictEqual(ctx.workflow.connections['Validate Plots'].main, [
+		[{ node: 'Valid Plot?', type: 'main', index: 0 }],
+	]);
+
 	const rows = byReference(await shipments.tableRows(ctx.rest, ctx.table));
 	const analysed = (run) => ctx.output('Wait for Analysis', 0, run);
+	const runsOf = (name) => (ctx.run.data.resultData.runData[name] || []).length;
 
 	// both shipments went round the loop: their plots read, validated, registered, analysed
 	assert.deepStrictEqual(
@@ -99,6 +115,70 @@ module.exports = async (runData, ctx) => {
 			ctx.output('Validate Plots', 0, run).every((v) => v.valid === true),
 			JSON.stringify(ctx.output('Validate Plots', 0, run).map((v) => v.problem_summary)),
 		);
+	// the third shipment: read and validated, one plot a bow tie; stopped at the gate
+	assert.deepStrictEqual(
+		ctx.output('Read Plot File', 0, 2).map((p) => p.properties.name),
+		['Adjoua farm', 'Brou farm'],
+	);
+	assert.deepStrictEqual(
+		ctx.output('Validate Plots', 0, 2).map((v) => [v.properties.name, v.valid]),
+		[
+			['Adjoua farm', true],
+			['Brou farm', false],
+		],
+	);
+	assert.deepStrictEqual(ctx.output('Every Plot Valid?', 0, 2), [], 'not every plot valid');
+	assert.strictEqual(ctx.output('Every Plot Valid?', 1, 2)[0].plots.length, 1);
+	// registered, analysed, mapped and recorded for the first two shipments only
+	for (const name of [
+		'Register Plots',
+		'Create EUDR Analysis',
+		'Wait for Analysis',
+		'Map of the Shipment',
+		'Due-Diligence Record',
+	])
+		assert.strictEqual(runsOf(name), 2, `${name} ran for ${INVALID}`);
+	const firstRunLog = await serviceRequestsSince(ctx, ctx.serviceLogStart);
+	assert.ok(firstRunLog.length > 0, 'the other shipments were registered and analysed');
+	for (const e of firstRunLog)
+		assert.ok(
+			!/Adjoua farm|Brou farm/.test(JSON.stringify(e.body || '')),
+			`a plot of ${INVALID} sent to the service: ${e.method} ${e.path}`,
+		);
+	assert.deepStrictEqual(await statementsOf(ctx, INVALID), [], `${INVALID} is never filed`);
+	const toFix = rows[INVALID];
+	assert.strictEqual(toFix.status, 'plots to fix', JSON.stringify(toFix));
+	// Validate's words for the plot to fix, and only for it
+	assert.match(toFix.plot_problems, /^Brou farm: .*crosses itself/);
+	assert.ok(!toFix.plot_problems.includes('Adjoua farm'), toFix.plot_problems);
+	assert.strictEqual(toFix.plot_problems, ctx.output('All Problems', 0, 0)[0].problem.join(' | '));
+	for (const field of ['risk_reasons', 'dds_status', 'dds_reference_number', 'dds_uuid'])
+		assert.strictEqual(toFix[field], null, `${field} of ${INVALID}`);
+	for (const ref of [FILED, RISKY]) assert.strictEqual(rows[ref].plot_problems, null, ref);
+	// kept for it: a map by validity (the plot to fix in red) and a record of the validation
+	assert.strictEqual(runsOf('Map of the Plots to Fix'), 1);
+	const [fixMap] = ctx.items('Map of the Plots to Fix');
+	assert.strictEqual(fixMap.json.plots_drawn, 2, JSON.stringify(fixMap.json));
+	assert.strictEqual(fixMap.json.outcomes.invalid, 1, JSON.stringify(fixMap.json.outcomes));
+	assert.strictEqual(fixMap.json.outcomes.valid, 1, JSON.stringify(fixMap.json.outcomes));
+	const fixPicture = await viewedFile(ctx, fixMap);
+	assert.strictEqual(fixPicture.bin.fileName, `map-${INVALID}.png`);
+	assert.strictEqual(fixPicture.head.slice(1, 4), 'PNG', 'a PNG file');
+	assert.strictEqual(runsOf('Validation Record'), 1);
+	const [fixRecord] = ctx.items('Validation Record');
+	assert.strictEqual(fixRecord.json.shipment, INVALID);
+	assert.strictEqual(fixRecord.json.decision.risk, null, 'no risk decision: nothing analysed');
+	assert.deepStrictEqual(fixRecord.json.statements, [], 'nothing filed');
+	assert.deepStrictEqual(
+		fixRecord.json.plots.map((p) => p.validation && p.validation.valid),
+		[true, false],
+	);
+	assert.match(fixRecord.json.plots[1].validation.problem_summary, /crosses itself/);
+	for (const field of ['html', 'json']) {
+		const { bin } = await viewedFile(ctx, fixRecord, field);
+		assert.strictEqual(bin.fileName, `record-${INVALID}.${field}`);
+	}
+
 	const risky = analysed(1);
 	const byName = Object.fromEntries(risky.map((r) => [r.plot_name, r]));
 	assert.strictEqual(byName['Gnahoré farm'].deforestation_free, false);
@@ -305,6 +385,7 @@ module.exports.before = async (ctx) => {
 	// the fake's jobs run on its clock: 50 ms per plot, so the wait ends at its first check
 	await ctx.fake.request('POST', '/__fake/per-plot-duration', { ms: 50 });
 	ctx.euLogStart = await logLength(ctx);
+	ctx.serviceLogStart = new Date().toISOString();
 };
 
 // Data Table nodes run only in a running n8n: the editor's "Execute workflow" (REST)

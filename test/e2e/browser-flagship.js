@@ -4,10 +4,10 @@
  * called by browser.js: in n8n's editor as a user has it,
  *   - the Shipments Data Table before the run (its page in the editor),
  *   - the workflow's canvas: every node shown, none of them a Code node,
- *   - the workflow run from the editor (Execute workflow), until both shipments are done,
- *   - the table after the run: the filed shipment's numbers, the other marked "needs mitigation"
- *     with its reasons,
- *   - the last shipment's map (Draw Map's PNG) and due-diligence record (its HTML page) in n8n's
+ *   - the workflow run from the editor (Execute workflow), until the three shipments are done,
+ *   - the table after the run: the filed shipment's numbers, the second marked "needs
+ *     mitigation" with its reasons, the third "plots to fix" with its plot's problem,
+ *   - the last analysed shipment's map (Draw Map's PNG) and due-diligence record (its HTML page) in n8n's
  *     binary viewer, opened from the nodes' output as a user does.
  * Its pictures are the README's: docs/images/flagship-canvas.png, shipments-before.png,
  * shipments-after.png, map.png and record.png (written on every run, so they stay true),
@@ -32,6 +32,8 @@ const CODE_TYPES = [
 const LAST_NODES = [
 	'Write Numbers on the Shipment',
 	'Mark Needs Mitigation',
+	'Mark Plots to Fix',
+	'Validation Record',
 	'Due-Diligence Record',
 ];
 const MAP_NODE = 'Map of the Shipment';
@@ -162,7 +164,7 @@ async function runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, 
 				page,
 				inst,
 				table,
-				['PO-2026-0101', 'PO-2026-0102', 'Sassandra Cocoa SARL'],
+				['PO-2026-0101', 'PO-2026-0102', 'PO-2026-0103', 'Sassandra Cocoa SARL'],
 				() => picture(page, save, 'shipments-before'),
 			);
 
@@ -215,11 +217,21 @@ async function runFlagshipCheck({ page, inst, seen, save, test, tag, workflows, 
 			throw new Error(`PO-2026-0101 not filed: ${JSON.stringify(filed)}`);
 		if (!marked || marked.status !== 'needs mitigation' || !/Zadi farm/.test(marked.risk_reasons))
 			throw new Error(`PO-2026-0102 not marked: ${JSON.stringify(marked)}`);
+		const toFix = rows.find((r) => r.internal_reference === 'PO-2026-0103');
+		if (!toFix || toFix.status !== 'plots to fix' || !/Brou farm/.test(toFix.plot_problems))
+			throw new Error(`PO-2026-0103 not marked: ${JSON.stringify(toFix)}`);
 		await showTable(
 			page,
 			inst,
 			table,
-			['needs mitigation', 'Zadi farm', filed.dds_reference_number, filed.dds_verification_number],
+			[
+				'needs mitigation',
+				'Zadi farm',
+				'plots to fix',
+				'Brou farm',
+				filed.dds_reference_number,
+				filed.dds_verification_number,
+			],
 			() => picture(page, save, 'shipments-after'),
 		);
 		ui.assertClean(seen, mark, 'the flagship run');

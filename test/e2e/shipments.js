@@ -17,7 +17,7 @@ const DATA_TABLE_TYPE = 'n8n-nodes-base.dataTable';
 
 /**
  * The table's columns: what a shipment is, what the workflow writes back (the status, the
- * numbers, the reasons first: they are what the officer reads), the plot file's URL, the rest.
+ * numbers, the reasons and the plots' problems first: they are what the officer reads), the plot file's URL, the rest.
  */
 const COLUMNS = [
 	['internal_reference', 'string'],
@@ -29,6 +29,7 @@ const COLUMNS = [
 	['dds_reference_number', 'string'],
 	['dds_verification_number', 'string'],
 	['risk_reasons', 'string'],
+	['plot_problems', 'string'],
 	['plot_file', 'string'],
 	['dds_status', 'string'],
 	['dds_uuid', 'string'],
@@ -40,7 +41,8 @@ const COLUMNS = [
 
 /**
  * The sample shipments: one whose plots are all negligible (filed), one with a plot partly inside
- * a classified forest and one deforested after 2020 (needs mitigation, nothing filed).
+ * a classified forest and one deforested after 2020 (needs mitigation, nothing filed), one whose
+ * supplier file has a plot drawn as a bow tie (plots to fix: nothing registered, analysed or filed).
  */
 function sampleShipments(files) {
 	return [
@@ -59,6 +61,14 @@ function sampleShipments(files) {
 			net_weight_kg: 8500,
 			supplier: 'Sassandra Cocoa SARL',
 			plot_file: files.urlOf('sassandra-cocoa-plots.geojson'),
+		},
+		{
+			internal_reference: 'PO-2026-0103',
+			commodity: 'cocoa',
+			hs_heading: '1801',
+			net_weight_kg: 6400,
+			supplier: 'Groupement Adjoua',
+			plot_file: files.urlOf('adjoua-farmers-plots.geojson'),
 		},
 	];
 }
