@@ -22,7 +22,16 @@ const LAYERS = {
 	basics: ['input', 'geometry', 'geoFiles', 'time', 'values', 'soap', 'polling', 'map'],
 	transport: ['transport'],
 	runner: ['runner'],
-	domain: ['plots', 'jobs', 'protectedAreas', 'account', 'results', 'capabilities', 'dds', 'record'],
+	domain: [
+		'plots',
+		'jobs',
+		'protectedAreas',
+		'account',
+		'results',
+		'capabilities',
+		'dds',
+		'record',
+	],
 	descriptions: ['descriptions'],
 };
 
