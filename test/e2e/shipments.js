@@ -25,6 +25,10 @@ const COLUMNS = [
 	['hs_heading', 'string'],
 	['net_weight_kg', 'number'],
 	['supplier', 'string'],
+	// the goods and route in words, written by hand; with dds_rejection_reason below, what the
+	// second workflow (statement-status-to-sheet: the EU trigger writes later status changes on
+	// the shipment's row) reads and writes: both examples share this one table
+	['shipment', 'string'],
 	['status', 'string'],
 	['dds_reference_number', 'string'],
 	['dds_verification_number', 'string'],
@@ -32,6 +36,7 @@ const COLUMNS = [
 	['plot_problems', 'string'],
 	['plot_file', 'string'],
 	['dds_status', 'string'],
+	['dds_rejection_reason', 'string'],
 	['dds_uuid', 'string'],
 	['dds_internal_reference', 'string'],
 	['dds_filed_by', 'string'],

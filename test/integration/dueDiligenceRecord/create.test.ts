@@ -153,16 +153,18 @@ describe('Due Diligence Record → Create (through the n8n engine)', () => {
 		expect(JSON.stringify(items[0])).not.toContain('abcdef123456');
 	});
 
-	it('has the __schema__ file of its output', async () => {
+	// every version of the node has it (the editor asks for <version>/dueDiligenceRecord/create.json)
+	it.each(['v1.0.0', 'v1.1.0'])('has the __schema__ file of its output (%s)', async (version) => {
+		const file = SCHEMA.replace('/v1.0.0/', `/${version}/`);
 		const { items } = await record(shipmentRows(), DECIDED);
 		const outputs = items.map((i) => i.json);
 		const generated = schemaOfOutputs(outputs);
 		if (process.env.UPDATE_OUTPUT_SCHEMAS === '1') {
-			mkdirSync(dirname(SCHEMA), { recursive: true });
-			writeFileSync(SCHEMA, JSON.stringify(generated, null, '\t') + '\n');
+			mkdirSync(dirname(file), { recursive: true });
+			writeFileSync(file, JSON.stringify(generated, null, '\t') + '\n');
 		}
-		expect(existsSync(SCHEMA)).toBe(true);
-		const committed = JSON.parse(readFileSync(SCHEMA, 'utf8')) as OutputSchema;
+		expect(existsSync(file)).toBe(true);
+		const committed = JSON.parse(readFileSync(file, 'utf8')) as OutputSchema;
 		expect(outputs.flatMap((json) => misfits(json, committed))).toEqual([]);
 		expect(committed).toEqual(generated);
 	});
