@@ -39,6 +39,7 @@ const SHORT = {
 	dueDiligenceStatement: 'dds',
 	simplifiedDeclaration: 'sd',
 	declaration: 'declaration',
+	dueDiligenceRecord: 'record',
 };
 /** The statement operations and their representative role. */
 const STATEMENT = {
